@@ -1,0 +1,120 @@
+/* The one read-only file-system interface.  squashfs/ and yaffs2/ each
+ * implement it; flashfs/ commands, fuse/ and bench/ only ever talk to it, so
+ * nothing above this line asks which format an image is.
+ *
+ * Nodes are named by a 64-bit handle chosen by the format (a SquashFS inode
+ * reference, a YAFFS2 object id).  A handle is stable for the life of the
+ * open image, and every name of a hard-linked object yields the same handle.
+ * The handle is not the inode number users see: that is ff_stat.ino.
+ *
+ * Every operation returns 0 (or a byte count) on success and a negative
+ * errno on failure: -ENOENT, -ENOTDIR, -EISDIR, -EINVAL, -ENODATA, -ERANGE,
+ * and -EIO for a damaged image.  On -EIO the implementation first reports a
+ * one-line description through the log callback given at open time
+ * ("inode 1234: block list points past end of image (...)").
+ *
+ * All operations are safe to call from several threads at once. */
+#ifndef FF_COMMON_FS_H
+#define FF_COMMON_FS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct ff_fs;
+
+struct ff_stat {
+	uint64_t ino;     /* inode number as the format stores it */
+	uint32_t mode;    /* S_IFMT type bits | permission bits */
+	uint32_t nlink;
+	uint32_t uid, gid;
+	uint64_t size;    /* bytes; symlink target length for links */
+	uint64_t blocks;  /* 512-byte units actually stored (for du) */
+	int64_t mtime, atime, ctime; /* seconds since the epoch */
+	uint32_t rdev_major, rdev_minor;
+};
+
+struct ff_statfs {
+	uint64_t block_size;   /* the format's block or chunk size */
+	uint64_t total_bytes;  /* image size */
+	uint64_t inodes;       /* number of objects */
+	uint32_t name_max;
+};
+
+/* Called once per entry, in the image's directory order (sorted for
+ * SquashFS).  `cookie` is an opaque position: passing it back as `start`
+ * resumes after this entry, which is what FUSE readdir offsets need.
+ * Return non-zero to stop early; readdir then returns 0. */
+typedef int (*ff_readdir_fn)(void *ctx, const char *name, size_t name_len,
+			     uint64_t handle, uint32_t mode, uint64_t cookie);
+
+/* Called with the full name ("user.comment") of each extended attribute. */
+typedef int (*ff_xattr_fn)(void *ctx, const char *name, size_t name_len);
+
+/* Format-specific facts for `flashfs info`: one call per key, in a stable
+ * order.  Numbers are passed as strings already formatted; `is_number`
+ * tells a JSON writer whether to quote. */
+typedef void (*ff_info_fn)(void *ctx, const char *key, const char *value, int is_number);
+
+/* One problem found by a check, e.g. "inode 17: nlink 3, found 2 links". */
+typedef void (*ff_problem_fn)(void *ctx, const char *what);
+
+/* Diagnostics for damaged images (see above); may be called from any thread. */
+typedef void (*ff_log_fn)(void *ctx, const char *msg);
+
+struct ff_fs_ops {
+	const char *format; /* "squashfs", "yaffs2" */
+	uint64_t (*root)(struct ff_fs *fs);
+	int (*lookup)(struct ff_fs *fs, uint64_t dir, const char *name, size_t name_len,
+		      uint64_t *handle);
+	int (*getattr)(struct ff_fs *fs, uint64_t handle, struct ff_stat *st);
+	int (*readdir)(struct ff_fs *fs, uint64_t dir, uint64_t start, ff_readdir_fn fn,
+		       void *ctx);
+	/* Returns bytes read (short only at end of file), or -errno. */
+	ssize_t (*read)(struct ff_fs *fs, uint64_t handle, void *buf, size_t len, uint64_t off);
+	/* Copies the target (not NUL-terminated when it fills cap); returns its length. */
+	ssize_t (*readlink)(struct ff_fs *fs, uint64_t handle, char *buf, size_t cap);
+	int (*listxattr)(struct ff_fs *fs, uint64_t handle, ff_xattr_fn fn, void *ctx);
+	/* Returns the value length; with cap 0 only the length. -ENODATA if absent. */
+	ssize_t (*getxattr)(struct ff_fs *fs, uint64_t handle, const char *name, void *buf,
+			    size_t cap);
+	int (*statfs)(struct ff_fs *fs, struct ff_statfs *sf);
+	void (*info)(struct ff_fs *fs, ff_info_fn fn, void *ctx);
+	/* Walks every structure; returns the number of problems (0 = clean), or
+	 * -errno when the image could not be read at all. */
+	long (*check)(struct ff_fs *fs, ff_problem_fn fn, void *ctx);
+	void (*close)(struct ff_fs *fs);
+};
+
+/* Every implementation embeds this as its first member. */
+struct ff_fs {
+	const struct ff_fs_ops *ops;
+	ff_log_fn log;
+	void *log_ctx;
+};
+
+/* Options shared by every format's open function. */
+struct ff_open_opts {
+	uint64_t offset;        /* image starts this many bytes into the file */
+	uint64_t cache_bytes;   /* data/metadata cache budget; 0 = default */
+	ff_log_fn log;
+	void *log_ctx;
+	/* YAFFS2 geometry overrides; 0 / NULL = detect */
+	uint32_t page_size, oob_size, pages_per_block;
+	const char *oob_layout; /* "linux", "offset0", "inband" */
+	const char *tags;       /* "kernel", "classic" */
+	int big_endian;         /* -1 detect, 0 little, 1 big */
+};
+
+void ff_fs_log(struct ff_fs *fs, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Resolve a '/'-separated path from the root (no symlinks followed). */
+int ff_fs_resolve(struct ff_fs *fs, const char *path, uint64_t *handle);
+
+static inline void ff_fs_close(struct ff_fs *fs)
+{
+	if (fs)
+		fs->ops->close(fs);
+}
+
+#endif

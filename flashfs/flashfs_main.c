@@ -1,0 +1,60 @@
+/* flashfs: one command for SquashFS and YAFFS2 images. */
+#include <stdio.h>
+#include <string.h>
+
+#include "flashfs/commands.h"
+
+struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{"info", ff_cmd_info, "show format, compressor, sizes and counts"},
+	{"ls", ff_cmd_ls, "list directories (-l long, -R recursive)"},
+	{"cat", ff_cmd_cat, "write files to standard output"},
+	{"extract", ff_cmd_extract, "unpack an image into a directory"},
+	{"check", ff_cmd_check, "verify every structure and block"},
+	{"mount", ff_cmd_mount, "mount an image with FUSE"},
+	{"flash", ff_cmd_flash, "write an image to an MTD device"},
+	{"dump", ff_cmd_dump, "read an MTD device (pages + OOB) into an image"},
+	{"bench", ff_cmd_bench, "measure codecs and recommend one"},
+};
+
+static void usage(FILE *out)
+{
+	size_t i;
+
+	fprintf(out, "usage: flashfs COMMAND [OPTIONS] ...\n\n"
+		     "The format of an image (SquashFS, YAFFS2, compressed YAFFS2) is detected.\n\n"
+		     "commands:\n");
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+	fprintf(out, "\n'flashfs COMMAND --help' describes one command.\n"
+		     "Exit status: 0 ok, 1 problems found or partial failure, 2 usage or fatal error.\n");
+}
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("flashfs (flashfs-tools) 0.1\n");
+		return 0;
+	}
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].run(argc - 1, argv + 1);
+	fprintf(stderr, "flashfs: unknown command '%s'\n", argv[1]);
+	usage(stderr);
+	return 2;
+}

@@ -1,0 +1,2 @@
+PROGRAMS += flashfs
+flashfs_MAIN := flashfs/flashfs_main.c

@@ -1,0 +1,109 @@
+# TAP helpers for integration tests (sourced by tests/integration/*.t).
+#
+#   plan N | ok COND_CMD... | is GOT WANT NAME | skip REASON NAME | done_testing
+#
+# Programs are found through $FF_BIN (set by make), scratch space is a fresh
+# $T directory removed at exit.  A skip is always printed with its reason on
+# stderr as well, so a non-verbose prove run shows it.
+
+set -u
+FF_TOP=${FF_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
+FF_BIN=${FF_BIN:-$FF_TOP/build/bin}
+FF_TOOLS=${FF_TOOLS:-$FF_TOP/build/tests/tools}
+FF_BUILD=${FF_BUILD:-$FF_TOP/build}
+export PATH="$FF_BIN:$PATH"
+MANIFEST="python3 $FF_TOP/tests/tools/manifest.py"
+
+_tap_n=0
+_tap_fail=0
+T=$(mktemp -d "${TMPDIR:-/tmp}/ff-test.XXXXXX")
+_tap_cleanup() {
+	local m
+	for m in $(awk -v t="$T" 'index($2, t) == 1 {print $2}' /proc/mounts | sort -r); do
+		umount -l "$m" 2>/dev/null || fusermount3 -u "$m" 2>/dev/null
+	done
+	rm -rf "$T"
+}
+trap _tap_cleanup EXIT
+
+plan() { echo "1..$1"; }
+
+# ok NAME CMD...  — passes when CMD exits 0; on failure shows its output.
+ok() {
+	local name=$1 out
+	shift
+	_tap_n=$((_tap_n + 1))
+	if out=$("$@" 2>&1); then
+		echo "ok $_tap_n - $name"
+	else
+		echo "not ok $_tap_n - $name"
+		printf '%s\n' "$out" | tail -n 40 | sed 's/^/#   /'
+		_tap_fail=$((_tap_fail + 1))
+	fi
+}
+
+# fails NAME CMD... — passes when CMD exits non-zero (and did not crash).
+fails() {
+	local name=$1 out rc
+	shift
+	_tap_n=$((_tap_n + 1))
+	out=$("$@" 2>&1)
+	rc=$?
+	if [ "$rc" -ne 0 ] && [ "$rc" -lt 128 ]; then
+		echo "ok $_tap_n - $name"
+	else
+		echo "not ok $_tap_n - $name (exit $rc)"
+		printf '%s\n' "$out" | tail -n 20 | sed 's/^/#   /'
+		_tap_fail=$((_tap_fail + 1))
+	fi
+}
+
+is() {
+	local got=$1 want=$2 name=$3
+	_tap_n=$((_tap_n + 1))
+	if [ "$got" = "$want" ]; then
+		echo "ok $_tap_n - $name"
+	else
+		echo "not ok $_tap_n - $name"
+		echo "#   got:  '$got'"
+		echo "#   want: '$want'"
+		_tap_fail=$((_tap_fail + 1))
+	fi
+}
+
+skip() {
+	local reason=$1 name=$2
+	_tap_n=$((_tap_n + 1))
+	echo "ok $_tap_n - $name # SKIP $reason"
+	echo "SKIPPED: $name: $reason" >&2
+}
+
+# skip_all REASON — the whole file cannot run here.
+skip_all() {
+	echo "1..0 # SKIP $1"
+	echo "SKIPPED: $(basename "$0"): $1" >&2
+	exit 0
+}
+
+done_testing() {
+	echo "1..$_tap_n"
+	[ "$_tap_fail" -eq 0 ]
+}
+
+need_root() { [ "$(id -u)" = 0 ] || skip_all "needs root"; }
+
+# same_manifest NAME DIR_A DIR_B [manifest options] — compare two trees.
+same_manifest() {
+	local name=$1 a=$2 b=$3
+	shift 3
+	_tap_n=$((_tap_n + 1))
+	$MANIFEST "$@" "$a" > "$T/manifest.a" 2>&1
+	$MANIFEST "$@" "$b" > "$T/manifest.b" 2>&1
+	if cmp -s "$T/manifest.a" "$T/manifest.b" && [ -s "$T/manifest.a" ]; then
+		echo "ok $_tap_n - $name"
+	else
+		echo "not ok $_tap_n - $name"
+		diff "$T/manifest.a" "$T/manifest.b" | head -n 30 | sed 's/^/#   /'
+		_tap_fail=$((_tap_fail + 1))
+	fi
+}
