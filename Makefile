@@ -107,3 +107,4 @@ install: all
 
 clean:
 	rm -rf build
+-include nandsim-tests/module.mk

@@ -1,12 +1,87 @@
-/* Placeholder until the info command lands; replaced by its owner. */
+/* flashfs info [--json] IMAGE */
+#include <getopt.h>
 #include <stdio.h>
 
+#include "flashfs/cli.h"
 #include "flashfs/commands.h"
+
+struct out {
+	int json;
+	int n;
+};
+
+static void put(void *ctx, const char *key, const char *value, int is_number)
+{
+	struct out *o = ctx;
+
+	if (!o->json) {
+		printf("%-20s %s\n", key, value);
+		return;
+	}
+	printf("%s\n  ", o->n++ ? "," : "");
+	ff_json_string(stdout, key);
+	printf(": ");
+	if (is_number)
+		printf("%s", value);
+	else
+		ff_json_string(stdout, value);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: flashfs info [--json] [OPTIONS] IMAGE\n\n"
+		   "Show the format, compressor and options, block size, sizes and counts.\n\n"
+		   "  --json           print one JSON object\n" FF_CLI_HELP
+		   "  -h, --help       this text\n\n"
+		   "Exit status: 0 ok, 2 usage error or unreadable image.\n");
+}
 
 int ff_cmd_info(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "flashfs info: not available in this build yet\n");
-	return 2;
+	static const struct option opts[] = {
+		{"json", no_argument, NULL, 'j'}, {"help", no_argument, NULL, 'h'},
+		FF_CLI_LONGOPTS, {NULL, 0, NULL, 0}};
+	struct ff_open_opts oo = {.big_endian = -1};
+	struct out o = {0, 0};
+	struct ff_statfs sf;
+	struct ff_fs *fs;
+	char num[32];
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		int r = ff_cli_option("info", c, optarg, &oo);
+
+		if (r < 0)
+			return 2;
+		if (r)
+			continue;
+		if (c == 'j') {
+			o.json = 1;
+		} else if (c == 'h') {
+			usage(stdout);
+			return 0;
+		} else {
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind + 1 != argc) {
+		usage(stderr);
+		return 2;
+	}
+	if (ff_cli_open("info", argv[optind], &oo, &fs) < 0)
+		return 2;
+	if (o.json)
+		printf("{");
+	put(&o, "format", fs->ops->format, 0);
+	if (fs->ops->statfs(fs, &sf) == 0) {
+		snprintf(num, sizeof(num), "%llu", (unsigned long long)sf.total_bytes);
+		put(&o, "image_size", num, 1);
+	}
+	fs->ops->info(fs, put, &o);
+	if (o.json)
+		printf("\n}\n");
+	ff_fs_close(fs);
+	return 0;
 }

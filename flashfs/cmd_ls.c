@@ -1,12 +1,222 @@
-/* Placeholder until the ls command lands; replaced by its owner. */
+/* flashfs ls [-l] [-R] [--names] IMAGE [PATH] */
+#include <errno.h>
+#include <getopt.h>
+#include <grp.h>
+#include <pwd.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 
+#include "flashfs/cli.h"
 #include "flashfs/commands.h"
+#include "flashfs/hmap.h"
+
+#define MAX_DEPTH 1024
+
+struct ls {
+	struct ff_fs *fs;
+	const char *image;
+	int lng, rec, names, errors;
+	struct ff_hmap seen; /* directories entered (loop guard) */
+};
+
+struct ent {
+	char *name;
+	uint64_t handle;
+	uint32_t mode;
+};
+
+struct ents {
+	struct ent *v;
+	size_t n, cap;
+};
+
+static int collect(void *ctx, const char *name, size_t len, uint64_t handle, uint32_t mode,
+		   uint64_t cookie)
+{
+	struct ents *e = ctx;
+
+	(void)cookie;
+	if (e->n == e->cap) {
+		size_t cap = e->cap ? 2 * e->cap : 64;
+		struct ent *v = realloc(e->v, cap * sizeof(*v));
+
+		if (!v)
+			return 1;
+		e->v = v;
+		e->cap = cap;
+	}
+	e->v[e->n].name = strndup(name, len);
+	e->v[e->n].handle = handle;
+	e->v[e->n].mode = mode;
+	e->n += e->v[e->n].name != NULL;
+	return 0;
+}
+
+static void owner(const struct ls *l, char *buf, size_t cap, uint32_t uid, uint32_t gid)
+{
+	struct passwd *pw = l->names ? getpwuid(uid) : NULL;
+	struct group *gr = l->names ? getgrgid(gid) : NULL;
+	char u[32], g[32];
+
+	snprintf(u, sizeof(u), "%u", uid);
+	snprintf(g, sizeof(g), "%u", gid);
+	snprintf(buf, cap, "%s/%s", pw ? pw->pw_name : u, gr ? gr->gr_name : g);
+}
+
+static void print_long(struct ls *l, uint64_t h, const char *path)
+{
+	char mode[11], own[80], size[48], when[32], target[4097] = "";
+	struct ff_stat st;
+	time_t t;
+	struct tm tm;
+	int r = l->fs->ops->getattr(l->fs, h, &st);
+
+	if (r < 0) {
+		fprintf(stderr, "flashfs ls: %s: %s: %s\n", l->image, path, strerror(-r));
+		l->errors++;
+		return;
+	}
+	ff_mode_string(st.mode, mode);
+	owner(l, own, sizeof(own), st.uid, st.gid);
+	if (S_ISCHR(st.mode) || S_ISBLK(st.mode))
+		snprintf(size, sizeof(size), "%u,%u", st.rdev_major, st.rdev_minor);
+	else
+		snprintf(size, sizeof(size), "%llu", (unsigned long long)st.size);
+	t = (time_t)st.mtime;
+	gmtime_r(&t, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%d %H:%M", &tm);
+	if (S_ISLNK(st.mode)) {
+		ssize_t n = l->fs->ops->readlink(l->fs, h, target, sizeof(target) - 1);
+
+		if (n < 0) {
+			l->errors++;
+			n = 0;
+		}
+		target[n < (ssize_t)sizeof(target) - 1 ? n : (ssize_t)sizeof(target) - 1] = '\0';
+	}
+	printf("%s %-15s %10s %s %s%s%s\n", mode, own, size, when, path, target[0] ? " -> " : "",
+	       target);
+}
+
+static void list_dir(struct ls *l, uint64_t dir, const char *prefix, int depth)
+{
+	struct ents e = {0};
+	size_t i;
+	int r;
+
+	if (depth > MAX_DEPTH || ff_hmap_get(&l->seen, dir)) {
+		fprintf(stderr, "flashfs ls: %s: %s: directory loop or nesting too deep\n", l->image,
+			prefix[0] ? prefix : "/");
+		l->errors++;
+		return;
+	}
+	ff_hmap_put(&l->seen, dir, (void *)1);
+	r = l->fs->ops->readdir(l->fs, dir, 0, collect, &e);
+	if (r < 0) {
+		fprintf(stderr, "flashfs ls: %s: %s: %s\n", l->image, prefix[0] ? prefix : "/",
+			strerror(-r));
+		l->errors++;
+	}
+	for (i = 0; i < e.n; i++) {
+		size_t len = strlen(prefix) + strlen(e.v[i].name) + 2;
+		char *path = malloc(len);
+
+		if (!path)
+			break;
+		if (l->rec)
+			snprintf(path, len, "%s/%s", prefix, e.v[i].name);
+		else
+			snprintf(path, len, "%s", e.v[i].name);
+		if (l->lng)
+			print_long(l, e.v[i].handle, path);
+		else
+			printf("%s\n", path);
+		if (l->rec && S_ISDIR(e.v[i].mode))
+			list_dir(l, e.v[i].handle, path, depth + 1);
+		free(path);
+	}
+	for (i = 0; i < e.n; i++)
+		free(e.v[i].name);
+	free(e.v);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: flashfs ls [-l] [-R] [--names] [OPTIONS] IMAGE [PATH]\n\n"
+		   "List a directory of the image (default the root).\n\n"
+		   "  -l, --long       mode, owner, size (major,minor for devices), mtime (UTC),\n"
+		   "                   name and symlink target\n"
+		   "  -R, --recursive  list subdirectories too, as full paths\n"
+		   "  --names          show owners as user/group names where known\n" FF_CLI_HELP
+		   "  -h, --help       this text\n\n"
+		   "Exit status: 0 ok, 1 some entries could not be read, 2 usage error or unreadable image.\n");
+}
+
+static int run(struct ls *l, const char *path)
+{
+	struct ff_stat st;
+	uint64_t h;
+	int r = ff_fs_resolve(l->fs, path, &h);
+	char prefix[4096];
+
+	if (r == 0)
+		r = l->fs->ops->getattr(l->fs, h, &st);
+	if (r < 0) {
+		fprintf(stderr, "flashfs ls: %s: %s: %s\n", l->image, path, strerror(-r));
+		return r == -ENOENT || r == -ENOTDIR ? 1 : 2;
+	}
+	if (!S_ISDIR(st.mode)) {
+		if (l->lng)
+			print_long(l, h, path);
+		else
+			printf("%s\n", path);
+		return l->errors ? 1 : 0;
+	}
+	snprintf(prefix, sizeof(prefix), "%s", path);
+	while (strlen(prefix) > 0 && prefix[strlen(prefix) - 1] == '/')
+		prefix[strlen(prefix) - 1] = '\0';
+	list_dir(l, h, prefix, 0);
+	return l->errors ? 1 : 0;
+}
 
 int ff_cmd_ls(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "flashfs ls: not available in this build yet\n");
-	return 2;
+	static const struct option opts[] = {
+		{"long", no_argument, NULL, 'l'}, {"recursive", no_argument, NULL, 'R'},
+		{"names", no_argument, NULL, 'n'}, {"help", no_argument, NULL, 'h'},
+		FF_CLI_LONGOPTS, {NULL, 0, NULL, 0}};
+	struct ff_open_opts oo = {.big_endian = -1};
+	struct ls l = {0};
+	int c, rc;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "lRh", opts, NULL)) != -1) {
+		int r = ff_cli_option("ls", c, optarg, &oo);
+
+		if (r < 0)
+			return 2;
+		if (r)
+			continue;
+		switch (c) {
+		case 'l': l.lng = 1; break;
+		case 'R': l.rec = 1; break;
+		case 'n': l.names = 1; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind >= argc || argc - optind > 2) {
+		usage(stderr);
+		return 2;
+	}
+	l.image = argv[optind];
+	if (ff_cli_open("ls", l.image, &oo, &l.fs) < 0)
+		return 2;
+	rc = run(&l, optind + 1 < argc ? argv[optind + 1] : "/");
+	ff_hmap_free(&l.seen, NULL);
+	ff_fs_close(l.fs);
+	return rc;
 }

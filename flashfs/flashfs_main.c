@@ -1,5 +1,6 @@
 /* flashfs: one command for SquashFS and YAFFS2 images. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "flashfs/commands.h"
@@ -35,7 +36,29 @@ static void usage(FILE *out)
 		     "Exit status: 0 ok, 1 problems found or partial failure, 2 usage or fatal error.\n");
 }
 
-int main(int argc, char **argv)
+/* Global options before the command (--offset N, --cache-size N) are moved
+ * after it, where every image-reading command parses them itself. */
+static char **move_globals(int *argc, char **argv)
+{
+	char **out = calloc((size_t)*argc + 1, sizeof(*out));
+	int i = 1, n = 0, g = 1;
+
+	if (!out)
+		return NULL;
+	while (i < *argc && (!strncmp(argv[i], "--offset", 8) || !strncmp(argv[i], "--cache-size", 12)))
+		i += strchr(argv[i], '=') || i + 1 >= *argc ? 1 : 2;
+	out[n++] = argv[0];
+	if (i < *argc)
+		out[n++] = argv[i];
+	for (; g < i; g++)
+		out[n++] = argv[g];
+	for (i++; i < *argc; i++)
+		out[n++] = argv[i];
+	*argc = n;
+	return out;
+}
+
+static int dispatch(int argc, char **argv)
 {
 	size_t i;
 
@@ -57,4 +80,16 @@ int main(int argc, char **argv)
 	fprintf(stderr, "flashfs: unknown command '%s'\n", argv[1]);
 	usage(stderr);
 	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	char **args = move_globals(&argc, argv);
+	int rc;
+
+	if (!args)
+		return 2;
+	rc = dispatch(argc, args);
+	free(args);
+	return rc;
 }

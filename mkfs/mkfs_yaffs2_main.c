@@ -1,8 +1,453 @@
-/* Placeholder until mkfs.yaffs2 lands; replaced by its owner. */
+/* mkfs.yaffs2: options -> source tree (mkfs/tree.h) -> yaffs2 writer.
+ * Exit codes: 0 ok, 1 built with warnings, 2 usage or fatal error. */
+#include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
-int main(void)
+#include "common/outfile.h"
+#include "compress/compress.h"
+#include "mkfs/tree.h"
+#include "yaffs2/writer.h"
+
+#define MAX_LIST 256
+
+struct args {
+	struct ff_y2_geom geom;
+	const char *chip, *layout, *ecc, *tags, *endian, *codec;
+	int no_tags_ecc, data_ecc, quiet, progress, json, warnings;
+	const char *specs[MAX_LIST], *pseudo_lines[MAX_LIST], *pseudo_files[MAX_LIST];
+	size_t n_specs, n_pseudo_lines, n_pseudo_files;
+	const char *excludes[MAX_LIST + 1];
+	size_t n_excludes;
+	struct ff_tree_opts topts;
+	const char *source, *image;
+};
+
+enum {
+	O_PAGE = 256, O_OOB, O_PPB, O_CHIP, O_LAYOUT, O_ECC, O_TAGS, O_NO_TAGS_ECC,
+	O_DATA_ECC, O_ENDIAN, O_SPEC, O_PSEUDO, O_PSEUDO_FILE, O_ALL_ROOT, O_UID, O_GID,
+	O_MTIME, O_NO_XATTRS, O_PROGRESS, O_JSON,
+};
+
+static const struct option long_opts[] = {
+	{ "page-size", required_argument, NULL, O_PAGE },
+	{ "oob-size", required_argument, NULL, O_OOB },
+	{ "pages-per-block", required_argument, NULL, O_PPB },
+	{ "chip", required_argument, NULL, O_CHIP },
+	{ "oob-layout", required_argument, NULL, O_LAYOUT },
+	{ "ecc", required_argument, NULL, O_ECC },
+	{ "tags", required_argument, NULL, O_TAGS },
+	{ "no-tags-ecc", no_argument, NULL, O_NO_TAGS_ECC },
+	{ "data-ecc", no_argument, NULL, O_DATA_ECC },
+	{ "endian", required_argument, NULL, O_ENDIAN },
+	{ "compress", required_argument, NULL, 'z' },
+	{ "spec", required_argument, NULL, O_SPEC },
+	{ "pseudo", required_argument, NULL, O_PSEUDO },
+	{ "pseudo-file", required_argument, NULL, O_PSEUDO_FILE },
+	{ "all-root", no_argument, NULL, O_ALL_ROOT },
+	{ "force-uid", required_argument, NULL, O_UID },
+	{ "force-gid", required_argument, NULL, O_GID },
+	{ "mtime", required_argument, NULL, O_MTIME },
+	{ "no-xattrs", no_argument, NULL, O_NO_XATTRS },
+	{ "exclude", required_argument, NULL, 'e' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "progress", no_argument, NULL, O_PROGRESS },
+	{ "json", no_argument, NULL, O_JSON },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void usage(FILE *f)
 {
-	fprintf(stderr, "mkfs.yaffs2: not available in this build yet\n");
-	return 2;
+	fputs("Usage: mkfs.yaffs2 [OPTIONS] SOURCE IMAGE\n"
+	      "       mkfs.yaffs2 [OPTIONS] --spec FILE IMAGE\n"
+	      "Build a YAFFS2 image (pages + OOB) from a directory or tar archive.\n\n"
+	      "Geometry:\n"
+	      "  --page-size N          512 1024 2048 4096 8192 16384 (default 2048)\n"
+	      "  --oob-size N           spare bytes per page (default page/32)\n"
+	      "  --pages-per-block N    pages per erase block (default 64)\n"
+	      "  --chip NAME|list       a chip preset (nandsim-2k-256m, ...)\n"
+	      "Tags:\n"
+	      "  --oob-layout L         linux (default) | offset0 | inband\n"
+	      "  --ecc E                hamming (default) | bch4 | bch8: the chip's ECC,\n"
+	      "                         which decides the linux layout's free bytes\n"
+	      "  --tags kernel|classic  header tags as the kernel (default) or\n"
+	      "                         mkyaffs2image writes them (unyaffs needs classic)\n"
+	      "  --no-tags-ecc          16-byte tags without the tags ECC\n"
+	      "  --data-ecc             fill the OOB data ECC bytes (software Hamming);\n"
+	      "                         default: left erased for the NAND driver to fill\n"
+	      "  --endian little|big    byte order (default: host)\n"
+	      "  -z, --compress CODEC   write the image as a gzip|lzo|xz|zstd stream\n"
+	      "Source tree:\n"
+	      "  --spec FILE            spec file (repeatable)\n"
+	      "  -p LINE, -pf FILE      mksquashfs pseudo definitions\n"
+	      "  --all-root             every object owned by 0:0\n"
+	      "  --force-uid N, --force-gid N\n"
+	      "  --mtime T              every mtime = T (SOURCE_DATE_EPOCH clamps)\n"
+	      "  --no-xattrs            do not store extended attributes\n"
+	      "  -e, --exclude GLOB     leave out matching paths (repeatable)\n"
+	      "Output:\n"
+	      "  -q, --quiet            no summary\n"
+	      "  --progress             progress on stderr\n"
+	      "  --json                 summary as JSON\n"
+	      "  -h, --help             this text\n\n"
+	      "Exit status: 0 ok, 1 built with warnings, 2 usage or fatal error.\n",
+	      f);
+}
+
+static int parse_u32(const char *opt, const char *s, uint32_t *v)
+{
+	char *end;
+	unsigned long long n;
+
+	errno = 0;
+	n = strtoull(s, &end, 0);
+	if (errno || *end || end == s || n > 0xffffffffull) {
+		fprintf(stderr, "mkfs.yaffs2: %s: '%s' is not a number\n", opt, s);
+		return -1;
+	}
+	*v = (uint32_t)n;
+	return 0;
+}
+
+static int parse_i64(const char *opt, const char *s, int64_t *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoll(s, &end, 0);
+	if (errno || *end || end == s || *v < 0) {
+		fprintf(stderr, "mkfs.yaffs2: %s: '%s' is not a number\n", opt, s);
+		return -1;
+	}
+	return 0;
+}
+
+static int add_list(const char **list, size_t *n, const char *v, const char *opt)
+{
+	if (*n >= MAX_LIST) {
+		fprintf(stderr, "mkfs.yaffs2: %s: more than %d given\n", opt, MAX_LIST);
+		return -1;
+	}
+	list[(*n)++] = v;
+	return 0;
+}
+
+static void list_chips(void)
+{
+	for (const struct ff_y2_chip *c = ff_y2_chips(); c->name; c++)
+		printf("%-16s %5u+%-4u %4u pages/block %6llu MiB  ids %02x %02x %02x %02x  %s\n",
+		       c->name, c->geom.page_size, c->geom.oob_size, c->geom.pages_per_block,
+		       (unsigned long long)(c->size_bytes >> 20), c->ids[0], c->ids[1], c->ids[2],
+		       c->ids[3], c->desc);
+}
+
+/* Returns 0 to go on, 1 for "done, exit 0", -1 for a usage error. */
+static int parse_opt(struct args *a, int c, const char *arg, uint32_t *oob_set)
+{
+	int64_t v;
+
+	switch (c) {
+	case O_PAGE: return parse_u32("--page-size", arg, &a->geom.page_size);
+	case O_OOB: *oob_set = 1; return parse_u32("--oob-size", arg, &a->geom.oob_size);
+	case O_PPB: return parse_u32("--pages-per-block", arg, &a->geom.pages_per_block);
+	case O_CHIP: a->chip = arg; return 0;
+	case O_LAYOUT: a->layout = arg; return 0;
+	case O_ECC: a->ecc = arg; return 0;
+	case O_TAGS: a->tags = arg; return 0;
+	case O_NO_TAGS_ECC: a->no_tags_ecc = 1; return 0;
+	case O_DATA_ECC: a->data_ecc = 1; return 0;
+	case O_ENDIAN: a->endian = arg; return 0;
+	case 'z': a->codec = arg; return 0;
+	case O_SPEC: return add_list(a->specs, &a->n_specs, arg, "--spec");
+	case O_PSEUDO: return add_list(a->pseudo_lines, &a->n_pseudo_lines, arg, "-p");
+	case O_PSEUDO_FILE: return add_list(a->pseudo_files, &a->n_pseudo_files, arg, "-pf");
+	case O_ALL_ROOT: a->topts.all_root = 1; return 0;
+	case O_UID: return parse_i64("--force-uid", arg, &a->topts.force_uid);
+	case O_GID: return parse_i64("--force-gid", arg, &a->topts.force_gid);
+	case O_MTIME: return parse_i64("--mtime", arg, &a->topts.all_time);
+	case O_NO_XATTRS: a->topts.no_xattrs = 1; return 0;
+	case 'e': return add_list(a->excludes, &a->n_excludes, arg, "--exclude");
+	case 'q': a->quiet = 1; return 0;
+	case O_PROGRESS: a->progress = 1; return 0;
+	case O_JSON: a->json = 1; return 0;
+	case 'h': usage(stdout); return 1;
+	default:
+		(void)v;
+		usage(stderr);
+		return -1;
+	}
+}
+
+/* mksquashfs spells the pseudo options -p and -pf; map them to long ones. */
+static void map_single_dash(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			break;
+		if (!strcmp(argv[i], "-pf"))
+			argv[i] = "--pseudo-file";
+		else if (!strcmp(argv[i], "-p"))
+			argv[i] = "--pseudo";
+	}
+}
+
+static int apply_chip(struct args *a, const struct ff_y2_geom *explicit_geom, uint32_t mask)
+{
+	const struct ff_y2_chip *c;
+
+	if (!a->chip)
+		return 0;
+	if (!strcmp(a->chip, "list")) {
+		list_chips();
+		return 1;
+	}
+	c = ff_y2_chip_find(a->chip);
+	if (!c) {
+		fprintf(stderr, "mkfs.yaffs2: --chip %s: unknown chip (see --chip list)\n", a->chip);
+		return -1;
+	}
+	a->geom = c->geom;
+	if (mask & 1)
+		a->geom.page_size = explicit_geom->page_size;
+	if (mask & 2)
+		a->geom.oob_size = explicit_geom->oob_size;
+	if (mask & 4)
+		a->geom.pages_per_block = explicit_geom->pages_per_block;
+	return 0;
+}
+
+static int parse_args(struct args *a, int argc, char **argv)
+{
+	struct ff_y2_geom given;
+	uint32_t oob_set = 0, mask = 0;
+	int c, r;
+
+	ff_y2_geom_default(&a->geom);
+	a->topts.force_uid = a->topts.force_gid = -1;
+	a->topts.all_time = a->topts.clamp_time = -1;
+	map_single_dash(argc, argv);
+	while ((c = getopt_long(argc, argv, "z:e:qh", long_opts, NULL)) != -1) {
+		if (c == O_PAGE)
+			mask |= 1;
+		else if (c == O_PPB)
+			mask |= 4;
+		r = parse_opt(a, c, optarg, &oob_set);
+		if (r)
+			return r;
+	}
+	if (oob_set)
+		mask |= 2;
+	given = a->geom;
+	r = apply_chip(a, &given, mask);
+	if (r)
+		return r;
+	if (!oob_set && !a->chip)
+		a->geom.oob_size = ff_y2_default_oob(a->geom.page_size);
+	if (argc - optind == 2) {
+		a->source = argv[optind];
+		a->image = argv[optind + 1];
+	} else if (argc - optind == 1 && (a->n_specs || a->n_pseudo_lines || a->n_pseudo_files)) {
+		a->image = argv[optind];
+	} else {
+		usage(stderr);
+		return -1;
+	}
+	return 0;
+}
+
+static void warn_cb(void *ctx, const char *msg)
+{
+	struct args *a = ctx;
+
+	a->warnings++;
+	fprintf(stderr, "mkfs.yaffs2: warning: %s\n", msg);
+}
+
+static int source_date_epoch(struct args *a)
+{
+	const char *s = getenv("SOURCE_DATE_EPOCH");
+
+	if (!s || !*s)
+		return 0;
+	if (parse_i64("SOURCE_DATE_EPOCH", s, &a->topts.clamp_time))
+		return -1;
+	return 0;
+}
+
+static int add_sources(struct ff_tree *t, const struct args *a, struct ff_err *err)
+{
+	struct stat st;
+
+	if (a->source) {
+		if (strcmp(a->source, "-") && stat(a->source, &st))
+			return ff_err_sys(err, errno, "%s", a->source);
+		if (strcmp(a->source, "-") && S_ISDIR(st.st_mode)) {
+			if (ff_tree_add_dir(t, a->source, err))
+				return -1;
+		} else if (ff_tree_add_tar(t, a->source, err)) {
+			return -1;
+		}
+	}
+	for (size_t i = 0; i < a->n_specs; i++)
+		if (ff_tree_add_spec(t, a->specs[i], err))
+			return -1;
+	for (size_t i = 0; i < a->n_pseudo_files; i++)
+		if (ff_tree_add_pseudo_file(t, a->pseudo_files[i], err))
+			return -1;
+	for (size_t i = 0; i < a->n_pseudo_lines; i++)
+		if (ff_tree_add_pseudo_line(t, a->pseudo_lines[i], err))
+			return -1;
+	return ff_tree_finish(t, err);
+}
+
+struct out {
+	struct ff_outfile of;
+	struct ff_cstream *cs;
+};
+
+static int sink(void *ctx, const void *buf, size_t len, struct ff_err *err)
+{
+	struct out *o = ctx;
+
+	if (o->cs)
+		return ff_cstream_write(o->cs, buf, len, err) < 0 ? -1 : 0;
+	return ff_outfile_write(&o->of, buf, len, err);
+}
+
+static void progress_cb(void *ctx, uint64_t done, uint64_t total)
+{
+	(void)ctx;
+	fprintf(stderr, "\rmkfs.yaffs2: %llu/%llu objects", (unsigned long long)done,
+		(unsigned long long)total);
+	if (done == total)
+		fputc('\n', stderr);
+}
+
+static int setup_layout(const struct args *a, struct ff_y2_write_opts *wo, struct ff_err *err)
+{
+	uint16_t probe = 1;
+
+	if (ff_y2_layout_init(&wo->layout, &a->geom, a->layout, a->ecc, !a->no_tags_ecc, err))
+		return -1;
+	wo->big_endian = *(uint8_t *)&probe == 0;
+	if (a->endian && !strcmp(a->endian, "big"))
+		wo->big_endian = 1;
+	else if (a->endian && !strcmp(a->endian, "little"))
+		wo->big_endian = 0;
+	else if (a->endian)
+		return ff_err_set(err, EINVAL, "--endian %s: expected little or big", a->endian);
+	if (a->tags && strcmp(a->tags, "kernel") && strcmp(a->tags, "classic"))
+		return ff_err_set(err, EINVAL, "--tags %s: expected kernel or classic", a->tags);
+	wo->classic_tags = a->tags && !strcmp(a->tags, "classic");
+	wo->root_header = 1;
+	wo->data_ecc = a->data_ecc;
+	return 0;
+}
+
+static int build(struct args *a, struct ff_tree *t, struct ff_y2_write_stats *st,
+		 struct ff_y2_write_opts *wo, struct ff_err *err)
+{
+	struct out o = { .cs = NULL };
+
+	if (setup_layout(a, wo, err) || add_sources(t, a, err))
+		return -1;
+	if (ff_outfile_open(&o.of, a->image, err))
+		return -1;
+	if (a->codec) {
+		o.cs = ff_cstream_new_writer(o.of.fd, a->codec, -1, err);
+		if (!o.cs)
+			goto fail;
+	}
+	wo->sink = sink;
+	wo->sink_ctx = &o;
+	if (a->progress)
+		wo->progress = progress_cb;
+	if (ff_y2_write(t, wo, st, err))
+		goto fail;
+	if (o.cs) {
+		struct ff_cstream *cs = o.cs;
+
+		o.cs = NULL;
+		if (ff_cstream_close(cs, err))
+			goto fail;
+	}
+	return ff_outfile_commit(&o.of, err);
+fail:
+	if (o.cs)
+		ff_cstream_close(o.cs, NULL);
+	ff_outfile_abort(&o.of);
+	return -1;
+}
+
+static void report(const struct args *a, const struct ff_y2_write_opts *wo,
+		   const struct ff_y2_write_stats *st)
+{
+	const struct ff_y2_layout *l = &wo->layout;
+
+	if (a->json) {
+		printf("{\"image\":\"%s\",\"page_size\":%u,\"oob_size\":%u,\"pages_per_block\":%u,"
+		       "\"oob_layout\":\"%s\",\"inband_fallback\":%s,\"tags_bytes\":%u,"
+		       "\"endian\":\"%s\",\"tags\":\"%s\",\"objects\":%llu,\"header_chunks\":%llu,"
+		       "\"data_chunks\":%llu,\"hole_chunks\":%llu,\"blocks\":%llu,\"bytes\":%llu}\n",
+		       a->image, l->geom.page_size, l->geom.oob_size, l->geom.pages_per_block,
+		       ff_y2_layout_name(l->kind), l->fallback ? "true" : "false", l->tags_size,
+		       wo->big_endian ? "big" : "little", wo->classic_tags ? "classic" : "kernel",
+		       (unsigned long long)st->objects, (unsigned long long)st->header_chunks,
+		       (unsigned long long)st->data_chunks, (unsigned long long)st->hole_chunks,
+		       (unsigned long long)st->blocks, (unsigned long long)st->bytes);
+		return;
+	}
+	if (a->quiet)
+		return;
+	if (l->fallback)
+		printf("note: %u+%u with %s ECC leaves %u free OOB bytes, fewer than the %u tag"
+		       " bytes: using inband tags, as the kernel does\n",
+		       l->geom.page_size, l->geom.oob_size, ff_y2_ecc_name(l->ecc),
+		       l->mtd_free_bytes, wo->classic_tags ? 28u : FF_Y2_TAGS_SIZE_ECC);
+	printf("%s: %u+%u, %u pages/block, %s tags (%u bytes), %s endian, %s headers\n", a->image,
+	       l->geom.page_size, l->kind == FF_Y2_LAYOUT_INBAND ? 0 : l->geom.oob_size,
+	       l->geom.pages_per_block, ff_y2_layout_name(l->kind), l->tags_size,
+	       wo->big_endian ? "big" : "little", wo->classic_tags ? "classic" : "kernel");
+	printf("%llu objects, %llu header + %llu data chunks, %llu zero chunks left as holes,"
+	       " %llu blocks, %llu bytes\n",
+	       (unsigned long long)st->objects, (unsigned long long)st->header_chunks,
+	       (unsigned long long)st->data_chunks, (unsigned long long)st->hole_chunks,
+	       (unsigned long long)st->blocks, (unsigned long long)st->bytes);
+}
+
+int main(int argc, char **argv)
+{
+	struct args a;
+	struct ff_err err = { 0, "" };
+	struct ff_y2_write_opts wo;
+	struct ff_y2_write_stats st;
+	struct ff_tree *t;
+	int r;
+
+	memset(&a, 0, sizeof(a));
+	memset(&wo, 0, sizeof(wo));
+	r = parse_args(&a, argc, argv);
+	if (r)
+		return r > 0 ? 0 : 2;
+	if (source_date_epoch(&a))
+		return 2;
+	a.excludes[a.n_excludes] = NULL;
+	a.topts.excludes = a.excludes;
+	a.topts.n_excludes = a.n_excludes;
+	a.topts.warn = warn_cb;
+	a.topts.warn_ctx = &a;
+	t = ff_tree_new(&a.topts, &err);
+	if (!t || build(&a, t, &st, &wo, &err)) {
+		fprintf(stderr, "mkfs.yaffs2: %s\n", err.msg);
+		ff_tree_free(t);
+		return 2;
+	}
+	ff_tree_free(t);
+	report(&a, &wo, &st);
+	return a.warnings ? 1 : 0;
 }

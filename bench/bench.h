@@ -1,0 +1,350 @@
+/* The benchmark harness behind `flashfs bench`.
+ *
+ *   corpus    every source (directory, tar, SquashFS image) read into memory
+ *             once, as a flat pre-order list of nodes plus one data buffer
+ *   layout    the corpus cut into SquashFS data blocks and fragment blocks
+ *             for one block size, the way mkfs.squashfs cuts it
+ *   measure   each layout compressed and decompressed per block through
+ *             compress/ by a worker per core, lzbench style (repeat until a
+ *             minimum time, keep the best pass, report the spread)
+ *   model     reading one uncompressed MB costs t = r/B + 1/D
+ *   report    table, CSV, JSON, gnuplot plot
+ *
+ * Nothing here prints: cmd_bench.c owns the terminal. */
+#ifndef FF_BENCH_BENCH_H
+#define FF_BENCH_BENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "common/error.h"
+
+struct ff_comp;
+struct bench_e2e;
+struct bench_nandsim;
+
+/* ---- corpus (corpus.c, corpus_tree.c, corpus_image.c) ---- */
+
+struct bench_node {
+	char *name;         /* one component; "" for the root */
+	uint32_t parent;    /* index of the directory holding it (root: 0) */
+	uint32_t mode, uid, gid;
+	int64_t mtime;
+	uint64_t size;      /* files: content length; symlinks: target length */
+	uint32_t rdev;      /* SquashFS (new_encode_dev) form */
+	int32_t file;       /* regular files: index into files[], else -1 */
+	int32_t link_of;    /* extra hard-link name: index of the primary, else -1 */
+	uint32_t n_xattrs;
+	uint32_t n_children;
+	char *target;       /* symlinks */
+};
+
+struct bench_file {
+	uint64_t off;       /* into corpus data */
+	uint64_t size;
+	int32_t dup_of;     /* identical earlier file, or -1 */
+};
+
+struct bench_corpus {
+	struct bench_node *nodes;  /* pre-order, children sorted by name */
+	size_t n_nodes, cap_nodes;
+	struct bench_file *files;  /* in node order */
+	size_t n_files, cap_files;
+	uint8_t *data;
+	uint64_t data_len, data_cap;
+	uint64_t unique_bytes;     /* data of files that are not duplicates */
+	uint32_t n_dirs, n_ids;
+};
+
+struct bench_corpus *bench_corpus_new(struct ff_err *err);
+void bench_corpus_free(struct bench_corpus *c);
+/* Adds SOURCE: a directory, a tar file or a SquashFS image.  With several
+ * sources each becomes a directory named after it under the root (as
+ * mksquashfs does); `as_root` says this is the only source. */
+int bench_corpus_add(struct bench_corpus *c, const char *source, int as_root,
+		     struct ff_err *err);
+/* Marks duplicates and counts ids; call once after the last add. */
+int bench_corpus_finish(struct bench_corpus *c, struct ff_err *err);
+
+/* Used by the loaders. */
+int bench_corpus_push_node(struct bench_corpus *c, const struct bench_node *n,
+			   struct ff_err *err);
+uint8_t *bench_corpus_reserve_file(struct bench_corpus *c, uint32_t node, uint64_t size,
+				   struct ff_err *err);
+int bench_corpus_add_tree(struct bench_corpus *c, const char *source, uint32_t parent,
+			  const char *name, struct ff_err *err);
+int bench_corpus_add_image(struct bench_corpus *c, const char *source, uint32_t parent,
+			   const char *name, struct ff_err *err);
+/* Does the file start with the SquashFS magic? */
+int bench_is_squashfs(const char *path);
+
+/* ---- layout (layout.c) ---- */
+
+enum bench_block_kind { BENCH_BLOCK_DATA, BENCH_BLOCK_FRAG, BENCH_BLOCK_ZERO };
+
+struct bench_block {
+	const uint8_t *p;
+	uint32_t len;
+	uint32_t kind;
+};
+
+struct bench_layout_opts {
+	uint32_t block_size;
+	int no_fragments;       /* every tail becomes a short block */
+	int always_fragments;   /* tails of large files are packed too */
+	int no_sparse;
+	int no_dedup;
+};
+
+struct bench_layout {
+	uint32_t block_size;
+	struct bench_block *blocks;
+	size_t n_blocks;
+	uint8_t *frag_arena;
+	uint32_t n_frag_blocks;
+	uint64_t bytes;              /* uncompressed bytes in blocks */
+	uint32_t *file_blocks;       /* per file: entries of its block list */
+	size_t *file_first;          /* per file: index of its first block */
+	uint8_t *file_has_frag;      /* per file: tail is in a fragment */
+};
+
+int bench_layout_build(const struct bench_corpus *c, const struct bench_layout_opts *o,
+		       struct bench_layout *l, struct ff_err *err);
+void bench_layout_free(struct bench_layout *l);
+
+/* ---- codec configurations (codec_spec.c) ---- */
+
+struct bench_codec {
+	char label[48];   /* "gzip-9", "zstd-19", "xz+bcj" */
+	char name[16];    /* compress/ codec name */
+	char opts[96];    /* "key=value:key=value" as given, may be "" */
+};
+
+/* The default set: gzip-9, lzo1x_999, lzo1x_1, xz, xz+bcj(host), lz4,
+ * lz4hc, zstd-3/15/19. */
+size_t bench_codec_defaults(struct bench_codec *out, size_t cap);
+/* "NAME[:key=value...][@LABEL]" */
+int bench_codec_parse(const char *text, struct bench_codec *out, struct ff_err *err);
+/* A configured compressor for a block size; NULL with err when the codec
+ * or an option is not available in this build. */
+struct ff_comp *bench_codec_open(const struct bench_codec *bc, uint32_t block_size,
+				 struct ff_err *err);
+/* The BCJ filter name for the host architecture, or NULL. */
+const char *bench_host_bcj(void);
+
+/* ---- measurement (measure.c, meta_size.c) ---- */
+
+struct bench_measure_opts {
+	unsigned threads;
+	double min_time;         /* seconds per phase */
+	unsigned min_repeats;    /* decompression passes at least */
+	unsigned comp_repeats;   /* compression passes at least (0 = 1) */
+};
+
+struct bench_speed {
+	double best, median, worst; /* MB/s (1e6 bytes) of uncompressed data */
+	unsigned passes;
+};
+
+struct bench_result {
+	struct bench_codec codec;
+	char options[128];         /* canonical, from ff_comp_describe */
+	uint32_t block_size;
+	uint64_t input_bytes;      /* every file byte of the corpus */
+	uint64_t data_size;        /* compressed data + fragment blocks */
+	uint64_t meta_size;        /* superblock, tables, padding */
+	uint64_t image_size;
+	uint32_t blocks, fragment_blocks;
+	double ratio;              /* image_size / input_bytes: the model's r */
+	struct bench_speed comp, decomp;
+	/* filled by the model */
+	double decomp_target;      /* decomp.best * cpu_scale */
+};
+
+/* Measures one codec on one layout and fills the whole result: speeds,
+ * data size, metadata size, image size and ratio. */
+int bench_measure(const struct bench_corpus *c, const struct bench_layout *l,
+		  const struct bench_codec *bc, const struct bench_measure_opts *o,
+		  struct bench_result *res, struct ff_err *err);
+/* SquashFS metadata (superblock, compressor options, inode, directory,
+ * fragment, export and id tables, 4 KiB padding) for the corpus, compressed
+ * with comp; stored[] holds each block's stored size (layout order). */
+int bench_meta_size(const struct bench_corpus *c, const struct bench_layout *l,
+		    const struct ff_comp *comp, const uint32_t *stored, uint64_t data_size,
+		    uint64_t *meta, struct ff_err *err);
+
+/* Thread CPU time in seconds: immune to other load on a shared machine. */
+double bench_cpu_now(void);
+double bench_wall_now(void);
+
+/* --self-check: the same blocks through a plain one-thread loop. */
+struct bench_selfcheck {
+	double comp_direct, decomp_direct;   /* MB/s */
+	double comp_harness, decomp_harness;
+	double comp_dev, decomp_dev;         /* |harness - direct| / direct */
+};
+int bench_selfcheck(const struct bench_layout *l, const struct bench_codec *bc,
+		    const struct bench_result *res, double min_time,
+		    struct bench_selfcheck *sc, struct ff_err *err);
+
+/* ---- the run loop (run.c) ---- */
+
+struct bench_run_opts {
+	const struct bench_codec *codecs;
+	size_t n_codecs;
+	const uint32_t *block_sizes;
+	size_t n_block_sizes;
+	struct bench_layout_opts layout;   /* block_size is set per run */
+	struct bench_measure_opts measure;
+	/* Optional: after each codec × block size (bytes = its input). */
+	void (*progress)(void *ctx, uint64_t bytes, uint64_t total_bytes);
+	/* Optional: a setting that could not be measured; the run goes on. */
+	void (*warn)(void *ctx, const char *msg);
+	void *ctx;
+	int self_check;                    /* also fill selfcheck[] */
+};
+
+struct bench_run {
+	struct bench_result *res;
+	struct bench_selfcheck *sc;        /* per result with self_check */
+	size_t n;
+	unsigned failed;                   /* settings skipped with a warning */
+};
+
+int bench_run(const struct bench_corpus *c, const struct bench_run_opts *o,
+	      struct bench_run *out, struct ff_err *err);
+void bench_run_free(struct bench_run *r);
+
+/* ---- flash model (model.c, flash_speed.c, recommend.c) ---- */
+
+struct bench_flash {
+	char name[24];   /* "slc-nand", or "" for a plain number */
+	double mbps;
+};
+
+/* "0.5,2,8MB/s,slc-nand,500KB/s" -> list.  Units: B/s, KB/s, MB/s, GB/s
+ * (decimal), KiB/s, MiB/s; bare numbers are MB/s. */
+int bench_flash_parse(const char *text, struct bench_flash *out, size_t cap, size_t *n,
+		      struct ff_err *err);
+/* Preset list for --help: one per line, "name  speed  what". */
+const char *bench_flash_presets_help(void);
+
+/* Seconds to read one uncompressed MB: r/B + 1/D. */
+double bench_model_time(double r, double flash_mbps, double decomp_mbps);
+/* Effective read speed, uncompressed MB/s: 1 / time. */
+double bench_model_speed(double r, double flash_mbps, double decomp_mbps);
+/* Flash bandwidth at which two choices read equally fast; 0 when they never
+ * tie at a positive bandwidth (one is better everywhere). */
+double bench_model_break_even(double r1, double d1, double r2, double d2);
+
+enum bench_goal { BENCH_GOAL_SMALLEST, BENCH_GOAL_FASTEST, BENCH_GOAL_WEIGHTED, BENCH_NGOALS };
+
+struct bench_reco {
+	int goal;
+	size_t index;            /* into results */
+	char why[320];
+};
+
+struct bench_break_even {
+	size_t a, b;             /* a: smaller image, b: faster decompression */
+	double flash_mbps;
+};
+
+struct bench_analysis {
+	double cpu_scale;
+	double target_mbps;      /* B for "fastest boot read" and the weighted goal */
+	double weight;           /* weight of image size in the weighted goal */
+	struct bench_reco reco[BENCH_NGOALS];
+	struct bench_break_even *be;
+	size_t n_be;
+};
+
+/* Fills decomp_target and the recommendations; break-even points between
+ * neighbours on the size/speed Pareto frontier. */
+int bench_analyse(struct bench_result *res, size_t n, struct bench_analysis *a,
+		  struct ff_err *err);
+void bench_analysis_free(struct bench_analysis *a);
+const char *bench_goal_name(int goal);
+
+/* ---- output (report_*.c, plot.c) ---- */
+
+struct bench_report {
+	const struct bench_corpus *corpus;
+	const char *const *sources;
+	size_t n_sources;
+	struct bench_result *res;
+	size_t n;
+	const struct bench_analysis *an;
+	const struct bench_flash *flash;
+	size_t n_flash;
+	const struct bench_measure_opts *mo;
+	const struct bench_selfcheck *sc;   /* per result, or NULL */
+	const struct bench_e2e *e2e;        /* per recommendation goal, or NULL */
+	const struct bench_nandsim *ns;     /* per recommendation goal, or NULL */
+	int color;
+};
+
+/* Sorted by image size; the recommendations marked (bold with color). */
+void bench_report_table(FILE *out, const struct bench_report *r);
+void bench_report_csv(FILE *out, const struct bench_report *r);
+void bench_report_json(FILE *out, const struct bench_report *r);
+/* Writes PATH (.svg or .png by its suffix) through gnuplot, atomically. */
+int bench_plot(const struct bench_report *r, const char *path, struct ff_err *err);
+/* A JSON string literal, escaped. */
+void bench_json_str(FILE *out, const char *s);
+/* Results in table order (image size, then decompression speed). */
+size_t *bench_sorted(const struct bench_result *res, size_t n);
+const char *bench_human_size(uint64_t bytes, char *buf, size_t cap);
+
+/* ---- end-to-end (e2e.c) and nandsim (nandsim.c) ---- */
+
+struct bench_e2e {
+	int valid;
+	uint64_t image_size;        /* as mkfs.squashfs built it */
+	double mkfs_s;              /* wall seconds */
+	double fuse_read_s;         /* whole tree through `flashfs mount`, <0 = not run */
+	double kernel_read_s;       /* loop mount, cold cache, <0 = not run */
+	char note[200];
+};
+
+struct bench_e2e_opts {
+	const char *bin_dir;        /* where mkfs.squashfs and flashfs are */
+	const char *const *sources;
+	size_t n_sources;
+	const char *work_dir;
+	unsigned threads;
+};
+
+int bench_e2e_run(const struct bench_e2e_opts *o, const struct bench_result *res,
+		  struct bench_e2e *e, struct ff_err *err);
+/* Seconds to read every file under dir (open/read/close, 1 MiB buffer). */
+double bench_read_tree(const char *dir, uint64_t *bytes);
+
+struct bench_nandsim {
+	int valid;
+	double flash_mbps;          /* the B nandsim's delays give */
+	double measured_s;          /* cold read of the tree on the mtdblock mount */
+	double measured_nodelay_s;  /* the same with do_delays=0: CPU part */
+	double predicted_s;         /* the model at flash_mbps, D scaled */
+	double guest_factor;        /* guest / host decompression speed */
+	char note[200];
+};
+
+struct bench_nandsim_opts {
+	const char *top;            /* source tree: nandsim-tests/ lives here */
+	const char *bin_dir;
+	const char *work_dir;
+	const char *image_dir;      /* images from the e2e step */
+	uint32_t access_delay_us, input_cycle_ns;
+};
+
+int bench_nandsim_run(const struct bench_nandsim_opts *o, const struct bench_result *res,
+		      const struct bench_analysis *an, const struct bench_e2e *e2e,
+		      struct bench_nandsim *ns, struct ff_err *err);
+/* nandsim's read bandwidth for its delay parameters (MB/s): a page costs
+ * access_delay + input_cycle × page size. */
+double bench_nandsim_mbps(uint32_t access_delay_us, uint32_t input_cycle_ns,
+			  uint32_t page_size);
+
+#endif

@@ -1,0 +1,193 @@
+/* An existing SquashFS image as a corpus, read through the one fs
+ * interface (common/fs.h).  Hard links are found by equal handles. */
+#include "bench/bench.h"
+#include "common/fs.h"
+#include "flashfs/image.h"
+#include "squashfs/format.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+
+struct dirent_rec {
+	char *name;
+	uint64_t handle;
+};
+
+struct walk {
+	struct bench_corpus *c;
+	struct ff_fs *fs;
+	uint64_t *link_handle;
+	uint32_t *link_node;
+	size_t n_links;
+	struct ff_err *err;
+};
+
+struct listing {
+	struct dirent_rec *e;
+	size_t n, cap;
+};
+
+static int collect(void *ctx, const char *name, size_t len, uint64_t handle, uint32_t mode,
+		   uint64_t cookie)
+{
+	struct listing *l = ctx;
+
+	(void)mode;
+	(void)cookie;
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 16;
+		struct dirent_rec *e = realloc(l->e, cap * sizeof(*e));
+
+		if (!e)
+			return 1;
+		l->e = e;
+		l->cap = cap;
+	}
+	l->e[l->n].name = strndup(name, len);
+	if (!l->e[l->n].name)
+		return 1;
+	l->e[l->n++].handle = handle;
+	return 0;
+}
+
+static int32_t find_link(const struct walk *w, uint64_t handle)
+{
+	for (size_t i = 0; i < w->n_links; i++)
+		if (w->link_handle[i] == handle)
+			return (int32_t)w->link_node[i];
+	return -1;
+}
+
+static int remember_link(struct walk *w, uint64_t handle, uint32_t idx)
+{
+	uint64_t *h = realloc(w->link_handle, (w->n_links + 1) * sizeof(*h));
+	uint32_t *n;
+
+	if (h)
+		w->link_handle = h;
+	n = h ? realloc(w->link_node, (w->n_links + 1) * sizeof(*n)) : NULL;
+	if (!n)
+		return ff_err_set(w->err, ENOMEM, "bench: out of memory");
+	w->link_node = n;
+	w->link_handle[w->n_links] = handle;
+	w->link_node[w->n_links++] = idx;
+	return 0;
+}
+
+static int read_file(struct walk *w, uint64_t handle, uint32_t idx, uint64_t size)
+{
+	uint8_t *dst = bench_corpus_reserve_file(w->c, idx, size, w->err);
+	uint64_t off = 0;
+
+	if (!dst)
+		return -1;
+	while (off < size) {
+		size_t want = size - off > (1u << 30) ? (1u << 30) : (size_t)(size - off);
+		ssize_t got = w->fs->ops->read(w->fs, handle, dst + off, want, off);
+
+		if (got <= 0)
+			return ff_err_set(w->err, got ? (int)-got : EIO,
+					  "read failed at offset %llu of %llu",
+					  (unsigned long long)off, (unsigned long long)size);
+		off += (uint64_t)got;
+	}
+	return 0;
+}
+
+static int walk_dir(struct walk *w, uint64_t dir, uint32_t dir_idx);
+
+static char *read_target(struct walk *w, uint64_t handle, uint64_t size)
+{
+	char *t = size < 65536 ? calloc(1, (size_t)size + 1) : NULL;
+
+	if (t && w->fs->ops->readlink(w->fs, handle, t, (size_t)size + 1) < 0) {
+		free(t);
+		return NULL;
+	}
+	return t;
+}
+
+static int add_entry(struct walk *w, const struct dirent_rec *e, uint32_t parent)
+{
+	struct bench_node b = { .parent = parent, .file = -1, .link_of = -1 };
+	struct ff_stat st;
+	uint32_t idx = (uint32_t)w->c->n_nodes;
+	int rc = w->fs->ops->getattr(w->fs, e->handle, &st);
+
+	if (rc)
+		return ff_err_set(w->err, -rc, "%s: cannot stat", e->name);
+	b.mode = st.mode;
+	b.uid = st.uid;
+	b.gid = st.gid;
+	b.mtime = st.mtime;
+	b.size = st.size;
+	b.rdev = sqfs_encode_dev(st.rdev_major, st.rdev_minor);
+	if (!S_ISDIR(st.mode) && st.nlink > 1)
+		b.link_of = find_link(w, e->handle);
+	b.name = strdup(e->name);
+	if (S_ISLNK(st.mode))
+		b.target = read_target(w, e->handle, st.size);
+	if (!b.name || (S_ISLNK(st.mode) && !b.target) ||
+	    bench_corpus_push_node(w->c, &b, w->err)) {
+		free(b.name);
+		free(b.target);
+		return ff_err_set(w->err, ENOMEM, "bench: out of memory");
+	}
+	if (!S_ISDIR(st.mode) && st.nlink > 1 && b.link_of < 0 && remember_link(w, e->handle, idx))
+		return -1;
+	if (S_ISREG(st.mode) && b.link_of < 0 && read_file(w, e->handle, idx, st.size))
+		return ff_err_prefix(w->err, "%s", e->name);
+	return S_ISDIR(st.mode) ? walk_dir(w, e->handle, idx) : 0;
+}
+
+static int walk_dir(struct walk *w, uint64_t dir, uint32_t dir_idx)
+{
+	struct listing l = { 0 };
+	int rc = w->fs->ops->readdir(w->fs, dir, 0, collect, &l);
+
+	if (rc)
+		ff_err_set(w->err, -rc, "cannot list a directory");
+	for (size_t i = 0; i < l.n && !rc; i++)
+		rc = add_entry(w, &l.e[i], dir_idx);
+	for (size_t i = 0; i < l.n; i++)
+		free(l.e[i].name);
+	free(l.e);
+	return rc;
+}
+
+static int open_image(const char *source, struct ff_fs **fs, struct ff_err *err)
+{
+	struct ff_open_opts o = { .big_endian = -1 };
+
+	return ff_image_open(source, &o, fs, err);
+}
+
+int bench_corpus_add_image(struct bench_corpus *c, const char *source, uint32_t parent,
+			   const char *name, struct ff_err *err)
+{
+	struct walk w = { .c = c, .err = err };
+	uint32_t top = parent;
+	int rc;
+
+	if (open_image(source, &w.fs, err))
+		return -1;
+	if (name) {
+		struct bench_node b = { .parent = parent, .mode = S_IFDIR | 0755, .file = -1,
+					.link_of = -1, .name = strdup(name) };
+
+		top = (uint32_t)c->n_nodes;
+		if (!b.name || bench_corpus_push_node(c, &b, err)) {
+			free(b.name);
+			ff_fs_close(w.fs);
+			return ff_err_set(err, ENOMEM, "bench: out of memory");
+		}
+	}
+	rc = walk_dir(&w, w.fs->ops->root(w.fs), top);
+	ff_fs_close(w.fs);
+	free(w.link_handle);
+	free(w.link_node);
+	return rc ? ff_err_prefix(err, "%s", source) : 0;
+}

@@ -1,0 +1,151 @@
+/* Directories and tar files enter the corpus through the mkfs/ tree model,
+ * so the bench sees the same entries, order and metadata mkfs.squashfs
+ * would put in an image. */
+#include "bench/bench.h"
+#include "mkfs/tree.h"
+#include "squashfs/format.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static struct ff_tree *load_tree(const char *source, struct ff_err *err)
+{
+	struct ff_tree_opts o = { .force_uid = -1, .force_gid = -1, .all_time = -1,
+				  .clamp_time = -1 };
+	struct ff_tree *t = ff_tree_new(&o, err);
+	struct stat st;
+	int rc;
+
+	if (!t)
+		return NULL;
+	if (stat(source, &st))
+		rc = ff_err_sys(err, errno, "%s", source);
+	else if (S_ISDIR(st.st_mode))
+		rc = ff_tree_add_dir(t, source, err);
+	else
+		rc = ff_tree_add_tar(t, source, err);
+	if (!rc)
+		rc = ff_tree_finish(t, err);
+	if (rc) {
+		ff_tree_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+static void fill_node(struct bench_node *b, const struct ff_node *n)
+{
+	b->mode = n->mode;
+	b->uid = n->uid;
+	b->gid = n->gid;
+	b->mtime = n->mtime;
+	b->size = S_ISLNK(n->mode) && n->target ? strlen(n->target) : n->size;
+	b->rdev = sqfs_encode_dev(n->rdev_major, n->rdev_minor);
+	b->n_xattrs = n->n_xattrs;
+	b->file = -1;
+	b->link_of = -1;
+}
+
+static int read_content(struct bench_corpus *c, const struct ff_tree *t, const struct ff_node *n,
+			uint32_t idx, struct ff_err *err)
+{
+	uint8_t *dst = bench_corpus_reserve_file(c, idx, n->size, err);
+	struct ff_data *d;
+	uint64_t off = 0;
+
+	if (!dst)
+		return -1;
+	d = ff_tree_open_data(t, n, err);
+	if (!d)
+		return -1;
+	while (off < n->size) {
+		size_t want = n->size - off > (1u << 30) ? (1u << 30) : (size_t)(n->size - off);
+		ssize_t got = ff_data_pread(d, dst + off, want, off, err);
+
+		if (got <= 0) {
+			ff_data_close(d);
+			return got < 0 ? -1 : ff_err_set(err, EIO, "file shrank while reading");
+		}
+		off += (uint64_t)got;
+	}
+	ff_data_close(d);
+	return 0;
+}
+
+/* Every tree node gets its corpus index in priv first, because a hard
+ * link's primary may come after it in pre-order. */
+static uint32_t number_nodes(struct ff_tree *t, uint32_t first, int skip_root)
+{
+	uint32_t k = first;
+
+	for (struct ff_node *n = ff_tree_root(t); n; n = ff_tree_next(t, n))
+		if (!(skip_root && !n->parent))
+			n->priv = (void *)(uintptr_t)k++;
+	return k;
+}
+
+static int push_one(struct bench_corpus *c, const struct ff_tree *t, const struct ff_node *n,
+		    uint32_t top, const char *rename, struct ff_err *err)
+{
+	struct bench_node b = { 0 };
+	uint32_t idx = (uint32_t)c->n_nodes;
+
+	fill_node(&b, n);
+	b.parent = n->parent ? (uint32_t)(uintptr_t)n->parent->priv : top;
+	if (n->link)
+		b.link_of = (int32_t)(uintptr_t)n->link->priv;
+	b.name = rename ? strdup(rename) : strndup(n->name, n->name_len);
+	b.target = n->target ? strdup(n->target) : NULL;
+	if (!b.name || (n->target && !b.target)) {
+		free(b.name);
+		return ff_err_set(err, ENOMEM, "bench: out of memory");
+	}
+	if (bench_corpus_push_node(c, &b, err)) {
+		free(b.name);
+		free(b.target);
+		return -1;
+	}
+	if (S_ISREG(n->mode) && !n->link) {
+		char path[4096];
+
+		if (read_content(c, t, n, idx, err)) {
+			ff_node_path(n, path, sizeof(path));
+			return ff_err_prefix(err, "%s", path);
+		}
+	}
+	return 0;
+}
+
+int bench_corpus_add_tree(struct bench_corpus *c, const char *source, uint32_t parent,
+			  const char *name, struct ff_err *err)
+{
+	struct ff_tree *t = load_tree(source, err);
+	struct ff_node *root;
+	int rc = 0;
+
+	if (!t)
+		return -1;
+	root = ff_tree_root(t);
+	if (!name) {
+		/* the source's root is the corpus root: take its metadata only */
+		uint32_t kids = c->nodes[parent].n_children;
+		char *keep = c->nodes[parent].name;
+
+		fill_node(&c->nodes[parent], root);
+		c->nodes[parent].name = keep;
+		c->nodes[parent].n_children = kids;
+		root->priv = (void *)(uintptr_t)parent;
+		number_nodes(t, (uint32_t)c->n_nodes, 1);
+	} else {
+		number_nodes(t, (uint32_t)c->n_nodes, 0);
+	}
+	for (struct ff_node *n = root; n && !rc; n = ff_tree_next(t, n)) {
+		if (!n->parent && !name)
+			continue;
+		rc = push_one(c, t, n, parent, n->parent ? NULL : name, err);
+	}
+	ff_tree_free(t);
+	return rc ? ff_err_prefix(err, "%s", source) : 0;
+}

@@ -1,0 +1,334 @@
+/* Per-block compression and decompression timing, lzbench style: every
+ * block is compressed independently (as SquashFS stores it) by a worker
+ * per core over a contiguous share of the blocks; a pass is repeated until
+ * a minimum time has gone by, and the best pass gives the speed while the
+ * median and worst show the spread.  Times are thread CPU time, so other
+ * load on the machine does not slow the figures down. */
+#include "bench/bench.h"
+#include "compress/compress.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define RAW_BIT 0x80000000u
+#define MAX_PASSES 1000
+#define BENCH_MAX_THREADS 32
+
+double bench_cpu_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+double bench_wall_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+struct worker {
+	const struct bench_layout *l;
+	size_t first, last;
+	struct ff_comp_ctx *ctx;
+	uint8_t *out;          /* compressed blocks of this share, back to back */
+	uint64_t *off;         /* per block of the share */
+	uint32_t *size;        /* stored size | RAW_BIT */
+	uint8_t *scratch;
+	int decompress;
+	int verify;            /* compare with the input (outside timed passes) */
+	double secs;
+	uint64_t bytes;        /* uncompressed bytes that went through the codec */
+	int rc;
+	struct ff_err err;
+};
+
+static int compress_share(struct worker *w)
+{
+	uint64_t pos = 0;
+
+	for (size_t i = w->first; i < w->last; i++) {
+		const struct bench_block *b = &w->l->blocks[i];
+		size_t k = i - w->first;
+		ssize_t r;
+
+		w->off[k] = pos;
+		w->size[k] = 0;
+		if (b->kind == BENCH_BLOCK_ZERO)
+			continue;
+		r = ff_comp_compress(w->ctx, b->p, b->len, w->out + pos, b->len, &w->err);
+		if (r < 0)
+			return -1;
+		w->size[k] = r == FF_COMP_NOSHRINK ? (b->len | RAW_BIT) : (uint32_t)r;
+		pos += (uint64_t)r;
+		w->bytes += b->len;
+	}
+	return 0;
+}
+
+static int decompress_share(struct worker *w)
+{
+	for (size_t i = w->first; i < w->last; i++) {
+		const struct bench_block *b = &w->l->blocks[i];
+		size_t k = i - w->first;
+		ssize_t r;
+
+		if (b->kind == BENCH_BLOCK_ZERO || (w->size[k] & RAW_BIT))
+			continue;
+		r = ff_comp_decompress(w->ctx, w->out + w->off[k], w->size[k], w->scratch,
+				       w->l->block_size, &w->err);
+		if (r < 0)
+			return -1;
+		if (w->verify && ((size_t)r != b->len || memcmp(w->scratch, b->p, b->len)))
+			return ff_err_set(&w->err, EIO, "block %zu: round trip gave %zd bytes, "
+							"not the %u compressed", i, r, b->len);
+		w->bytes += b->len;
+	}
+	return 0;
+}
+
+static void *worker_run(void *arg)
+{
+	struct worker *w = arg;
+	double t0 = bench_cpu_now();
+
+	w->bytes = 0;
+	w->rc = w->decompress ? decompress_share(w) : compress_share(w);
+	w->secs = bench_cpu_now() - t0;
+	return NULL;
+}
+
+/* One pass over every block by all workers; returns CPU seconds summed
+ * over the workers (= one core's time for the whole corpus). */
+static int run_pass(struct worker *w, unsigned n, int decompress, double *secs,
+		    uint64_t *bytes, struct ff_err *err)
+{
+	pthread_t tid[BENCH_MAX_THREADS];
+	unsigned started = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		w[i].decompress = decompress;
+		if (i == n - 1 || pthread_create(&tid[i], NULL, worker_run, &w[i]))
+			worker_run(&w[i]);
+		else
+			started |= 1u << i;
+	}
+	*secs = 0;
+	*bytes = 0;
+	for (unsigned i = 0; i < n; i++) {
+		if (started & (1u << i))
+			pthread_join(tid[i], NULL);
+		if (w[i].rc) {
+			*err = w[i].err;
+			return -1;
+		}
+		*secs += w[i].secs;
+		*bytes += w[i].bytes;
+	}
+	return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Speeds of the passes (MB/s), sorted: best is the fastest pass. */
+static void summarize(double *mbps, unsigned n, struct bench_speed *s)
+{
+	qsort(mbps, n, sizeof(*mbps), cmp_double);
+	s->passes = n;
+	s->worst = mbps[0];
+	s->best = mbps[n - 1];
+	s->median = n % 2 ? mbps[n / 2] : (mbps[n / 2 - 1] + mbps[n / 2]) / 2;
+}
+
+static int timed_passes(struct worker *w, unsigned n, int decompress, double min_time,
+			unsigned min_passes, struct bench_speed *s, struct ff_err *err)
+{
+	static const size_t cap = MAX_PASSES;
+	double *mbps = malloc(cap * sizeof(*mbps));
+	double start = bench_wall_now();
+	unsigned k = 0;
+
+	if (!mbps)
+		return ff_err_set(err, ENOMEM, "bench: out of memory");
+	do {
+		double secs;
+		uint64_t bytes;
+
+		if (run_pass(w, n, decompress, &secs, &bytes, err)) {
+			free(mbps);
+			return -1;
+		}
+		mbps[k++] = secs > 0 ? (double)bytes / 1e6 / secs : 0;
+	} while (k < cap && (k < min_passes || bench_wall_now() - start < min_time));
+	summarize(mbps, k, s);
+	free(mbps);
+	return 0;
+}
+
+/* Every block must come back as it went in; checked once, untimed, so the
+ * comparison does not count as decompression time. */
+static int verify_pass(struct worker *w, unsigned n, struct ff_err *err)
+{
+	double secs;
+	uint64_t bytes;
+	int rc;
+
+	for (unsigned i = 0; i < n; i++)
+		w[i].verify = 1;
+	rc = run_pass(w, n, 1, &secs, &bytes, err);
+	for (unsigned i = 0; i < n; i++)
+		w[i].verify = 0;
+	return rc;
+}
+
+static void free_workers(struct worker *w, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		ff_comp_ctx_free(w[i].ctx);
+		free(w[i].out);
+		free(w[i].off);
+		free(w[i].size);
+		free(w[i].scratch);
+	}
+	free(w);
+}
+
+/* Contiguous shares of about equal bytes. */
+static void split(const struct bench_layout *l, struct worker *w, unsigned n)
+{
+	uint64_t per = l->bytes / n + 1, acc = 0;
+	size_t i = 0;
+
+	for (unsigned k = 0; k < n; k++) {
+		w[k].first = i;
+		while (i < l->n_blocks && (k == n - 1 || acc < per * (k + 1)))
+			acc += l->blocks[i++].len;
+		w[k].last = i;
+	}
+}
+
+static int setup_worker(struct worker *w, const struct bench_layout *l,
+			const struct ff_comp *comp, struct ff_err *err)
+{
+	uint64_t bytes = 0;
+	size_t nb = w->last - w->first;
+
+	for (size_t i = w->first; i < w->last; i++)
+		bytes += l->blocks[i].len;
+	w->l = l;
+	w->ctx = ff_comp_ctx_new(comp, err);
+	w->out = malloc(bytes + 1);
+	w->off = malloc((nb + 1) * sizeof(*w->off));
+	w->size = malloc((nb + 1) * sizeof(*w->size));
+	w->scratch = malloc(l->block_size);
+	if (!w->ctx)
+		return -1;
+	if (!w->out || !w->off || !w->size || !w->scratch)
+		return ff_err_set(err, ENOMEM, "bench: out of memory for compressed blocks");
+	/* fault the pages in now, not inside the first timed pass */
+	memset(w->out, 0, bytes + 1);
+	memset(w->scratch, 0, l->block_size);
+	return 0;
+}
+
+static struct worker *make_workers(const struct bench_layout *l, const struct ff_comp *comp,
+				   unsigned n, struct ff_err *err)
+{
+	struct worker *w = calloc(n, sizeof(*w));
+
+	if (!w) {
+		ff_err_set(err, ENOMEM, "bench: out of memory");
+		return NULL;
+	}
+	split(l, w, n);
+	for (unsigned i = 0; i < n; i++) {
+		if (setup_worker(&w[i], l, comp, err)) {
+			free_workers(w, n);
+			return NULL;
+		}
+	}
+	return w;
+}
+
+/* Stored size of every block in layout order; returns their sum. */
+static uint64_t gather_sizes(const struct worker *w, unsigned n, uint32_t *stored)
+{
+	uint64_t sum = 0;
+
+	for (unsigned k = 0; k < n; k++)
+		for (size_t i = w[k].first; i < w[k].last; i++) {
+			stored[i] = w[k].size[i - w[k].first] & ~RAW_BIT;
+			sum += stored[i];
+		}
+	return sum;
+}
+
+static int finish_sizes(const struct bench_corpus *c, const struct bench_layout *l,
+			const struct ff_comp *comp, const struct worker *w, unsigned n,
+			struct bench_result *res, struct ff_err *err)
+{
+	uint32_t *stored = malloc((l->n_blocks + 1) * sizeof(*stored));
+	int rc;
+
+	if (!stored)
+		return ff_err_set(err, ENOMEM, "bench: out of memory");
+	res->data_size = gather_sizes(w, n, stored);
+	rc = bench_meta_size(c, l, comp, stored, res->data_size, &res->meta_size, err);
+	free(stored);
+	res->input_bytes = c->data_len;
+	res->image_size = res->data_size + res->meta_size;
+	res->ratio = c->data_len ? (double)res->image_size / (double)c->data_len : 1.0;
+	return rc;
+}
+
+static void fill_identity(struct bench_result *res, const struct bench_codec *bc,
+			  const struct ff_comp *comp, const struct bench_layout *l)
+{
+	memset(res, 0, sizeof(*res));
+	res->codec = *bc;
+	ff_comp_describe(comp, res->options, sizeof(res->options));
+	res->block_size = l->block_size;
+	res->blocks = (uint32_t)(l->n_blocks - l->n_frag_blocks);
+	res->fragment_blocks = l->n_frag_blocks;
+}
+
+int bench_measure(const struct bench_corpus *c, const struct bench_layout *l,
+		  const struct bench_codec *bc, const struct bench_measure_opts *o,
+		  struct bench_result *res, struct ff_err *err)
+{
+	unsigned n = o->threads < 1 ? 1 : o->threads > BENCH_MAX_THREADS ? BENCH_MAX_THREADS
+									  : o->threads;
+	struct ff_comp *comp = bench_codec_open(bc, l->block_size, err);
+	struct worker *w;
+	int rc;
+
+	if (!comp)
+		return -1;
+	fill_identity(res, bc, comp, l);
+	w = make_workers(l, comp, n, err);
+	rc = w ? 0 : -1;
+	if (!rc)
+		rc = timed_passes(w, n, 0, o->min_time, o->comp_repeats ? o->comp_repeats : 1,
+				  &res->comp, err);
+	if (!rc)
+		rc = verify_pass(w, n, err);
+	if (!rc)
+		rc = timed_passes(w, n, 1, o->min_time, o->min_repeats, &res->decomp, err);
+	if (!rc)
+		rc = finish_sizes(c, l, comp, w, n, res, err);
+	if (w)
+		free_workers(w, n);
+	ff_comp_free(comp);
+	return rc ? ff_err_prefix(err, "%s, %u-byte blocks", bc->label, l->block_size) : 0;
+}

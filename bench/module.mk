@@ -1,0 +1,32 @@
+# bench/: `flashfs bench` lives in libff_bench (linked into flashfs); this
+# file adds the demo and the benchmark targets.
+#
+#   make demo          the main job on the bundled embedded rootfs
+#   make bench-rootfs  debootstrap a Debian minbase rootfs into build/rootfs/minbase
+#   make bench-mkfs    mkfs.squashfs vs mksquashfs (time, size, RSS)
+#   make bench-read    flashfs extract vs unsquashfs
+#   make bench-yaffs2  mkfs.yaffs2 vs dd of the same bytes
+#   make embedded-rootfs
+#
+# compress/module.mk adds `demo: demo-codecs`; the recipe of `demo` is here.
+
+BENCH_ENV := FF_BIN=$(abspath $(BUILD)/bin) FF_TOP=$(CURDIR) FF_BUILD=$(abspath $(BUILD))
+
+.PHONY: embedded-rootfs
+embedded-rootfs:
+	bench/rootfs/make-embedded-rootfs.sh build/embedded-rootfs
+
+demo: deps all
+	$(BENCH_ENV) DEMO_OUT=$(abspath $(BUILD))/demo bench/scripts/demo.sh
+
+bench-rootfs:
+	bench/scripts/bench-rootfs.sh build/rootfs/minbase
+
+bench-mkfs: all
+	$(BENCH_ENV) bench/scripts/bench-mkfs.sh
+
+bench-read: all
+	$(BENCH_ENV) bench/scripts/bench-read.sh
+
+bench-yaffs2: all
+	$(BENCH_ENV) bench/scripts/bench-yaffs2.sh

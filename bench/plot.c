@@ -1,0 +1,102 @@
+/* --plot: two panels drawn by gnuplot — compressed fraction against
+ * decompression speed (one point series per codec), and effective read
+ * speed against flash bandwidth (one line per setting at the fastest
+ * recommendation's block size).  The data go inline in the script, the
+ * picture to a temporary beside PATH which is renamed when gnuplot
+ * succeeds. */
+#include "bench/bench.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static const char *terminal(const char *path)
+{
+	size_t n = strlen(path);
+
+	if (n > 4 && !strcasecmp(path + n - 4, ".png"))
+		return "pngcairo size 1400,600 font \"sans,10\"";
+	if (n > 4 && !strcasecmp(path + n - 4, ".svg"))
+		return "svg size 1400,600 dynamic font \"sans,10\"";
+	return NULL;
+}
+
+static void scatter(FILE *g, const struct bench_report *r)
+{
+	fprintf(g, "set title \"compressed size vs decompression speed (per core)\"\n"
+		   "set xlabel \"image size / tree size (%%)\"\nset ylabel \"decompression MB/s\"\n"
+		   "set logscale y\nset key outside right top\nset grid\n");
+	fprintf(g, "plot ");
+	for (size_t i = 0; i < r->n; i++) {
+		fprintf(g, "%s'-' using 1:2 with points pt 7 ps 1.2 title \"%s %uK\"", i ? ", " : "",
+			r->res[i].codec.label, r->res[i].block_size >> 10);
+	}
+	fputc('\n', g);
+	for (size_t i = 0; i < r->n; i++)
+		fprintf(g, "%.4f %.4f\ne\n", r->res[i].ratio * 100, r->res[i].decomp.best);
+}
+
+static void lines(FILE *g, const struct bench_report *r)
+{
+	uint32_t bs = r->res[r->an->reco[BENCH_GOAL_FASTEST].index].block_size;
+	int first = 1;
+
+	fprintf(g, "unset logscale\nset title \"effective read speed vs flash bandwidth "
+		   "(%u KiB blocks, CPU scale %g)\"\n"
+		   "set xlabel \"flash read MB/s\"\nset ylabel \"uncompressed MB/s read\"\n"
+		   "set logscale xy\n", bs >> 10, r->an->cpu_scale);
+	fprintf(g, "plot ");
+	for (size_t i = 0; i < r->n; i++) {
+		if (r->res[i].block_size != bs)
+			continue;
+		fprintf(g, "%s'-' using 1:2 with lines lw 2 title \"%s\"", first ? "" : ", ",
+			r->res[i].codec.label);
+		first = 0;
+	}
+	fputc('\n', g);
+	for (size_t i = 0; i < r->n; i++) {
+		if (r->res[i].block_size != bs)
+			continue;
+		for (double b = 0.25; b <= 1024; b *= 1.25)
+			fprintf(g, "%.4f %.4f\n", b,
+				bench_model_speed(r->res[i].ratio, b, r->res[i].decomp_target));
+		fprintf(g, "e\n");
+	}
+}
+
+int bench_plot(const struct bench_report *r, const char *path, struct ff_err *err)
+{
+	const char *term = terminal(path);
+	char tmp[4096];
+	FILE *g;
+	int st;
+
+	if (!term)
+		return ff_err_set(err, EINVAL, "%s: plot name must end in .svg or .png", path);
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid()) >= (int)sizeof(tmp))
+		return ff_err_set(err, ENAMETOOLONG, "%s: name too long", path);
+	g = popen("gnuplot", "w");
+	if (!g)
+		return ff_err_sys(err, errno, "%s: cannot run gnuplot", path);
+	fprintf(g, "set terminal %s\nset output \"%s\"\nset multiplot layout 1,2\n", term, tmp);
+	scatter(g, r);
+	lines(g, r);
+	fprintf(g, "unset multiplot\nset output\n");
+	st = pclose(g);
+	if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st)) {
+		unlink(tmp);
+		return ff_err_set(err, EIO, "%s: gnuplot failed (status %d)%s", path, st,
+				  WIFEXITED(st) && WEXITSTATUS(st) == 127 ? ": not installed" : "");
+	}
+	if (rename(tmp, path)) {
+		int e = errno;
+
+		unlink(tmp);
+		return ff_err_sys(err, e, "%s", path);
+	}
+	return 0;
+}

@@ -1,0 +1,212 @@
+/* The codec registry and the public block API of compress.h.  The codec
+ * files do the work; this file owns the objects and the checks every codec
+ * shares (NOSHRINK, empty input, size limits). */
+#include "compress/compress.h"
+#include "compress/codec.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define DEFAULT_BLOCK_SIZE (128u * 1024)
+
+struct ff_comp {
+	const struct ff_codec *codec;
+	uint32_t block_size;
+	void *opts;
+};
+
+struct ff_comp_ctx {
+	const struct ff_codec *codec;
+	void *state;
+};
+
+static const struct ff_codec *const codecs[] = {
+	&ff_codec_gzip, &ff_codec_lzo, &ff_codec_xz, &ff_codec_lzma, &ff_codec_lz4, &ff_codec_zstd,
+};
+#define NCODECS (sizeof(codecs) / sizeof(codecs[0]))
+
+static const char *const codec_names[] = { "gzip", "lzo", "xz", "lzma", "lz4", "zstd", NULL };
+
+const char *const *ff_comp_names(void)
+{
+	return codec_names;
+}
+
+static const struct ff_codec *find_codec(const char *name)
+{
+	for (size_t i = 0; i < NCODECS; i++)
+		if (!strcasecmp(codecs[i]->name, name))
+			return codecs[i];
+	/* mksquashfs and the kernel call SquashFS id 1 "zlib" in places. */
+	if (!strcasecmp(name, "zlib"))
+		return &ff_codec_gzip;
+	return NULL;
+}
+
+static struct ff_comp *comp_new(const struct ff_codec *codec, uint32_t block_size,
+				struct ff_err *err)
+{
+	struct ff_comp *comp = calloc(1, sizeof(*comp));
+
+	if (comp)
+		comp->opts = calloc(1, codec->opts_size);
+	if (!comp || !comp->opts) {
+		free(comp);
+		ff_err_set(err, ENOMEM, "%s: out of memory", codec->name);
+		return NULL;
+	}
+	comp->codec = codec;
+	comp->block_size = block_size ? block_size : DEFAULT_BLOCK_SIZE;
+	codec->defaults(comp->opts, comp->block_size);
+	return comp;
+}
+
+struct ff_comp *ff_comp_new(const char *name, uint32_t block_size, struct ff_err *err)
+{
+	const struct ff_codec *codec = name ? find_codec(name) : NULL;
+
+	if (!codec) {
+		ff_err_set(err, EINVAL, "unknown compressor '%s' (known: gzip lzo xz lzma lz4 zstd)",
+			   name ? name : "(null)");
+		return NULL;
+	}
+	return comp_new(codec, block_size, err);
+}
+
+struct ff_comp *ff_comp_new_id(int id, uint32_t block_size, struct ff_err *err)
+{
+	for (size_t i = 0; i < NCODECS; i++)
+		if (codecs[i]->id == id)
+			return comp_new(codecs[i], block_size, err);
+	ff_err_set(err, EINVAL, "unknown compressor id %d (known: 1..6)", id);
+	return NULL;
+}
+
+void ff_comp_free(struct ff_comp *comp)
+{
+	if (comp) {
+		free(comp->opts);
+		free(comp);
+	}
+}
+
+int ff_comp_set_option(struct ff_comp *comp, const char *key, const char *value,
+		       struct ff_err *err)
+{
+	if (!key || !*key)
+		return ff_err_set(err, EINVAL, "%s: empty option name", comp->codec->name);
+	/* Accept mksquashfs' spelling "-Xfoo" / "Xfoo" as well as "foo". */
+	key += strspn(key, "-");
+	if (key[0] == 'X' && key[1])
+		key++;
+	return comp->codec->set_option(comp->opts, comp->block_size, key, value, err);
+}
+
+int ff_comp_set_option_str(struct ff_comp *comp, const char *kv, struct ff_err *err)
+{
+	const char *eq = strchr(kv, '=');
+	char key[64];
+
+	if (!eq)
+		return ff_comp_set_option(comp, kv, NULL, err);
+	if ((size_t)(eq - kv) >= sizeof(key))
+		return ff_err_set(err, EINVAL, "%s: option name too long in '%s'",
+				  comp->codec->name, kv);
+	memcpy(key, kv, (size_t)(eq - kv));
+	key[eq - kv] = '\0';
+	return ff_comp_set_option(comp, key, eq + 1, err);
+}
+
+const char *ff_comp_option_help(const char *name)
+{
+	const struct ff_codec *codec = name ? find_codec(name) : NULL;
+
+	return codec ? codec->help : NULL;
+}
+
+const char *ff_comp_name(const struct ff_comp *comp)
+{
+	return comp->codec->name;
+}
+
+int ff_comp_id(const struct ff_comp *comp)
+{
+	return comp->codec->id;
+}
+
+void ff_comp_describe(const struct ff_comp *comp, char *buf, size_t cap)
+{
+	if (cap)
+		buf[0] = '\0';
+	comp->codec->describe(comp->opts, buf, cap);
+}
+
+int ff_comp_kernel_unsupported(const struct ff_comp *comp)
+{
+	return comp->codec->kernel_unsupported;
+}
+
+ssize_t ff_comp_options_encode(const struct ff_comp *comp, uint8_t *buf, size_t cap)
+{
+	return comp->codec->options_encode(comp->opts, comp->block_size, buf, cap);
+}
+
+int ff_comp_options_decode(struct ff_comp *comp, const uint8_t *buf, size_t len,
+			   struct ff_err *err)
+{
+	return comp->codec->options_decode(comp->opts, comp->block_size, buf, len, err);
+}
+
+struct ff_comp_ctx *ff_comp_ctx_new(const struct ff_comp *comp, struct ff_err *err)
+{
+	struct ff_comp_ctx *ctx = calloc(1, sizeof(*ctx));
+
+	if (!ctx) {
+		ff_err_set(err, ENOMEM, "%s: out of memory for a context", comp->codec->name);
+		return NULL;
+	}
+	ctx->codec = comp->codec;
+	ctx->state = comp->codec->ctx_new(comp->opts, comp->block_size, err);
+	if (!ctx->state) {
+		free(ctx);
+		return NULL;
+	}
+	return ctx;
+}
+
+void ff_comp_ctx_free(struct ff_comp_ctx *ctx)
+{
+	if (ctx) {
+		ctx->codec->ctx_free(ctx->state);
+		free(ctx);
+	}
+}
+
+ssize_t ff_comp_compress(struct ff_comp_ctx *ctx, const void *src, size_t n, void *dst,
+			 size_t cap, struct ff_err *err)
+{
+	/* Anything not smaller than the input is useless to the caller, so
+	 * the codec never needs room for more than n - 1 bytes. */
+	if (n < 2 || cap == 0)
+		return FF_COMP_NOSHRINK;
+	if (n > INT32_MAX)
+		return ff_err_set(err, EFBIG, "%s: block of %zu bytes is too large to compress",
+				  ctx->codec->name, n);
+	if (cap > n - 1)
+		cap = n - 1;
+	return ctx->codec->compress(ctx->state, src, n, dst, cap, err);
+}
+
+ssize_t ff_comp_decompress(struct ff_comp_ctx *ctx, const void *src, size_t n, void *dst,
+			   size_t cap, struct ff_err *err)
+{
+	if (n == 0)
+		return ff_err_set(err, EINVAL, "%s: compressed block is empty", ctx->codec->name);
+	if (n > INT32_MAX || cap > INT32_MAX)
+		return ff_err_set(err, EFBIG, "%s: block too large (%zu -> up to %zu bytes)",
+				  ctx->codec->name, n, cap);
+	return ctx->codec->decompress(ctx->state, src, n, dst, cap, err);
+}

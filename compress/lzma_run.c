@@ -1,0 +1,71 @@
+#include "compress/lzma_run.h"
+#include "compress/codec.h"
+
+#include <errno.h>
+
+const char *ff_lzma_strerror(lzma_ret ret)
+{
+	switch (ret) {
+	case LZMA_MEM_ERROR:
+		return "out of memory";
+	case LZMA_MEMLIMIT_ERROR:
+		return "needs more memory than the limit";
+	case LZMA_FORMAT_ERROR:
+		return "not in the expected format";
+	case LZMA_OPTIONS_ERROR:
+		return "unsupported options";
+	case LZMA_DATA_ERROR:
+		return "corrupt data";
+	case LZMA_BUF_ERROR:
+		return "truncated data";
+	case LZMA_UNSUPPORTED_CHECK:
+		return "unsupported integrity check";
+	case LZMA_PROG_ERROR:
+		return "invalid arguments";
+	default:
+		return "unexpected liblzma error";
+	}
+}
+
+ssize_t ff_lzma_encode_run(lzma_stream *strm, const char *codec, const uint8_t *src, size_t n,
+			   uint8_t *dst, size_t cap, struct ff_err *err)
+{
+	lzma_ret ret;
+
+	strm->next_in = src;
+	strm->avail_in = n;
+	strm->next_out = dst;
+	strm->avail_out = cap;
+	do
+		ret = lzma_code(strm, LZMA_FINISH);
+	while (ret == LZMA_OK);
+	if (ret == LZMA_STREAM_END)
+		return (ssize_t)(cap - strm->avail_out);
+	if (ret == LZMA_OK || ret == LZMA_BUF_ERROR)
+		return FF_CODEC_NOFIT;
+	return ff_err_set(err, EIO, "%s: compression failed: %s", codec, ff_lzma_strerror(ret));
+}
+
+ssize_t ff_lzma_decode_run(lzma_stream *strm, const char *codec, const uint8_t *src, size_t n,
+			   uint8_t *dst, size_t cap, struct ff_err *err)
+{
+	lzma_ret ret;
+
+	strm->next_in = src;
+	strm->avail_in = n;
+	strm->next_out = dst;
+	strm->avail_out = cap;
+	do
+		ret = lzma_code(strm, LZMA_FINISH);
+	while (ret == LZMA_OK);
+	if (ret == LZMA_STREAM_END)
+		return (ssize_t)(cap - strm->avail_out);
+	if (ret == LZMA_OK || ret == LZMA_BUF_ERROR) {
+		if (!strm->avail_out && strm->avail_in)
+			return ff_err_set(err, EIO, "%s: data expands past %zu bytes", codec, cap);
+		return ff_err_set(err, EIO, "%s: truncated data (%zu bytes in, %zu out)", codec, n,
+				  cap - strm->avail_out);
+	}
+	return ff_err_set(err, EIO, "%s: %s (block of %zu bytes)", codec, ff_lzma_strerror(ret),
+			  n);
+}

@@ -1,0 +1,27 @@
+/* Internal: drive an already-initialised liblzma stream over one block.
+ * Shared by xz.c (the .xz container) and lzma.c (legacy LZMA-alone). */
+#ifndef FF_COMPRESS_LZMA_RUN_H
+#define FF_COMPRESS_LZMA_RUN_H
+
+#include <lzma.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "common/error.h"
+
+/* Decoders never get more than this much memory for one block: enough for
+ * any dictionary a SquashFS block can use, not enough for a hostile header
+ * to exhaust memory. */
+#define FF_LZMA_BLOCK_MEMLIMIT (256u << 20)
+
+/* Encode src into dst (cap bytes): length, FF_CODEC_NOFIT, or -1 with err. */
+ssize_t ff_lzma_encode_run(lzma_stream *strm, const char *codec, const uint8_t *src, size_t n,
+			   uint8_t *dst, size_t cap, struct ff_err *err);
+/* Decode src into dst: length or -1 with err naming codec and problem. */
+ssize_t ff_lzma_decode_run(lzma_stream *strm, const char *codec, const uint8_t *src, size_t n,
+			   uint8_t *dst, size_t cap, struct ff_err *err);
+/* Text for a liblzma return code. */
+const char *ff_lzma_strerror(lzma_ret ret);
+
+#endif

@@ -1,0 +1,8 @@
+# compress/ has no programs of its own.  It contributes the codec self-test
+# to `make demo`: demo-codecs runs first, then the rest of the demo (whose
+# recipe lives in bench/module.mk).  Other parts can add themselves the
+# same way: `demo: demo-<yours>`.
+.PHONY: demo-codecs
+demo: demo-codecs
+demo-codecs: deps all $(BUILD)/tests/tools/codec_selftest
+	$(BUILD)/tests/tools/codec_selftest

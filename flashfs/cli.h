@@ -1,0 +1,32 @@
+/* What the flashfs subcommands share: the image options every one of them
+ * accepts (--offset, --cache-size), opening with diagnostics on stderr, and
+ * small formatting helpers. */
+#ifndef FF_FLASHFS_CLI_H
+#define FF_FLASHFS_CLI_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "common/fs.h"
+
+/* getopt_long ids for the shared options; add FF_CLI_LONGOPTS to a table. */
+enum { FF_OPT_OFFSET = 0x1000, FF_OPT_CACHE };
+#define FF_CLI_LONGOPTS \
+	{"offset", required_argument, NULL, FF_OPT_OFFSET}, \
+	{"cache-size", required_argument, NULL, FF_OPT_CACHE}
+#define FF_CLI_HELP \
+	"  --offset N       the image starts N bytes into the file\n" \
+	"  --cache-size N   cache budget in bytes (K/M/G suffixes)\n"
+
+/* Handles a shared option; returns 1 when it was one, 0 if not, -1 (after
+ * printing) for a bad value. */
+int ff_cli_option(const char *cmd, int c, const char *arg, struct ff_open_opts *o);
+/* Opens image, printing "flashfs CMD: IMAGE: message" on failure.  Damage
+ * found later is logged the same way. */
+int ff_cli_open(const char *cmd, const char *image, struct ff_open_opts *o, struct ff_fs **fs);
+/* "-rwxr-xr-x" (10 characters + NUL). */
+void ff_mode_string(uint32_t mode, char out[11]);
+/* Writes s as a JSON string literal. */
+void ff_json_string(FILE *f, const char *s);
+
+#endif

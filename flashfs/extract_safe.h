@@ -1,0 +1,13 @@
+/* Opening paths below a directory fd without ever following a symlink. */
+#ifndef FF_FLASHFS_EXTRACT_SAFE_H
+#define FF_FLASHFS_EXTRACT_SAFE_H
+
+#include <stddef.h>
+
+/* openat() of a relative path that fails (ELOOP/EXDEV) rather than follow a
+ * symlink or leave root. */
+int ff_open_beneath(int root, const char *rel, int flags, unsigned mode);
+/* Non-zero when name is usable as one path component. */
+int ff_name_safe(const char *name, size_t len);
+
+#endif

@@ -1,0 +1,10 @@
+# The FUSE mounter: `flashfs mount` lives in libff_fuse (fuse/cmd_mount.c);
+# mount.fuse.flashfs is the helper mount(8) runs for type fuse.flashfs.
+PROGRAMS += mount.fuse.flashfs
+mount.fuse.flashfs_MAIN := fuse/mount_helper_main.c
+MANPAGES += docs/man/flashfs-mount.1
+
+# FUSE mount vs squashfuse_ll vs the kernel on the Debian minbase rootfs
+# (debootstrap into build/rootfs/ on first use), one image per codec.
+bench-fuse: all
+	FF_BIN=$(abspath $(BUILD)/bin) FF_TOP=$(CURDIR) fuse/bench-fuse.sh

@@ -1,0 +1,61 @@
+/* `flashfs mount`: its options, and a FUSE session serving one opened image.
+ *
+ *   ff_mount_opts_parse -> ff_image_open -> ff_fuse_mount -> (daemonize)
+ *   -> ff_fuse_loop -> ff_fuse_unmount
+ *
+ * The steps are separate so that the command can report every error
+ * before it detaches from the terminal, and so that a test can serve an
+ * in-memory ff_fs from a thread. */
+#ifndef FF_FUSE_MOUNT_H
+#define FF_FUSE_MOUNT_H
+
+#include <fuse_opt.h>
+#include <stdint.h>
+
+#include "common/error.h"
+#include "common/fs.h"
+
+struct ff_mount_opts {
+	const char *image;      /* positional arguments, as given */
+	const char *mountpoint;
+	struct ff_open_opts open;
+	char *subdir;           /* subdir=PATH, NULL = whole image */
+	int64_t uid, gid;       /* -1 = as stored */
+	unsigned threads;       /* 0 = libfuse default, 1 = single-threaded */
+	unsigned idle_timeout;  /* timeout=SECONDS, 0 = never */
+	int foreground, debug, help, version;
+	char *fsname;           /* source shown in /proc/mounts; NULL = image */
+	/* Options handed to libfuse unchanged (allow_other, nosuid, -d ...);
+	 * argv[0] is the program name. */
+	struct fuse_args fuse_args;
+	char *owned_layout, *owned_tags;
+};
+
+/* argv[0] is the command name; accepts `[-o OPT[,OPT...]] [-f] [-d] [-s]
+ * IMAGE MOUNTPOINT` in any order.  Returns 0 or -1 with err set (a usage
+ * error).  Always pair with ff_mount_opts_free. */
+int ff_mount_opts_parse(struct ff_mount_opts *o, int argc, char **argv, struct ff_err *err);
+void ff_mount_opts_free(struct ff_mount_opts *o);
+
+/* "64M" -> 67108864.  Suffixes K, M, G, T (powers of 1024). */
+int ff_mount_parse_size(const char *s, uint64_t *out);
+
+struct ff_fuse_session;
+struct fuse_session;
+
+/* Resolve subdir=, create the session and mount it (not yet serving).
+ * fs stays owned by the caller and must outlive the session. */
+int ff_fuse_mount(struct ff_fuse_session **out, struct ff_fs *fs, const struct ff_mount_opts *o,
+		  struct ff_err *err);
+
+/* Serve requests until the file system is unmounted (fusermount3 -u, the
+ * idle timeout, or fuse_session_exit from a signal handler). */
+int ff_fuse_loop(struct ff_fuse_session *s, struct ff_err *err);
+
+/* Unmount if still mounted, and free the session. */
+void ff_fuse_unmount(struct ff_fuse_session *s);
+
+/* For fuse_set_signal_handlers() in the command. */
+struct fuse_session *ff_fuse_session_se(struct ff_fuse_session *s);
+
+#endif

@@ -1,0 +1,262 @@
+/* Command line of `flashfs mount`.  Our -o options are taken out; FUSE's
+ * own options stay in fuse_args for libfuse; options that only mean
+ * something to mount(8) or fstab are dropped. */
+#include "fuse/mount.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+enum { KEY_FOREGROUND, KEY_DEBUG, KEY_SINGLE, KEY_HELP, KEY_VERSION };
+
+static const struct fuse_opt dash_opts[] = {
+	FUSE_OPT_KEY("-f", KEY_FOREGROUND),
+	FUSE_OPT_KEY("-d", KEY_DEBUG),
+	FUSE_OPT_KEY("debug", KEY_DEBUG),
+	FUSE_OPT_KEY("-s", KEY_SINGLE),
+	FUSE_OPT_KEY("-h", KEY_HELP),
+	FUSE_OPT_KEY("--help", KEY_HELP),
+	FUSE_OPT_KEY("-V", KEY_VERSION),
+	FUSE_OPT_KEY("--version", KEY_VERSION),
+	FUSE_OPT_END,
+};
+
+struct parse {
+	struct ff_mount_opts *o;
+	struct ff_err *err;
+};
+
+int ff_mount_parse_size(const char *s, uint64_t *out)
+{
+	static const char units[] = "KMGT";
+	unsigned long long v;
+	const char *u;
+	char *end;
+
+	if (!*s || *s == '-')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s)
+		return -1;
+	if (*end) {
+		u = strchr(units, *end & ~0x20);
+		if (!u || !*u || end[1])
+			return -1;
+		for (long i = 0; i <= u - units; i++) {
+			if (v > ULLONG_MAX / 1024)
+				return -1;
+			v *= 1024;
+		}
+	}
+	*out = v;
+	return 0;
+}
+
+static int parse_uint(const char *s, uint64_t max, uint64_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!*s || *s == '-')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || *end || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int set_endian(struct ff_mount_opts *o, const char *v)
+{
+	if (!strcmp(v, "little") || !strcmp(v, "le"))
+		o->open.big_endian = 0;
+	else if (!strcmp(v, "big") || !strcmp(v, "be"))
+		o->open.big_endian = 1;
+	else if (!strcmp(v, "auto"))
+		o->open.big_endian = -1;
+	else
+		return -1;
+	return 0;
+}
+
+static int set_string(char **slot, const char *v)
+{
+	char *dup = strdup(v);
+
+	if (!dup)
+		return -1;
+	free(*slot);
+	*slot = dup;
+	return 0;
+}
+
+/* Numeric options: name, where the value goes, its limit. */
+static int numeric_option(struct ff_mount_opts *o, const char *name, const char *v)
+{
+	uint64_t n;
+
+	if (!strcmp(name, "cache"))
+		return ff_mount_parse_size(v, &o->open.cache_bytes);
+	if (!strcmp(name, "offset"))
+		return ff_mount_parse_size(v, &o->open.offset);
+	if (!strcmp(name, "uid") || !strcmp(name, "gid")) {
+		if (parse_uint(v, UINT32_MAX, &n))
+			return -1;
+		*(name[0] == 'u' ? &o->uid : &o->gid) = (int64_t)n;
+		return 0;
+	}
+	if (!strcmp(name, "threads") || !strcmp(name, "timeout")) {
+		if (parse_uint(v, name[1] == 'h' ? 1024 : UINT_MAX, &n) || (name[1] == 'h' && !n))
+			return -1;
+		*(name[1] == 'h' ? &o->threads : &o->idle_timeout) = (unsigned)n;
+		return 0;
+	}
+	if (parse_uint(v, UINT32_MAX, &n))
+		return -1;
+	if (!strcmp(name, "page_size"))
+		o->open.page_size = (uint32_t)n;
+	else if (!strcmp(name, "oob_size"))
+		o->open.oob_size = (uint32_t)n;
+	else
+		o->open.pages_per_block = (uint32_t)n;
+	return 0;
+}
+
+/* Returns 1 if `name=v` is one of ours (then *bad says whether v was
+ * valid), 0 if it is not ours. */
+static int our_option(struct ff_mount_opts *o, const char *name, const char *v, int *bad)
+{
+	static const char *const numeric[] = {"cache", "offset", "uid", "gid", "threads",
+					       "timeout", "page_size", "oob_size",
+					       "pages_per_block", NULL};
+
+	for (const char *const *n = numeric; *n; n++)
+		if (!strcmp(name, *n)) {
+			*bad = numeric_option(o, name, v) != 0;
+			return 1;
+		}
+	if (!strcmp(name, "subdir"))
+		*bad = set_string(&o->subdir, v) != 0;
+	else if (!strcmp(name, "fsname"))
+		*bad = set_string(&o->fsname, v) != 0;
+	else if (!strcmp(name, "oob_layout"))
+		*bad = set_string(&o->owned_layout, v) != 0;
+	else if (!strcmp(name, "tags"))
+		*bad = set_string(&o->owned_tags, v) != 0;
+	else if (!strcmp(name, "endian"))
+		*bad = set_endian(o, v) != 0;
+	else
+		return 0;
+	return 1;
+}
+
+/* mount(8) and fstab vocabulary with no meaning for a FUSE file system;
+ * `rw` is dropped because the mount is always read-only. */
+static int dropped_option(const char *arg)
+{
+	static const char *const names[] = {"rw", "ro", "defaults", "auto", "noauto", "nofail",
+					    "user", "users", "nouser", "owner", "group",
+					    "_netdev", "loop", NULL};
+
+	for (const char *const *n = names; *n; n++)
+		if (!strcmp(arg, *n))
+			return 1;
+	return !strncmp(arg, "x-", 2) || !strncmp(arg, "comment=", 8);
+}
+
+static int option(struct parse *p, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	char name[32];
+	int bad = 0;
+
+	if (dropped_option(arg))
+		return 0;
+	if (!eq || (size_t)(eq - arg) >= sizeof(name))
+		return 1;
+	memcpy(name, arg, (size_t)(eq - arg));
+	name[eq - arg] = '\0';
+	if (!our_option(p->o, name, eq + 1, &bad))
+		return 1;
+	if (bad)
+		return ff_err_set(p->err, EINVAL, "mount: option '%s': invalid value", arg);
+	return 0;
+}
+
+static int positional(struct parse *p, const char *arg)
+{
+	if (!p->o->image)
+		p->o->image = arg;
+	else if (!p->o->mountpoint)
+		p->o->mountpoint = arg;
+	else
+		return ff_err_set(p->err, EINVAL, "mount: unexpected argument '%s'", arg);
+	return 0;
+}
+
+static int proc(void *data, const char *arg, int key, struct fuse_args *outargs)
+{
+	struct parse *p = data;
+
+	(void)outargs;
+	switch (key) {
+	case KEY_FOREGROUND:
+		p->o->foreground = 1;
+		return 0;
+	case KEY_DEBUG:
+		p->o->debug = p->o->foreground = 1;
+		return 1; /* libfuse prints the requests */
+	case KEY_SINGLE:
+		p->o->threads = 1;
+		return 0;
+	case KEY_HELP:
+		p->o->help = 1;
+		return 0;
+	case KEY_VERSION:
+		p->o->version = 1;
+		return 0;
+	case FUSE_OPT_KEY_NONOPT:
+		return positional(p, arg);
+	default:
+		if (arg[0] == '-')
+			return ff_err_set(p->err, EINVAL, "mount: unknown option '%s'", arg);
+		return option(p, arg);
+	}
+}
+
+int ff_mount_opts_parse(struct ff_mount_opts *o, int argc, char **argv, struct ff_err *err)
+{
+	struct fuse_args in = FUSE_ARGS_INIT(argc, argv);
+	struct parse p = {o, err};
+
+	memset(o, 0, sizeof(*o));
+	o->uid = o->gid = -1;
+	o->open.big_endian = -1;
+	ff_err_clear(err);
+	if (fuse_opt_parse(&in, &p, dash_opts, proc) != 0) {
+		if (!err || !err->msg[0])
+			ff_err_set(err, EINVAL, "mount: cannot parse the command line");
+		fuse_opt_free_args(&in);
+		return -1;
+	}
+	o->fuse_args = in;
+	o->open.oob_layout = o->owned_layout;
+	o->open.tags = o->owned_tags;
+	if (!o->help && !o->version && (!o->image || !o->mountpoint))
+		return ff_err_set(err, EINVAL, "mount: need IMAGE and MOUNTPOINT");
+	return 0;
+}
+
+void ff_mount_opts_free(struct ff_mount_opts *o)
+{
+	fuse_opt_free_args(&o->fuse_args);
+	free(o->subdir);
+	free(o->fsname);
+	free(o->owned_layout);
+	free(o->owned_tags);
+	o->subdir = o->fsname = o->owned_layout = o->owned_tags = NULL;
+}

@@ -1,0 +1,179 @@
+/* One FUSE session serving one opened image. */
+#include "fuse/mount.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "fuse/idle.h"
+#include "fuse/ll.h"
+
+struct ff_fuse_session {
+	struct ff_fuse ctx;
+	struct fuse_session *se;
+	struct fuse_args args;
+	char *mountpoint;
+	unsigned threads, idle_timeout;
+	int mounted;
+};
+
+static int mount_root(struct ff_fs *fs, const char *subdir, uint64_t *root, struct ff_err *err)
+{
+	struct ff_stat st;
+	int ret;
+
+	if (!subdir) {
+		*root = fs->ops->root(fs);
+		return 0;
+	}
+	ret = ff_fs_resolve(fs, subdir, root);
+	if (ret == 0)
+		ret = fs->ops->getattr(fs, *root, &st);
+	if (ret < 0)
+		return ff_err_sys(err, -ret, "subdir=%s", subdir);
+	if (!S_ISDIR(st.mode))
+		return ff_err_set(err, ENOTDIR, "subdir=%s: not a directory", subdir);
+	return 0;
+}
+
+/* fsname is a comma-separated option value: escape ',' and '\'. */
+static int add_fsname(struct fuse_args *args, const char *name)
+{
+	size_t len = strlen(name);
+	char *opt = malloc(2 * len + sizeof("fsname="));
+	char *p;
+	int ret;
+
+	if (!opt)
+		return -1;
+	p = opt + sprintf(opt, "fsname=");
+	for (; *name; name++) {
+		if (*name == ',' || *name == '\\')
+			*p++ = '\\';
+		*p++ = *name;
+	}
+	*p = '\0';
+	ret = fuse_opt_add_arg(args, "-o") || fuse_opt_add_arg(args, opt);
+	free(opt);
+	return ret ? -1 : 0;
+}
+
+/* Ours first, so that explicit user options given later win. */
+static int build_args(struct ff_fuse_session *s, const struct ff_mount_opts *o)
+{
+	const struct fuse_args *in = &o->fuse_args;
+
+	if (fuse_opt_add_arg(&s->args, in->argc ? in->argv[0] : "flashfs") ||
+	    fuse_opt_add_arg(&s->args, "-o") ||
+	    fuse_opt_add_arg(&s->args, "ro,default_permissions,subtype=flashfs") ||
+	    add_fsname(&s->args, o->fsname ? o->fsname : o->image))
+		return -1;
+	for (int i = 1; i < in->argc; i++)
+		if (fuse_opt_add_arg(&s->args, in->argv[i]))
+			return -1;
+	return 0;
+}
+
+static int start_session(struct ff_fuse_session *s, const struct ff_mount_opts *o,
+			 struct ff_err *err)
+{
+	struct fuse_lowlevel_ops ops;
+
+	if (build_args(s, o))
+		return ff_err_set(err, ENOMEM, "mount: out of memory");
+	ff_fuse_ops(&ops);
+	s->se = fuse_session_new(&s->args, &ops, sizeof(ops), &s->ctx);
+	if (!s->se)
+		return ff_err_set(err, EINVAL, "mount: FUSE rejected the options (see above)");
+	if (fuse_session_mount(s->se, s->mountpoint) != 0)
+		return ff_err_set(err, EIO, "%s: cannot mount (see above)", s->mountpoint);
+	s->mounted = 1;
+	return 0;
+}
+
+int ff_fuse_mount(struct ff_fuse_session **out, struct ff_fs *fs, const struct ff_mount_opts *o,
+		  struct ff_err *err)
+{
+	struct ff_fuse_session *s;
+	uint64_t root;
+
+	*out = NULL;
+	if (mount_root(fs, o->subdir, &root, err) < 0)
+		return -1;
+	s = calloc(1, sizeof(*s));
+	if (!s || !(s->mountpoint = strdup(o->mountpoint))) {
+		free(s);
+		return ff_err_set(err, ENOMEM, "mount: out of memory");
+	}
+	ff_fuse_init_ctx(&s->ctx, fs, root, o->uid, o->gid);
+	s->threads = o->threads;
+	s->idle_timeout = o->idle_timeout;
+	if (start_session(s, o, err) < 0) {
+		ff_fuse_unmount(s);
+		return -1;
+	}
+	*out = s;
+	return 0;
+}
+
+static int run_loop(struct ff_fuse_session *s)
+{
+	struct fuse_loop_config *cfg;
+	int ret;
+
+	if (s->threads == 1)
+		return fuse_session_loop(s->se);
+	cfg = fuse_loop_cfg_create();
+	if (!cfg)
+		return -ENOMEM;
+	/* One /dev/fuse descriptor per thread: no shared queue lock. */
+	fuse_loop_cfg_set_clone_fd(cfg, 1);
+	if (s->threads) {
+		fuse_loop_cfg_set_max_threads(cfg, s->threads);
+		fuse_loop_cfg_set_idle_threads(cfg, s->threads);
+	}
+	ret = fuse_session_loop_mt(s->se, cfg);
+	fuse_loop_cfg_destroy(cfg);
+	return ret;
+}
+
+int ff_fuse_loop(struct ff_fuse_session *s, struct ff_err *err)
+{
+	struct ff_idle idle = {0};
+	int ret;
+
+	if (s->idle_timeout) {
+		ret = ff_idle_start(&idle, &s->ctx, s->mountpoint, s->idle_timeout);
+		if (ret)
+			return ff_err_sys(err, ret, "timeout=%u: cannot start the watchdog",
+					  s->idle_timeout);
+	}
+	ret = run_loop(s);
+	ff_idle_stop(&idle);
+	if (ret < 0)
+		return ff_err_sys(err, -ret, "%s: serving requests failed", s->mountpoint);
+	if (ret > 0) /* a signal ended the loop: a normal way to stop */
+		return 0;
+	return 0;
+}
+
+void ff_fuse_unmount(struct ff_fuse_session *s)
+{
+	if (!s)
+		return;
+	if (s->se) {
+		if (s->mounted)
+			fuse_session_unmount(s->se);
+		fuse_session_destroy(s->se);
+	}
+	fuse_opt_free_args(&s->args);
+	free(s->mountpoint);
+	free(s);
+}
+
+struct fuse_session *ff_fuse_session_se(struct ff_fuse_session *s)
+{
+	return s->se;
+}

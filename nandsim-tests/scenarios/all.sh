@@ -1,0 +1,313 @@
+# The nandsim scenarios of issue 7, run in one boot (sourced by the guest's
+# init with guest/lib.sh loaded; cwd is /data, prepared by nandsim-check.sh).
+#
+# /data holds: manifest.tree (ff_manifest of the source tree), sqfs-*.img
+# (SquashFS images of that tree, one per maker and codec), pages-*.img
+# (synthetic raw pages + tag bytes for the MTD layer), y2-*.img (YAFFS2
+# images of the tree, when mkfs.yaffs2 exists), and chips.txt.
+
+mkdir -p /mnt/sq
+
+sqfs_images() {
+	ls sqfs-*.img 2>/dev/null
+}
+
+# mount_compare DEV — mount a SquashFS block device and compare the tree
+mount_compare() {
+	mount -t squashfs -o ro "$1" /mnt/sq || return 2
+	same_manifest /mnt/sq manifest.tree
+	_rc=$?
+	umount /mnt/sq
+	return $_rc
+}
+
+nandwrite_mount() {
+	flash_erase -q /dev/mtd0 0 0 && nandwrite -q -p /dev/mtd0 "$1" && mount_compare /dev/mtdblock0
+}
+
+# ---- 1. SquashFS on raw NAND through mtdblock_ro ---------------------------
+scenario_mtdblock() {
+	ns_load 2k || { result fail "1: nandsim 2K/64 loads"; return; }
+	for img in $(sqfs_images); do
+		check "1: ${img%.img}: nandwrite -p, mount via mtdblock_ro, tree matches" \
+			nandwrite_mount "$img"
+	done
+}
+
+# ---- 2. SquashFS on UBI: static volumes, ubiblock --------------------------
+ubi_volume_compare() { # ID IMAGE
+	ubimkvol /dev/ubi0 -n "$1" -N "v$1" -t static -s "$(stat -c %s "$2")" > /dev/null &&
+		ubiupdatevol "/dev/ubi0_$1" "$2" && ubiblock -c "/dev/ubi0_$1" &&
+		mount_compare "/dev/ubiblock0_$1"
+}
+
+ubi_up() {
+	ubiformat -y -q /dev/mtd0 && ubiattach -m 0 > /dev/null && [ -c /dev/ubi0 ]
+}
+
+scenario_ubi() {
+	ns_load 2k || { result fail "2: nandsim 2K/64 loads"; return; }
+	check "2: ubiformat + ubiattach on 2K/64" ubi_up || return
+	_id=0
+	for img in $(sqfs_images); do
+		check "2: ${img%.img}: static UBI volume (ubiupdatevol), ubiblock, tree matches" \
+			ubi_volume_compare $_id "$img"
+		_id=$((_id + 1))
+	done
+	ns_unload
+}
+
+# ---- 3. factory bad blocks --------------------------------------------------
+bad_count_is() {
+	_n=$(cat /sys/class/ubi/ubi0/bad_peb_count)
+	diag "UBI sees $_n bad PEBs"
+	[ "$_n" = "$1" ]
+}
+
+first_sqfs() {
+	sqfs_images | grep -m1 xz || sqfs_images | head -n 1
+}
+
+scenario_badblocks_ubi() {
+	ns_load 2k badblocks=1,5,6,40 || { result fail "3a: nandsim with badblocks= loads"; return; }
+	check "3a: ubiformat + ubiattach over bad blocks" ubi_up || return
+	check "3a: UBI counts the 4 factory bad blocks" bad_count_is 4
+	check "3a: $(first_sqfs): on UBI over bad blocks, tree matches" \
+		ubi_volume_compare 0 "$(first_sqfs)"
+	ns_unload
+}
+
+# same_prefix FILE IMAGE — FILE starts with the bytes of IMAGE
+same_prefix() {
+	cmp -s -n "$(stat -c %s "$2")" "$1" "$2" && return 0
+	cmp -n "$(stat -c %s "$2")" "$1" "$2" 2>&1 | head -n 3
+	return 1
+}
+
+flashfs_dump_equals() { # IMAGE [dump options]
+	_img=$1
+	shift
+	flashfs dump -q "$@" --length "$(stat -c %s "$_img")" /dev/mtd0 /tmp/dump.img &&
+		same_prefix /tmp/dump.img "$_img" && [ "$(stat -c %s /tmp/dump.img)" = "$(stat -c %s "$_img")" ]
+}
+
+scenario_badblocks_flash() {
+	_img=$(first_sqfs)
+	_size=$(stat -c %s "$_img")
+	ns_load 2k badblocks=0,2,3,9 || { result fail "3b: nandsim with badblocks= loads"; return; }
+	check "3b: flashfs flash $_img over bad blocks 0,2,3,9" flashfs flash -q "$_img" /dev/mtd0
+	check "3b: flashfs dump skips the same blocks, returns the image byte for byte" \
+		flashfs_dump_equals "$_img"
+	nanddump -q --bb=skipbad -l "$_size" -f /tmp/nanddump.img /dev/mtd0 > /dev/null 2>&1
+	check "3b: nanddump --bb=skipbad (oracle) reads back what flashfs flash wrote" \
+		same_prefix /tmp/nanddump.img "$_img"
+	check "3b: mtdblock_ro sees block 1 first (image shifted past bad block 0)" \
+		sh -c "dd if=/dev/mtdblock0 bs=131072 skip=1 count=1 2>/dev/null > /tmp/b1 && cmp -s -n 131072 /tmp/b1 '$_img'"
+	flash_erase -q /dev/mtd0 0 0
+	nandwrite -q -p /dev/mtd0 "$_img"
+	check "3b: flashfs dump of a nandwrite (oracle) image returns it byte for byte" \
+		flashfs_dump_equals "$_img"
+	truncate -s $((2045 * 131072)) /tmp/big.img
+	check_fails "3b: flashfs flash refuses an image larger than the good blocks" \
+		flashfs flash --raw /tmp/big.img /dev/mtd0
+	check "3b: ... with a message naming the sizes" grep -q 'too small.*2045 erase blocks.*2044 good' /tmp/refused.out
+	rm -f /tmp/big.img /tmp/dump.img /tmp/nanddump.img
+}
+
+# ---- 4. pages + tags through MTD_OPS_AUTO_OOB (and YAFFS2 images) ------------
+# only_ecc_differs IMAGE RAWDUMP PAGE OOB ECC_FIRST — every difference lies in
+# the OOB bytes the kernel's ECC owns (the image leaves them 0xff)
+only_ecc_differs() {
+	[ "$(stat -c %s "$1")" = "$(stat -c %s "$2")" ] || { ls -l "$1" "$2"; return 1; }
+	cmp -l "$1" "$2" | awk -v raw=$(($3 + $4)) -v ecc=$(($3 + $5)) '
+		{ o = ($1 - 1) % raw; if (o < ecc) { bad++; if (bad < 5) print "byte", $1 - 1, "page offset", o } }
+		END { exit bad > 0 }'
+}
+
+# LAYOUT raw: page data only (no OOB), as for inband tags
+pages_case() { # CHIP IMAGE LAYOUT ECC_FIRST [BADBLOCKS]
+	_chip=$1 _img=$2 _lay=$3 _eccf=$4
+	ns_load "$_chip" ${5:+badblocks=$5} || { result fail "4: nandsim $_chip loads"; return; }
+	_pg=$(mtd_attr writesize)
+	_oob=$(mtd_attr oobsize)
+	_tag=" $_chip${5:+ (bad blocks $5)}"
+	_opt="--oob-layout $_lay"
+	_how="AUTO OOB"
+	[ "$_lay" = raw ] && _opt="--raw" _how="data only"
+	check "4:$_tag: flashfs flash $_opt ($_how) + verify" \
+		flashfs flash -q $_opt "$_img" /dev/mtd0
+	[ "$_lay" = raw ] && _opt=""
+	check "4:$_tag: flashfs dump $_opt returns the image" \
+		flashfs_dump_equals "$_img" $_opt
+	if [ "$_lay" = linux ]; then
+		nanddump -q -o --bb=skipbad -l $(( $(stat -c %s "$_img") / (_pg + _oob) * _pg )) \
+			-f /tmp/raw.img /dev/mtd0 > /dev/null 2>&1
+		check "4:$_tag: nanddump -o (oracle): tags at the kernel's raw OOB place" \
+			only_ecc_differs "$_img" /tmp/raw.img "$_pg" "$_oob" "$_eccf"
+		flash_erase -q /dev/mtd0 0 0
+		nandwrite -q -o /dev/mtd0 "$_img"
+		check "4:$_tag: nandwrite -o (oracle) image read by flashfs dump --oob-layout linux" \
+			flashfs_dump_equals "$_img" --oob-layout "$_lay"
+	fi
+	rm -f /tmp/raw.img /tmp/dump.img
+}
+
+scenario_pages() {
+	[ -f pages-2k.img ] && pages_case 2k pages-2k.img linux 40
+	[ -f pages-2k.img ] && pages_case 2k pages-2k.img linux 40 0,3
+	[ -f pages-4k.img ] && pages_case 4k pages-4k.img linux 80
+	[ -f pages-512.img ] && pages_case 512 pages-512.img raw 0 2
+}
+
+yaffs2_extract_compare() { # IMAGE
+	rm -rf /tmp/x
+	flashfs extract "$1" /tmp/x && same_manifest /tmp/x manifest.tree
+}
+
+# Each reads the chip back one way and hands the dump to our reader.
+y2_flashfs_dump() { # IMAGE
+	flashfs dump -q --oob-layout linux --length "$(stat -c %s "$1")" /dev/mtd0 /tmp/y.img &&
+		yaffs2_extract_compare /tmp/y.img
+}
+
+y2_nanddump() { # IMAGE — as many pages as the image has
+	_pg=$(mtd_attr writesize)
+	nanddump -q -o --bb=skipbad -l $(( $(stat -c %s "$1") / (_pg + $(mtd_attr oobsize)) * _pg )) \
+		-f /tmp/y.img /dev/mtd0 && yaffs2_extract_compare /tmp/y.img
+}
+
+y2_nandwrite_flashfs_dump() { # IMAGE
+	flash_erase -q /dev/mtd0 0 0 && nandwrite -q -o /dev/mtd0 "$1" && y2_flashfs_dump "$1"
+}
+
+y2_nanddump_only_ecc_differs() { # IMAGE ECC_FIRST
+	_pg=$(mtd_attr writesize)
+	_oob=$(mtd_attr oobsize)
+	nanddump -q -o --bb=skipbad -l $(( $(stat -c %s "$1") / (_pg + _oob) * _pg )) \
+		-f /tmp/raw.img /dev/mtd0 && only_ecc_differs "$1" /tmp/raw.img "$_pg" "$_oob" "$2"
+}
+
+# mkfs.yaffs2 images (default linux layout, data ECC left erased): the MTD
+# side always; our reader on the dumps when flashfs reads YAFFS2.
+yaffs2_case() { # CHIP IMAGE ECC_FIRST [BADBLOCKS]
+	_chip=$1 _img=$2 _eccf=$3
+	ns_load "$_chip" ${4:+badblocks=$4} || { result fail "4: nandsim $_chip loads"; return; }
+	_tag="$_img on $_chip${4:+ (bad blocks $4)}"
+	check "4: $_tag: flashfs flash (layout detected, AUTO OOB, verified)" \
+		flashfs flash -q "$_img" /dev/mtd0
+	check "4: $_tag: flashfs dump --oob-layout linux returns the image byte for byte" \
+		flashfs_dump_equals "$_img" --oob-layout linux
+	check "4: $_tag: nanddump -o (oracle): tags where the kernel puts them" \
+		y2_nanddump_only_ecc_differs "$_img" "$_eccf"
+	if [ -f have-yaffs2-reader ]; then
+		check "4: $_tag: flashfs dump, our reader sees the source tree" y2_flashfs_dump "$_img"
+		check "4: $_tag: nanddump -o (oracle) read by our reader" y2_nanddump "$_img"
+		check "4: $_tag: nandwrite -o (oracle), flashfs dump, reader sees the tree" \
+			y2_nandwrite_flashfs_dump "$_img"
+	fi
+	rm -rf /tmp/y.img /tmp/raw.img /tmp/x
+}
+
+scenario_yaffs2() {
+	[ -f y2-2k.img ] && yaffs2_case 2k y2-2k.img 40 && yaffs2_case 2k y2-2k.img 40 1,4
+	[ -f y2-4k.img ] && yaffs2_case 4k y2-4k.img 80 && yaffs2_case 4k y2-4k.img 80 0,7
+	[ -f have-yaffs2-reader ] || result ok "4: YAFFS2 dumps read by our reader # SKIP flashfs cannot read YAFFS2 yet"
+}
+
+# ---- 5. bit flips on read ----------------------------------------------------
+# Each dump must equal the image, or say that it does not (exit 1).
+dump_never_silently_wrong() { # IMAGE ROUNDS [dump options]
+	_img=$1 _n=$2 _bad=0
+	shift 2
+	while [ "$_n" -gt 0 ]; do
+		flashfs dump "$@" --length "$(stat -c %s "$_img")" /dev/mtd0 /tmp/bf.img > /tmp/bf.out 2>&1
+		_rc=$?
+		diag "  $(grep 'ECC' /tmp/bf.out)"
+		if [ $_rc = 0 ] && ! cmp -s /tmp/bf.img "$_img"; then
+			echo "dump differs from the image but exit status was 0"
+			_bad=1
+		fi
+		[ $_rc -ge 2 ] && { cat /tmp/bf.out; _bad=1; }
+		_n=$((_n - 1))
+	done
+	rm -f /tmp/bf.img
+	return $_bad
+}
+
+ubi_fresh_compare() { # IMAGE
+	ubi_up && ubi_volume_compare 0 "$1"
+}
+
+mount_never_silently_wrong() { # DEV
+	mount -t squashfs -o ro "$1" /mnt/sq || return 2
+	ff_manifest /mnt/sq > /tmp/manifest.got
+	umount /mnt/sq
+	awk 'NR == FNR { want[$1] = $0; next }
+	     { if ($0 != want[$1]) { if ($7 == "unreadable") eio++; else { bad++; print "different:", $0 } } }
+	     END { print eio + 0, "objects unreadable (I/O error),", bad + 0, "different"; exit bad > 0 }' \
+		manifest.tree /tmp/manifest.got > /tmp/nsw.out
+	_rc=$?
+	cat /tmp/nsw.out
+	diag "  mtdblock_ro: $(tail -n 1 /tmp/nsw.out)"
+	return $_rc
+}
+
+scenario_bitflips() {
+	_img=$(first_sqfs)
+	ns_load 2k bitflips=1 || { result fail "5: nandsim bitflips=1 loads"; return; }
+	nandwrite -q -p /dev/mtd0 "$_img"
+	check "5: bitflips=1: flashfs dump x4 identical or error reported" \
+		dump_never_silently_wrong "$_img" 4
+	diag "nandsim so far flipped $(dmesg | grep -c 'flipping bit') bits (its kernel log)"
+	# mtdblock_ro fails a read on any ECC event, corrected or not, so objects
+	# may be unreadable; none may read back different
+	check "5: bitflips=1: via mtdblock_ro every object equal or unreadable, never different" \
+		mount_never_silently_wrong /dev/mtdblock0
+	flash_erase -q /dev/mtd0 0 0
+	check "5: bitflips=1: SquashFS on UBI (ubiblock), tree matches" \
+		ubi_fresh_compare "$_img"
+	ns_unload
+	ns_load 2k bitflips=1
+	if [ -f pages-2k.img ]; then
+		flash_erase -q /dev/mtd0 0 0
+		flashfs flash -q --no-verify --oob-layout linux pages-2k.img /dev/mtd0
+		check "5: bitflips=1: pages + tags dump x4 identical or error reported" \
+			dump_never_silently_wrong pages-2k.img 4 --oob-layout linux
+	fi
+	if [ -f y2-2k.img ] && [ -f have-yaffs2-reader ]; then
+		flash_erase -q /dev/mtd0 0 0
+		nandwrite -q -o /dev/mtd0 y2-2k.img
+		check "5: bitflips=1: YAFFS2 nanddump -o read by our reader equals the tree" \
+			y2_nanddump y2-2k.img
+		rm -f /tmp/y.img
+	fi
+}
+
+# ---- 6. geometry mismatch -----------------------------------------------------
+scenario_geometry() {
+	ns_load 4k || { result fail "6: nandsim 4K loads"; return; }
+	_img=pages-2k.img
+	[ -f y2-2k.img ] && _img=y2-2k.img
+	check_fails "6: a 2K YAFFS2 image (--chip nandsim-2k-256m) is refused on a 4K chip" \
+		flashfs flash --chip nandsim-2k-256m --oob-layout linux "$_img" /dev/mtd0
+	check "6: ... with a message naming both geometries" \
+		grep -q 'geometry mismatch.*2048+64.*4096+128' /tmp/refused.out
+	if [ -f y2-2k.img ]; then
+		check_fails "6: y2-2k.img (geometry detected) is refused on a 4K chip" \
+			flashfs flash y2-2k.img /dev/mtd0
+		check "6: ... naming both geometries" \
+			grep -q 'geometry mismatch.*2048+64.*4096+128' /tmp/refused.out
+	fi
+	check "6: nothing was written to the 4K chip" \
+		sh -c 'nanddump -q -l 262144 -f /tmp/g.img /dev/mtd0 &&
+			tr "\000" "\377" < /dev/zero | head -c 262144 > /tmp/ff.img && cmp /tmp/g.img /tmp/ff.img'
+	rm -f /tmp/g.img /tmp/ff.img
+}
+
+for s in scenario_mtdblock scenario_ubi scenario_badblocks_ubi scenario_badblocks_flash \
+	scenario_pages scenario_yaffs2 scenario_bitflips scenario_geometry; do
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	$s
+	diag "$s: $(awk -v t0="$t0" '{printf "%.1f", $1 - t0}' /proc/uptime) s"
+done
+ns_unload

@@ -1,0 +1,259 @@
+/* File contents.  A file is a list of u32 block sizes in the inode table
+ * (0 = sparse block of zeros, bit 24 = stored uncompressed) for data blocks
+ * laid out back to back from blocks_start, plus an optional tail in a
+ * fragment block.
+ *
+ * A file's block map is built once and cached by inode reference: for every
+ * CHK-th block it keeps where that block's size entry sits in the inode
+ * table and where its data starts, so finding block i reads at most CHK
+ * sizes from the (cached) metadata, and a map for a huge file stays small.
+ * Decompressed data and fragment blocks are cached by image position, so a
+ * block decompressed once serves many small sequential reads. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/endian.h"
+#include "squashfs/fs_reader.h"
+
+#define CHK 256
+
+struct chk {
+	struct sqfs_mpos pos; /* size entry of block k*CHK */
+	uint64_t start;       /* its data position */
+};
+
+struct fmap {
+	struct sqfs_node node;
+	uint64_t count; /* data blocks */
+	uint64_t nchk;
+	struct chk chk[];
+};
+
+static int build_chunk(struct sqfs_rd *rd, struct fmap *m, struct sqfs_mpos *pos,
+		       uint64_t *start, uint64_t first, struct ff_err *err)
+{
+	uint8_t raw[CHK * 4];
+	uint64_t n = m->count - first < CHK ? m->count - first : CHK, i;
+
+	m->chk[first / CHK].pos = *pos;
+	m->chk[first / CHK].start = *start;
+	if (sqfs_meta_read(rd, pos, raw, n * 4, err) < 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		uint32_t sz = ff_get_le32(raw + 4 * i);
+		uint32_t stored = sz & SQFS_BLOCK_SIZE_MASK;
+
+		if ((sz & ~(SQFS_BLOCK_SIZE_MASK | SQFS_BLOCK_UNCOMPRESSED)) ||
+		    stored > rd->sb.block_size)
+			return ff_err_set(err, EIO, "block %llu: size field 0x%08x invalid (block size %u)",
+					  (unsigned long long)(first + i), sz,
+					  rd->sb.block_size);
+		if (stored > rd->size - *start)
+			return ff_err_set(err, EIO,
+					  "block %llu points past end of image (offset %llu > size %llu)",
+					  (unsigned long long)(first + i),
+					  (unsigned long long)(*start + stored),
+					  (unsigned long long)rd->size);
+		*start += stored;
+	}
+	return 0;
+}
+
+static struct sqfs_cbuf *build_map(struct sqfs_rd *rd, const struct sqfs_node *n,
+				   struct ff_err *err)
+{
+	uint64_t count = sqfs_inode_block_count(&n->in, rd->sb.block_size);
+	uint64_t nchk = (count + CHK - 1) / CHK, start = n->in.blocks_start, i;
+	uint64_t table = rd->inode_end - rd->sb.inode_table;
+	struct sqfs_mpos pos = n->tail;
+	struct sqfs_cbuf *b;
+	struct fmap *m;
+
+	if (count / 8192 > table)
+		return ff_err_set(err, EIO, "%llu blocks cannot fit the inode table",
+				  (unsigned long long)count), NULL;
+	b = sqfs_cbuf_alloc(sizeof(*m) + nchk * sizeof(struct chk));
+	if (!b)
+		return ff_err_set(err, ENOMEM, "out of memory"), NULL;
+	m = (struct fmap *)b->data;
+	m->node = *n;
+	m->count = count;
+	m->nchk = nchk;
+	for (i = 0; i < count; i += CHK)
+		if (build_chunk(rd, m, &pos, &start, i, err) < 0) {
+			sqfs_cbuf_release(b);
+			return NULL;
+		}
+	b->len = (uint32_t)b->cap;
+	return b;
+}
+
+static struct sqfs_cbuf *get_map(struct sqfs_rd *rd, uint64_t ref, struct ff_err *err)
+{
+	struct sqfs_cbuf *b = sqfs_cache_get(rd->files, ref);
+	struct sqfs_node n;
+
+	if (b)
+		return b;
+	if (sqfs_node_load(rd, ref, &n, err) < 0)
+		return NULL;
+	if (sqfs_basic_type(n.in.type) != SQFS_FILE) {
+		ff_err_set(err, EISDIR, "inode %u is not a regular file", n.in.inode_number);
+		return NULL;
+	}
+	b = build_map(rd, &n, err);
+	if (!b) {
+		ff_err_prefix(err, "inode %u", n.in.inode_number);
+		return NULL;
+	}
+	return sqfs_cache_put(rd->files, ref, b);
+}
+
+/* Size field and data position of block i. */
+static int locate(struct sqfs_rd *rd, const struct fmap *m, uint64_t i, uint32_t *size,
+		  uint64_t *start, struct ff_err *err)
+{
+	const struct chk *c = &m->chk[i / CHK];
+	struct sqfs_mpos pos = c->pos;
+	uint8_t raw[CHK * 4];
+	uint64_t k, n = i % CHK;
+
+	if (sqfs_meta_read(rd, &pos, raw, (n + 1) * 4, err) < 0)
+		return -1;
+	*start = c->start;
+	for (k = 0; k < n; k++)
+		*start += ff_get_le32(raw + 4 * k) & SQFS_BLOCK_SIZE_MASK;
+	*size = ff_get_le32(raw + 4 * n);
+	return 0;
+}
+
+static struct sqfs_cbuf *load_block(struct sqfs_rd *rd, uint64_t pos, uint32_t size,
+				    struct ff_err *err)
+{
+	struct sqfs_cbuf *b = sqfs_cache_get(rd->data, pos);
+	ssize_t n;
+
+	if (b)
+		return b;
+	b = sqfs_cbuf_alloc(rd->sb.block_size);
+	if (!b) {
+		ff_err_set(err, ENOMEM, "out of memory");
+		return NULL;
+	}
+	n = sqfs_read_block(rd, pos, size & SQFS_BLOCK_SIZE_MASK, !!(size & SQFS_BLOCK_UNCOMPRESSED),
+			    b->data, rd->sb.block_size, err);
+	if (n < 0) {
+		sqfs_cbuf_release(b);
+		return NULL;
+	}
+	b->len = (uint32_t)n;
+	return sqfs_cache_put(rd->data, pos, b);
+}
+
+/* Copies part of block i (want bytes from `skip`) into out. */
+static int copy_block(struct sqfs_rd *rd, const struct fmap *m, uint64_t i, size_t skip,
+		      size_t want, uint8_t *out, struct ff_err *err)
+{
+	uint64_t fsize = m->node.in.file_size, bs = rd->sb.block_size;
+	uint64_t expect = fsize - i * bs < bs ? fsize - i * bs : bs, start;
+	struct sqfs_cbuf *b;
+	uint32_t size;
+
+	if (locate(rd, m, i, &size, &start, err) < 0)
+		return -1;
+	if ((size & SQFS_BLOCK_SIZE_MASK) == 0) {
+		memset(out, 0, want);
+		return 0;
+	}
+	b = load_block(rd, start, size, err);
+	if (!b)
+		return ff_err_prefix(err, "block %llu", (unsigned long long)i);
+	if (b->len != expect) {
+		sqfs_cbuf_release(b);
+		return ff_err_set(err, EIO, "block %llu at %llu: %u bytes decompressed, expected %llu",
+				  (unsigned long long)i, (unsigned long long)start, b->len,
+				  (unsigned long long)expect);
+	}
+	memcpy(out, b->data + skip, want);
+	sqfs_cbuf_release(b);
+	return 0;
+}
+
+static int copy_fragment(struct sqfs_rd *rd, const struct fmap *m, size_t skip, size_t want,
+			 uint8_t *out, struct ff_err *err)
+{
+	const struct sqfs_inode *in = &m->node.in;
+	const struct sqfs_fragment_entry *f = &rd->frags[in->frag_index];
+	uint64_t tail = in->file_size % rd->sb.block_size;
+	struct sqfs_cbuf *b = load_block(rd, f->start, f->size, err);
+
+	if (!b)
+		return ff_err_prefix(err, "fragment %u", in->frag_index);
+	if ((uint64_t)in->frag_offset + tail > b->len) {
+		sqfs_cbuf_release(b);
+		return ff_err_set(err, EIO, "tail of %llu bytes at offset %u past fragment %u (%u bytes)",
+				  (unsigned long long)tail, in->frag_offset, in->frag_index,
+				  b->len);
+	}
+	memcpy(out, b->data + in->frag_offset + skip, want);
+	sqfs_cbuf_release(b);
+	return 0;
+}
+
+static ssize_t read_map(struct sqfs_rd *rd, const struct fmap *m, uint8_t *buf, size_t len,
+			uint64_t off, struct ff_err *err)
+{
+	uint64_t fsize = m->node.in.file_size, bs = rd->sb.block_size;
+	size_t done = 0;
+
+	if (off >= fsize)
+		return 0;
+	if (len > fsize - off)
+		len = (size_t)(fsize - off);
+	while (done < len) {
+		uint64_t pos = off + done, i = pos / bs;
+		size_t skip = (size_t)(pos % bs), want = (size_t)(bs - skip);
+		int ret;
+
+		if (want > len - done)
+			want = len - done;
+		if (i < m->count)
+			ret = copy_block(rd, m, i, skip, want, buf + done, err);
+		else
+			ret = copy_fragment(rd, m, skip, want, buf + done, err);
+		if (ret < 0)
+			return ff_err_prefix(err, "inode %u", m->node.in.inode_number);
+		done += want;
+	}
+	return (ssize_t)done;
+}
+
+ssize_t sqfs_file_read(struct sqfs_rd *rd, uint64_t ref, void *buf, size_t len, uint64_t off,
+		       struct ff_err *err)
+{
+	struct sqfs_cbuf *b;
+	ssize_t ret;
+
+	b = get_map(rd, ref, err);
+	if (!b)
+		return -1;
+	ret = read_map(rd, (const struct fmap *)b->data, buf, len, off, err);
+	sqfs_cbuf_release(b);
+	return ret;
+}
+
+int sqfs_file_verify(struct sqfs_rd *rd, const struct sqfs_node *n, struct ff_err *err)
+{
+	uint8_t *buf = malloc(rd->sb.block_size);
+	uint64_t off;
+	int ret = 0;
+
+	if (!buf)
+		return ff_err_set(err, ENOMEM, "out of memory");
+	for (off = 0; off < n->in.file_size && ret == 0; off += rd->sb.block_size)
+		if (sqfs_file_read(rd, n->ref, buf, rd->sb.block_size, off, err) < 0)
+			ret = -1;
+	free(buf);
+	return ret;
+}

@@ -1,0 +1,227 @@
+/* File contents: every regular file is read once, in data order (--sort
+ * priority, then tree order), cut into blocks for the block processor and
+ * a tail for the fragment packer.  Files found identical by the dedup pass
+ * are not read again; they share the first copy's blocks and fragment. */
+#include "squashfs/writer_priv.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+struct order {
+	struct ff_node *node;
+	size_t pos;
+};
+
+static int order_cmp(const void *a, const void *b)
+{
+	const struct order *x = a, *y = b;
+
+	if (x->node->sort_priority != y->node->sort_priority)
+		return x->node->sort_priority > y->node->sort_priority ? -1 : 1;
+	return (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+static int collect_files(struct sqfs_writer *w, struct ff_err *err)
+{
+	struct order *ord;
+	size_t n = 0;
+
+	for (struct ff_node *x = ff_tree_root(w->tree); x; x = ff_tree_next(w->tree, x))
+		n += !x->link && S_ISREG(x->mode);
+	ord = calloc(n + 1, sizeof(*ord));
+	w->files = calloc(n + 1, sizeof(*w->files));
+	w->fdata = calloc(n + 1, sizeof(*w->fdata));
+	if (!ord || !w->files || !w->fdata) {
+		free(ord);
+		return ff_err_set(err, ENOMEM, "out of memory for %zu files", n);
+	}
+	n = 0;
+	for (struct ff_node *x = ff_tree_root(w->tree); x; x = ff_tree_next(w->tree, x))
+		if (!x->link && S_ISREG(x->mode)) {
+			ord[n].node = x;
+			ord[n].pos = n;
+			n++;
+		}
+	qsort(ord, n, sizeof(*ord), order_cmp);
+	for (size_t i = 0; i < n; i++) {
+		w->files[i] = ord[i].node;
+		w->fdata[i].frag_index = SQFS_INVALID_FRAG;
+		w->info[ord[i].node->index].data = &w->fdata[i];
+		w->bytes_total += ord[i].node->size;
+	}
+	w->n_files = n;
+	free(ord);
+	return 0;
+}
+
+static int use_fragment(const struct sqfs_writer *w, uint64_t size)
+{
+	if (w->o->no_fragments || size % w->block_size == 0)
+		return 0;
+	return size < w->block_size || w->o->always_fragments;
+}
+
+static int retire(void *user, struct sqfs_block *b, struct ff_err *err)
+{
+	struct sqfs_writer *w = user;
+	struct sqfs_file_data *fd = b->owner;
+
+	if (w->o->block_cb)
+		w->o->block_cb(w->o->cb_ctx, (enum ff_sqfs_block_kind)b->kind, b->in_len,
+			       b->out_len, b->raw);
+	w->st->data_out += b->out_len;
+	w->st->n_raw_blocks += b->raw;
+	if (b->kind == FF_SQFS_BLOCK_FRAGMENT)
+		return sqfs_frag_retire(w, b, err);
+	if (b->idx == 0)
+		fd->blocks_start = w->sink.pos;
+	if (b->kind == FF_SQFS_BLOCK_SPARSE) {
+		fd->sizes[b->idx] = 0;
+		fd->sparse += b->in_len;
+		w->st->n_sparse_blocks++;
+		return 0;
+	}
+	fd->sizes[b->idx] = b->out_len | (b->raw ? SQFS_BLOCK_UNCOMPRESSED : 0);
+	return sqfs_sink_write(&w->sink, b->raw ? b->in : b->out, b->out_len, err);
+}
+
+static int submit_block(struct sqfs_writer *w, struct ff_data *d, struct sqfs_file_data *fd,
+			uint32_t idx, uint64_t off, uint32_t len, struct ff_err *err)
+{
+	struct sqfs_block *b = sqfs_block_proc_get(w->bp, err);
+	ssize_t got;
+
+	if (!b)
+		return -1;
+	got = ff_data_pread(d, b->in, len, off, err);
+	if (got < 0)
+		return -1;
+	if ((uint32_t)got != len)
+		return ff_err_set(err, EIO, "short read at offset %llu (%zd of %u bytes)",
+				  (unsigned long long)off, got, len);
+	b->in_len = len;
+	b->owner = fd;
+	b->idx = idx;
+	b->check_sparse = !w->o->no_sparse;
+	sqfs_block_proc_submit(w->bp, b);
+	w->st->n_blocks++;
+	return 0;
+}
+
+static int add_tail(struct sqfs_writer *w, struct ff_data *d, struct sqfs_file_data *fd,
+		    uint64_t off, uint32_t len, struct ff_err *err)
+{
+	uint8_t *tail = malloc(len);
+	ssize_t got;
+	int ret;
+
+	if (!tail)
+		return ff_err_set(err, ENOMEM, "out of memory");
+	got = ff_data_pread(d, tail, len, off, err);
+	if (got >= 0 && (uint32_t)got != len)
+		got = ff_err_set(err, EIO, "short read of the last %u bytes", len);
+	ret = got < 0 ? -1 : sqfs_frag_add(w, fd, tail, len, err);
+	free(tail);
+	return ret;
+}
+
+static int stream_file(struct sqfs_writer *w, struct ff_node *n, struct sqfs_file_data *fd,
+		       struct ff_err *err)
+{
+	uint64_t size = n->size, off = 0;
+	int frag = use_fragment(w, size);
+	uint32_t tail = (uint32_t)(size % w->block_size);
+	struct ff_data *d;
+	int ret = 0;
+
+	fd->n_blocks = (uint32_t)(size / w->block_size) + (tail && !frag);
+	fd->sizes = calloc(fd->n_blocks + 1, sizeof(*fd->sizes));
+	if (!fd->sizes)
+		return ff_err_set(err, ENOMEM, "out of memory for %u block sizes", fd->n_blocks);
+	d = ff_tree_open_data(w->tree, n, err);
+	if (!d)
+		return -1;
+	for (uint32_t i = 0; i < fd->n_blocks && !ret; i++, off += w->block_size) {
+		uint32_t len = size - off < w->block_size ? (uint32_t)(size - off) : w->block_size;
+
+		ret = submit_block(w, d, fd, i, off, len, err);
+	}
+	if (!ret && frag)
+		ret = add_tail(w, d, fd, off, tail, err);
+	ff_data_close(d);
+	return ret;
+}
+
+static void report_progress(struct sqfs_writer *w, uint64_t files_done)
+{
+	if (w->o->progress)
+		w->o->progress(w->o->cb_ctx, w->bytes_done, w->bytes_total, files_done,
+			       w->n_files);
+}
+
+static int write_all(struct sqfs_writer *w, struct ff_err *err)
+{
+	char path[4096];
+
+	for (size_t i = 0; i < w->n_files; i++) {
+		struct sqfs_file_data *fd = &w->fdata[i];
+
+		if (!fd->dup_of && w->files[i]->size &&
+		    stream_file(w, w->files[i], fd, err) < 0)
+			return ff_err_prefix(err, "%s",
+					     sqfs_node_name(w->files[i], path, sizeof(path)));
+		w->bytes_done += w->files[i]->size;
+		report_progress(w, i + 1);
+	}
+	if (sqfs_frag_flush(w, err) < 0)
+		return -1;
+	return sqfs_block_proc_drain(w->bp, err);
+}
+
+static void count_dups(struct sqfs_writer *w)
+{
+	for (size_t i = 0; i < w->n_files; i++)
+		if (w->fdata[i].dup_of) {
+			w->st->n_dup_files++;
+			w->st->dup_bytes += w->files[i]->size;
+		}
+}
+
+int sqfs_data_write(struct sqfs_writer *w, struct ff_err *err)
+{
+	int ret;
+
+	if (collect_files(w, err) < 0)
+		return -1;
+	w->st->n_files = w->n_files;
+	w->st->data_in = w->bytes_total;
+	if (!w->o->no_dedup && sqfs_dedup(w, err) < 0)
+		return -1;
+	if (sqfs_frag_init(&w->frags, w->block_size, err) < 0)
+		return -1;
+	w->bp = sqfs_block_proc_new(w->o->comp, w->block_size, w->jobs, retire, w, err);
+	if (!w->bp)
+		return -1;
+	ret = write_all(w, err);
+	sqfs_block_proc_free(w->bp);
+	w->bp = NULL;
+	if (ret < 0)
+		return -1;
+	count_dups(w);
+	w->st->n_fragment_blocks = w->frags.count;
+	w->st->n_fragment_tails = w->frags.tails;
+	return 0;
+}
+
+void sqfs_data_free(struct sqfs_writer *w)
+{
+	for (size_t i = 0; w->fdata && i < w->n_files; i++)
+		free(w->fdata[i].sizes);
+	free(w->fdata);
+	free(w->files);
+	sqfs_frag_free(&w->frags);
+	w->fdata = NULL;
+	w->files = NULL;
+}

@@ -1,0 +1,159 @@
+/* Whole-file deduplication, decided before anything is compressed: only
+ * files whose size occurs more than once are read; a zlib crc32 of each
+ * groups likely twins, and a byte-by-byte comparison confirms them, so a
+ * crc collision can never merge different files.  The first file in data
+ * order keeps the content; later copies point at it. */
+#include "squashfs/writer_priv.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#define CHUNK (256u * 1024)
+
+struct cand {
+	size_t i;
+	uint64_t size;
+	uint32_t crc;
+};
+
+static int by_size(const void *a, const void *b)
+{
+	const struct cand *x = a, *y = b;
+
+	if (x->size != y->size)
+		return x->size < y->size ? -1 : 1;
+	return (x->i > y->i) - (x->i < y->i);
+}
+
+static int by_crc(const void *a, const void *b)
+{
+	const struct cand *x = a, *y = b;
+
+	if (x->crc != y->crc)
+		return x->crc < y->crc ? -1 : 1;
+	return (x->i > y->i) - (x->i < y->i);
+}
+
+static int file_crc(struct sqfs_writer *w, size_t i, uint8_t *buf, uint32_t *crc,
+		    struct ff_err *err)
+{
+	const struct ff_node *n = w->files[i];
+	struct ff_data *d = ff_tree_open_data(w->tree, n, err);
+	uLong c = crc32(0L, Z_NULL, 0);
+
+	if (!d)
+		return -1;
+	for (uint64_t off = 0; off < n->size;) {
+		ssize_t got = ff_data_pread(d, buf, CHUNK, off, err);
+
+		if (got <= 0) {
+			ff_data_close(d);
+			return got < 0 ? -1 : ff_err_set(err, EIO, "%s: unexpected end of file",
+							 n->name);
+		}
+		c = crc32(c, buf, (uInt)got);
+		off += (uint64_t)got;
+	}
+	ff_data_close(d);
+	*crc = (uint32_t)c;
+	return 0;
+}
+
+/* 1 when equal, 0 when not, -1 on a read error. */
+static int same_content(struct sqfs_writer *w, size_t a, size_t b, uint8_t *buf,
+			struct ff_err *err)
+{
+	struct ff_data *da = ff_tree_open_data(w->tree, w->files[a], err);
+	struct ff_data *db = da ? ff_tree_open_data(w->tree, w->files[b], err) : NULL;
+	uint64_t size = w->files[a]->size;
+	int ret = 1;
+
+	if (!db) {
+		ff_data_close(da);
+		return -1;
+	}
+	for (uint64_t off = 0; off < size && ret == 1;) {
+		ssize_t ga = ff_data_pread(da, buf, CHUNK, off, err);
+		ssize_t gb = ga > 0 ? ff_data_pread(db, buf + CHUNK, CHUNK, off, err) : -1;
+
+		if (ga <= 0 || gb != ga)
+			ret = ff_err_set(err, EIO, "%s: read error while comparing",
+					 w->files[a]->name);
+		else if (memcmp(buf, buf + CHUNK, (size_t)ga))
+			ret = 0;
+		off += (uint64_t)(ga > 0 ? ga : 0);
+	}
+	ff_data_close(da);
+	ff_data_close(db);
+	return ret;
+}
+
+static int dedup_crc_run(struct sqfs_writer *w, struct cand *c, size_t n, uint8_t *buf,
+			 struct ff_err *err)
+{
+	for (size_t k = 1; k < n; k++)
+		for (size_t r = 0; r < k; r++) {
+			int same;
+
+			if (w->fdata[c[r].i].dup_of)
+				continue;
+			same = same_content(w, c[r].i, c[k].i, buf, err);
+			if (same < 0)
+				return -1;
+			if (same) {
+				w->fdata[c[k].i].dup_of = &w->fdata[c[r].i];
+				break;
+			}
+		}
+	return 0;
+}
+
+static int dedup_size_run(struct sqfs_writer *w, struct cand *c, size_t n, uint8_t *buf,
+			  struct ff_err *err)
+{
+	size_t s = 0;
+
+	for (size_t k = 0; k < n; k++)
+		if (file_crc(w, c[k].i, buf, &c[k].crc, err) < 0)
+			return -1;
+	qsort(c, n, sizeof(*c), by_crc);
+	for (size_t k = 1; k <= n; k++) {
+		if (k < n && c[k].crc == c[s].crc)
+			continue;
+		if (k - s > 1 && dedup_crc_run(w, c + s, k - s, buf, err) < 0)
+			return -1;
+		s = k;
+	}
+	return 0;
+}
+
+int sqfs_dedup(struct sqfs_writer *w, struct ff_err *err)
+{
+	struct cand *c = calloc(w->n_files + 1, sizeof(*c));
+	uint8_t *buf = malloc(2 * CHUNK);
+	size_t s = 0;
+	int ret = 0;
+
+	if (!c || !buf) {
+		free(c);
+		free(buf);
+		return ff_err_set(err, ENOMEM, "dedup: out of memory");
+	}
+	for (size_t i = 0; i < w->n_files; i++) {
+		c[i].i = i;
+		c[i].size = w->files[i]->size;
+	}
+	qsort(c, w->n_files, sizeof(*c), by_size);
+	for (size_t k = 1; k <= w->n_files && !ret; k++) {
+		if (k < w->n_files && c[k].size == c[s].size)
+			continue;
+		if (k - s > 1 && c[s].size)
+			ret = dedup_size_run(w, c + s, k - s, buf, err);
+		s = k;
+	}
+	free(c);
+	free(buf);
+	return ret;
+}

@@ -1,0 +1,112 @@
+/* Reader internals shared by the squashfs/ *_reader.c files.  One open image
+ * is a struct sqfs_rd; everything in it is immutable after open except the
+ * caches and the codec context pool, which are thread-safe. */
+#ifndef FF_SQUASHFS_FS_READER_H
+#define FF_SQUASHFS_FS_READER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/error.h"
+#include "common/fs.h"
+#include "compress/compress.h"
+#include "squashfs/cache.h"
+#include "squashfs/format.h"
+
+struct sqfs_ctx_pool;
+
+struct sqfs_rd {
+	struct ff_fs base;
+	int fd;
+	uint64_t file_off;   /* image start inside the file */
+	uint64_t size;       /* bytes_used, all checked to lie inside the file */
+	struct sqfs_super sb;
+	struct ff_comp *comp;
+	struct sqfs_ctx_pool *pool;
+	struct sqfs_cache *meta, *data, *files;
+	uint64_t inode_end, dir_end; /* metadata table ends */
+	uint32_t *ids;
+	struct sqfs_fragment_entry *frags;
+	uint64_t *export_blocks;     /* NULL when not exportable */
+	uint64_t *xattr_blocks;      /* xattr id table index, NULL when none */
+	uint64_t xattr_kv_start, xattr_ids_start;
+	uint32_t xattr_count;
+};
+
+/* decomp_reader.c: raw reads and decompression with pooled contexts. */
+struct sqfs_ctx_pool *sqfs_pool_new(void);
+void sqfs_pool_free(struct sqfs_ctx_pool *p);
+int sqfs_pread(struct sqfs_rd *rd, void *buf, size_t len, uint64_t pos, struct ff_err *err);
+/* Reads `stored` bytes at pos and decompresses them (or copies when raw)
+ * into out; returns the output length (<= cap) or -1. */
+ssize_t sqfs_read_block(struct sqfs_rd *rd, uint64_t pos, uint32_t stored, int raw, void *out,
+			size_t cap, struct ff_err *err);
+
+/* meta_reader.c: a position in a metadata table and reads through it. */
+struct sqfs_mpos {
+	uint64_t block;  /* absolute image position of the block header */
+	uint32_t offset; /* inside its uncompressed payload */
+	uint64_t limit;  /* blocks must start before this */
+};
+int sqfs_meta_read(struct sqfs_rd *rd, struct sqfs_mpos *pos, void *dst, size_t len,
+		   struct ff_err *err);
+/* Moves pos from the end of a full block to the start of the next, so it
+ * can be turned into a reference; fails when no byte follows. */
+int sqfs_meta_normalize(struct sqfs_rd *rd, struct sqfs_mpos *pos, struct ff_err *err);
+/* Loads a table of `len` bytes stored as metadata blocks whose positions
+ * are in an index at index_pos (the id, fragment and export tables). */
+int sqfs_table_load(struct sqfs_rd *rd, const char *what, uint64_t index_pos, uint64_t len,
+		    void *dst, uint64_t *first_block, struct ff_err *err);
+
+/* inode_reader.c */
+struct sqfs_node {
+	uint64_t ref;
+	struct sqfs_inode in;
+	struct sqfs_mpos tail; /* just after the fixed part */
+};
+int sqfs_node_load(struct sqfs_rd *rd, uint64_t ref, struct sqfs_node *n, struct ff_err *err);
+uint32_t sqfs_node_mode(const struct sqfs_node *n);
+int sqfs_node_stat(struct sqfs_rd *rd, const struct sqfs_node *n, struct ff_stat *st,
+		   struct ff_err *err);
+/* Skips the variable part after the fixed inode (for sequential scans). */
+int sqfs_node_skip_tail(struct sqfs_rd *rd, struct sqfs_node *n, struct ff_err *err);
+
+/* dir_reader.c */
+typedef int (*sqfs_dirent_fn)(void *ctx, const char *name, size_t len, uint64_t ref,
+			      uint32_t ino, int type, uint64_t cookie);
+int sqfs_dir_iterate(struct sqfs_rd *rd, const struct sqfs_node *dir, uint64_t start,
+		     sqfs_dirent_fn fn, void *ctx, struct ff_err *err);
+/* 0 and *ref set, 1 when absent, -1 on a damaged image. */
+int sqfs_dir_find(struct sqfs_rd *rd, const struct sqfs_node *dir, const char *name,
+		  size_t len, uint64_t *ref, struct ff_err *err);
+
+/* data_reader.c */
+/* EISDIR (err->code) when ref is not a regular file. */
+ssize_t sqfs_file_read(struct sqfs_rd *rd, uint64_t ref, void *buf, size_t len, uint64_t off,
+		       struct ff_err *err);
+/* Decompresses every block of a file (for check). */
+int sqfs_file_verify(struct sqfs_rd *rd, const struct sqfs_node *n, struct ff_err *err);
+
+/* fragment_table_reader.c, id_table_reader.c, export_table_reader.c */
+int sqfs_fragments_load(struct sqfs_rd *rd, uint64_t *first_block, struct ff_err *err);
+int sqfs_ids_load(struct sqfs_rd *rd, uint64_t *first_block, struct ff_err *err);
+int sqfs_id_get(struct sqfs_rd *rd, uint16_t idx, uint32_t *id, struct ff_err *err);
+int sqfs_export_load(struct sqfs_rd *rd, uint64_t *first_block, struct ff_err *err);
+int sqfs_export_lookup(struct sqfs_rd *rd, uint32_t ino, uint64_t *ref, struct ff_err *err);
+
+/* xattr_table_reader.c */
+int sqfs_xattr_load(struct sqfs_rd *rd, uint64_t *first_block, struct ff_err *err);
+/* Calls fn for each attribute of xattr index idx; value_cap 0 skips values. */
+typedef int (*sqfs_xattr_fn)(void *ctx, const char *name, size_t name_len, const uint8_t *value,
+			     size_t value_len);
+int sqfs_xattr_walk(struct sqfs_rd *rd, uint32_t idx, sqfs_xattr_fn fn, void *ctx,
+		    struct ff_err *err);
+
+/* info_reader.c, check_reader.c */
+void sqfs_info(struct ff_fs *fs, ff_info_fn fn, void *ctx);
+long sqfs_check(struct ff_fs *fs, ff_problem_fn fn, void *ctx);
+
+/* reader.c: log a damaged-image error and turn it into -EIO. */
+int sqfs_fail(struct sqfs_rd *rd, const struct ff_err *err);
+
+#endif

@@ -1,0 +1,203 @@
+/* The inode table.  Inodes are written bottom-up: a directory's listing
+ * needs the references of its children's inodes, and its own inode needs
+ * the listing's position, so each directory comes after its subtree and
+ * the root comes last.  Numbers follow the same walk (a first pass), which
+ * gives the root the highest number as mksquashfs does and lets a
+ * directory inode name its parent before the parent is written.  A hard
+ * link group has one inode, written where its first name is met. */
+#include "squashfs/writer_priv.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "common/endian.h"
+
+static uint32_t clamp_time(int64_t t)
+{
+	return t < 0 ? 0 : t > (int64_t)UINT32_MAX ? UINT32_MAX : (uint32_t)t;
+}
+
+static void fill_common(const struct sqfs_writer *w, const struct ff_node *n,
+			struct sqfs_inode *in)
+{
+	const struct sqfs_node_info *info = &w->info[n->index];
+
+	in->mode = (uint16_t)(n->mode & 07777);
+	in->uid_idx = sqfs_id_index(w, n->uid);
+	in->gid_idx = sqfs_id_index(w, n->gid);
+	in->mtime = clamp_time(n->mtime);
+	in->inode_number = info->ino;
+	in->nlink = n->nlink;
+	in->xattr_idx = info->xattr;
+	in->frag_index = SQFS_INVALID_FRAG;
+}
+
+static const struct sqfs_file_data *file_data(const struct sqfs_writer *w,
+					      const struct ff_node *n)
+{
+	const struct sqfs_file_data *fd = w->info[n->index].data;
+
+	return fd->dup_of ? fd->dup_of : fd;
+}
+
+static void fill_type(const struct sqfs_writer *w, const struct ff_node *n,
+		      const struct sqfs_dir_info *di, struct sqfs_inode *in)
+{
+	switch (n->mode & S_IFMT) {
+	case S_IFDIR:
+		in->type = SQFS_DIR;
+		in->dir_block = di->block;
+		in->dir_offset = di->offset;
+		in->dir_size = di->size;
+		in->index_count = (uint16_t)di->index_count;
+		in->parent_inode = n->parent ? w->info[n->parent->index].ino : w->inode_count + 1;
+		break;
+	case S_IFREG: {
+		const struct sqfs_file_data *fd = file_data(w, n);
+
+		in->type = SQFS_FILE;
+		in->blocks_start = fd->blocks_start;
+		in->file_size = n->size;
+		in->sparse = fd->sparse;
+		in->frag_index = fd->frag_index;
+		in->frag_offset = fd->frag_index == SQFS_INVALID_FRAG ? 0 : fd->frag_offset;
+		break;
+	}
+	case S_IFLNK:
+		in->type = SQFS_SYMLINK;
+		in->target_size = (uint32_t)strlen(n->target ? n->target : "");
+		break;
+	case S_IFBLK: case S_IFCHR:
+		in->type = S_ISBLK(n->mode) ? SQFS_BLKDEV : SQFS_CHRDEV;
+		in->rdev = sqfs_encode_dev(n->rdev_major, n->rdev_minor);
+		break;
+	default:
+		in->type = S_ISFIFO(n->mode) ? SQFS_FIFO : SQFS_SOCKET;
+		break;
+	}
+	if (sqfs_inode_needs_extended(in) || (in->type == SQFS_DIR && di->extended))
+		in->type += 7;
+}
+
+/* What follows the fixed part: block sizes, target, directory index. */
+static int write_tail(struct sqfs_writer *w, const struct ff_node *n,
+		      const struct sqfs_dir_info *di, const struct sqfs_inode *in,
+		      struct ff_err *err)
+{
+	uint8_t b[4];
+
+	switch (sqfs_basic_type(in->type)) {
+	case SQFS_DIR:
+		return sqfs_meta_write(&w->inodes, di->index, di->index_len, err);
+	case SQFS_FILE: {
+		const struct sqfs_file_data *fd = file_data(w, n);
+
+		for (uint32_t i = 0; i < fd->n_blocks; i++) {
+			ff_put_le32(b, fd->sizes[i]);
+			if (sqfs_meta_write(&w->inodes, b, 4, err) < 0)
+				return -1;
+		}
+		return 0;
+	}
+	case SQFS_SYMLINK:
+		if (sqfs_meta_write(&w->inodes, n->target, in->target_size, err) < 0)
+			return -1;
+		if (in->type != SQFS_LSYMLINK)
+			return 0;
+		ff_put_le32(b, in->xattr_idx);
+		return sqfs_meta_write(&w->inodes, b, 4, err);
+	default:
+		return 0;
+	}
+}
+
+static void count(struct sqfs_writer *w, const struct ff_node *n)
+{
+	if (S_ISDIR(n->mode))
+		w->st->n_dirs++;
+	else if (S_ISLNK(n->mode))
+		w->st->n_symlinks++;
+	else if (!S_ISREG(n->mode))
+		w->st->n_special++;
+}
+
+static int write_inode(struct sqfs_writer *w, const struct ff_node *n,
+		       const struct sqfs_dir_info *di, struct ff_err *err)
+{
+	struct sqfs_node_info *info = &w->info[n->index];
+	struct sqfs_inode in = {0};
+	uint8_t fixed[64];
+
+	fill_common(w, n, &in);
+	fill_type(w, n, di, &in);
+	info->ref = sqfs_meta_ref(&w->inodes);
+	info->written = 1;
+	w->export_refs[info->ino - 1] = info->ref;
+	count(w, n);
+	sqfs_inode_encode_fixed(&in, fixed);
+	if (sqfs_meta_write(&w->inodes, fixed, sqfs_inode_fixed_size(in.type), err) < 0)
+		return -1;
+	return write_tail(w, n, di, &in, err);
+}
+
+static int write_dir(struct sqfs_writer *w, const struct ff_node *d, struct ff_err *err)
+{
+	struct sqfs_dir_info di;
+	int ret;
+
+	if (sqfs_dir_write(w, d, &di, err) < 0) {
+		free(di.index);
+		return -1;
+	}
+	ret = write_inode(w, d, &di, err);
+	free(di.index);
+	return ret;
+}
+
+/* One walk for both passes, so numbering and writing cannot disagree. */
+static int visit(struct sqfs_writer *w, const struct ff_node *d, int writing,
+		 struct ff_err *err)
+{
+	for (uint32_t i = 0; i < d->n_children; i++)
+		if (S_ISDIR(d->children[i]->mode) && visit(w, d->children[i], writing, err) < 0)
+			return -1;
+	for (uint32_t i = 0; i < d->n_children; i++) {
+		const struct ff_node *c = d->children[i];
+		const struct ff_node *p = c->link ? c->link : c;
+		struct sqfs_node_info *info = &w->info[p->index];
+
+		if (S_ISDIR(c->mode))
+			continue;
+		if (c->link)
+			w->st->n_hardlinks += writing;
+		if (!writing && !info->ino)
+			info->ino = ++w->next_ino;
+		else if (writing && !info->written && write_inode(w, p, NULL, err) < 0)
+			return -1;
+	}
+	if (!writing) {
+		w->info[d->index].ino = ++w->next_ino;
+		return 0;
+	}
+	return write_dir(w, d, err);
+}
+
+int sqfs_inodes_number(struct sqfs_writer *w, struct ff_err *err)
+{
+	w->next_ino = 0;
+	if (visit(w, ff_tree_root(w->tree), 0, err) < 0)
+		return -1;
+	w->inode_count = w->next_ino;
+	w->st->inode_count = w->inode_count;
+	w->export_refs = calloc(w->inode_count + 1, sizeof(*w->export_refs));
+	if (!w->export_refs)
+		return ff_err_set(err, ENOMEM, "out of memory for %u inodes", w->inode_count);
+	return 0;
+}
+
+int sqfs_inodes_write(struct sqfs_writer *w, struct ff_err *err)
+{
+	return visit(w, ff_tree_root(w->tree), 1, err);
+}

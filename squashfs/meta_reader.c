@@ -1,0 +1,135 @@
+/* Metadata blocks: a 2-byte header then up to 8 KiB (compressed or not).
+ * Decoded blocks are cached by their image position; a cached block also
+ * remembers where the next one starts, so walking a table after the first
+ * visit costs no I/O.  Reads may span any number of blocks. */
+#include <errno.h>
+#include <string.h>
+
+#include "common/endian.h"
+#include "squashfs/fs_reader.h"
+
+static struct sqfs_cbuf *load_block(struct sqfs_rd *rd, uint64_t pos, uint64_t limit,
+				    struct ff_err *err)
+{
+	struct sqfs_cbuf *b = sqfs_cache_get(rd->meta, pos);
+	uint8_t hdr[SQFS_META_HEADER_SIZE];
+	uint32_t size;
+	int raw;
+	ssize_t n;
+
+	if (b)
+		return b;
+	if (pos >= limit || limit - pos < SQFS_META_HEADER_SIZE + 1) {
+		ff_err_set(err, EIO, "metadata block at %llu outside its table (ends at %llu)",
+			   (unsigned long long)pos, (unsigned long long)limit);
+		return NULL;
+	}
+	if (sqfs_pread(rd, hdr, sizeof(hdr), pos, err) < 0)
+		return NULL;
+	if (sqfs_meta_header_decode(ff_get_le16(hdr), &size, &raw, err) < 0) {
+		ff_err_prefix(err, "metadata block at %llu", (unsigned long long)pos);
+		return NULL;
+	}
+	if (size > limit - pos - SQFS_META_HEADER_SIZE) {
+		ff_err_set(err, EIO, "metadata block at %llu: %u bytes run past its table end %llu",
+			   (unsigned long long)pos, size, (unsigned long long)limit);
+		return NULL;
+	}
+	b = sqfs_cbuf_alloc(SQFS_META_SIZE);
+	if (!b) {
+		ff_err_set(err, ENOMEM, "out of memory");
+		return NULL;
+	}
+	n = sqfs_read_block(rd, pos + SQFS_META_HEADER_SIZE, size, raw, b->data, SQFS_META_SIZE,
+			    err);
+	if (n < 0) {
+		ff_err_prefix(err, "metadata");
+		sqfs_cbuf_release(b);
+		return NULL;
+	}
+	b->len = (uint32_t)n;
+	b->aux = pos + SQFS_META_HEADER_SIZE + size;
+	return sqfs_cache_put(rd->meta, pos, b);
+}
+
+int sqfs_meta_read(struct sqfs_rd *rd, struct sqfs_mpos *pos, void *dst, size_t len,
+		   struct ff_err *err)
+{
+	uint8_t *out = dst;
+
+	while (len) {
+		struct sqfs_cbuf *b = load_block(rd, pos->block, pos->limit, err);
+		size_t take;
+
+		if (!b)
+			return -1;
+		if (pos->offset >= b->len) {
+			if (b->len < SQFS_META_SIZE || pos->offset > b->len) {
+				sqfs_cbuf_release(b);
+				return ff_err_set(err, EIO,
+						  "metadata block at %llu: offset %u past its %u bytes",
+						  (unsigned long long)pos->block, pos->offset,
+						  b->len);
+			}
+			pos->block = b->aux;
+			pos->offset = 0;
+			sqfs_cbuf_release(b);
+			continue;
+		}
+		take = b->len - pos->offset;
+		if (take > len)
+			take = len;
+		if (out) {
+			memcpy(out, b->data + pos->offset, take);
+			out += take;
+		}
+		pos->offset += (uint32_t)take;
+		len -= take;
+		sqfs_cbuf_release(b);
+	}
+	return 0;
+}
+
+int sqfs_table_load(struct sqfs_rd *rd, const char *what, uint64_t index_pos, uint64_t len,
+		    void *dst, uint64_t *first_block, struct ff_err *err)
+{
+	uint64_t nblocks = (len + SQFS_META_SIZE - 1) / SQFS_META_SIZE, i;
+	uint8_t raw[8];
+	uint8_t *out = dst;
+
+	if (index_pos > rd->size || nblocks * 8 > rd->size - index_pos)
+		return ff_err_set(err, EIO, "%s table: index of %llu blocks at %llu past end of image (size %llu)",
+				  what, (unsigned long long)nblocks,
+				  (unsigned long long)index_pos, (unsigned long long)rd->size);
+	for (i = 0; i < nblocks; i++) {
+		uint64_t want = len - i * SQFS_META_SIZE;
+		struct sqfs_mpos pos;
+
+		if (want > SQFS_META_SIZE)
+			want = SQFS_META_SIZE;
+		if (sqfs_pread(rd, raw, 8, index_pos + i * 8, err) < 0)
+			return -1;
+		pos.block = ff_get_le64(raw);
+		pos.offset = 0;
+		pos.limit = index_pos; /* table blocks precede their index */
+		if (i == 0 && first_block)
+			*first_block = pos.block;
+		if (sqfs_meta_read(rd, &pos, out + i * SQFS_META_SIZE, want, err) < 0 ||
+		    (want == SQFS_META_SIZE && pos.offset != SQFS_META_SIZE))
+			return ff_err_prefix(err, "%s table block %llu", what,
+					     (unsigned long long)i);
+	}
+	return 0;
+}
+
+int sqfs_meta_normalize(struct sqfs_rd *rd, struct sqfs_mpos *pos, struct ff_err *err)
+{
+	struct sqfs_mpos p = *pos;
+	uint8_t byte;
+
+	if (sqfs_meta_read(rd, &p, &byte, 1, err) < 0)
+		return -1;
+	pos->block = p.block;
+	pos->offset = p.offset - 1;
+	return 0;
+}

@@ -1,0 +1,99 @@
+/* Metadata blocks: the stream is cut into 8 KiB pieces, each compressed on
+ * its own (stored raw when compression does not shrink it) behind a 2-byte
+ * header.  Tables are small next to file data, so the finished blocks stay
+ * in memory until the image layout places them. */
+#include "squashfs/writer_priv.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/endian.h"
+
+void sqfs_meta_init(struct sqfs_meta_writer *mw, struct ff_comp_ctx *ctx)
+{
+	memset(mw, 0, sizeof(*mw));
+	mw->ctx = ctx;
+}
+
+void sqfs_meta_free(struct sqfs_meta_writer *mw)
+{
+	free(mw->out);
+	free(mw->starts);
+	mw->out = NULL;
+	mw->starts = NULL;
+	mw->len = mw->cap = mw->n_starts = mw->starts_cap = 0;
+}
+
+static int reserve(struct sqfs_meta_writer *mw, size_t more, struct ff_err *err)
+{
+	if (mw->len + more > mw->cap) {
+		size_t cap = mw->cap ? mw->cap * 2 : 4 * (SQFS_META_SIZE + 2);
+		uint8_t *p;
+
+		while (cap < mw->len + more)
+			cap *= 2;
+		p = realloc(mw->out, cap);
+		if (!p)
+			return ff_err_set(err, ENOMEM, "metadata: out of memory (%zu bytes)", cap);
+		mw->out = p;
+		mw->cap = cap;
+	}
+	if (mw->n_starts == mw->starts_cap) {
+		size_t cap = mw->starts_cap ? mw->starts_cap * 2 : 16;
+		uint64_t *p = realloc(mw->starts, cap * sizeof(*p));
+
+		if (!p)
+			return ff_err_set(err, ENOMEM, "metadata: out of memory");
+		mw->starts = p;
+		mw->starts_cap = cap;
+	}
+	return 0;
+}
+
+int sqfs_meta_flush(struct sqfs_meta_writer *mw, struct ff_err *err)
+{
+	ssize_t n;
+	int raw;
+
+	if (!mw->fill)
+		return 0;
+	if (reserve(mw, SQFS_META_HEADER_SIZE + mw->fill, err) < 0)
+		return -1;
+	n = ff_comp_compress(mw->ctx, mw->block, mw->fill, mw->scratch, mw->fill, err);
+	if (n < 0)
+		return ff_err_prefix(err, "metadata block");
+	raw = n == FF_COMP_NOSHRINK;
+	if (raw)
+		n = (ssize_t)mw->fill;
+	mw->starts[mw->n_starts++] = mw->len;
+	ff_put_le16(mw->out + mw->len, sqfs_meta_header_encode((uint32_t)n, raw));
+	memcpy(mw->out + mw->len + SQFS_META_HEADER_SIZE, raw ? mw->block : mw->scratch,
+	       (size_t)n);
+	mw->len += SQFS_META_HEADER_SIZE + (size_t)n;
+	mw->fill = 0;
+	return 0;
+}
+
+int sqfs_meta_write(struct sqfs_meta_writer *mw, const void *buf, size_t len,
+		    struct ff_err *err)
+{
+	const uint8_t *p = buf;
+
+	while (len) {
+		size_t chunk = SQFS_META_SIZE - mw->fill;
+
+		if (chunk > len)
+			chunk = len;
+		memcpy(mw->block + mw->fill, p, chunk);
+		mw->fill += chunk;
+		mw->raw_pos += chunk;
+		p += chunk;
+		len -= chunk;
+		/* Flushing as soon as a block is full keeps fill < 8192, so a
+		 * reference taken now always names the block the bytes land in. */
+		if (mw->fill == SQFS_META_SIZE && sqfs_meta_flush(mw, err) < 0)
+			return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,375 @@
+/* Opening a SquashFS image and the common/fs.h operations on it.  The
+ * per-structure work lives in the other *_reader.c files. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/endian.h"
+#include "squashfs/fs_reader.h"
+#include "squashfs/reader.h"
+
+#define DEFAULT_CACHE (64u << 20)
+
+int ff_squashfs_probe(const uint8_t *buf, size_t len)
+{
+	return len >= 4 && ff_get_le32(buf) == SQFS_MAGIC;
+}
+
+int sqfs_fail(struct sqfs_rd *rd, const struct ff_err *err)
+{
+	switch (err->code) {
+	case ENOTDIR: case EISDIR: case ENOENT: case ENOMEM:
+		return -err->code;
+	default:
+		ff_fs_log(&rd->base, "%s", err->msg);
+		return -EIO;
+	}
+}
+
+static struct sqfs_rd *rd_of(struct ff_fs *fs)
+{
+	return (struct sqfs_rd *)fs;
+}
+
+static uint64_t op_root(struct ff_fs *fs)
+{
+	return rd_of(fs)->sb.root_inode;
+}
+
+static int op_lookup(struct ff_fs *fs, uint64_t dir, const char *name, size_t len,
+		     uint64_t *handle)
+{
+	struct sqfs_rd *rd = rd_of(fs);
+	struct ff_err err = {0};
+	struct sqfs_node n;
+	int ret;
+
+	if (sqfs_node_load(rd, dir, &n, &err) < 0)
+		return sqfs_fail(rd, &err);
+	if (len == 1 && name[0] == '.' && sqfs_basic_type(n.in.type) == SQFS_DIR) {
+		*handle = dir;
+		return 0;
+	}
+	ret = sqfs_dir_find(rd, &n, name, len, handle, &err);
+	if (ret < 0)
+		return sqfs_fail(rd, &err);
+	return ret ? -ENOENT : 0;
+}
+
+static int op_getattr(struct ff_fs *fs, uint64_t handle, struct ff_stat *st)
+{
+	struct sqfs_rd *rd = rd_of(fs);
+	struct ff_err err = {0};
+	struct sqfs_node n;
+
+	if (sqfs_node_load(rd, handle, &n, &err) < 0 || sqfs_node_stat(rd, &n, st, &err) < 0)
+		return sqfs_fail(rd, &err);
+	return 0;
+}
+
+struct readdir_ctx {
+	ff_readdir_fn fn;
+	void *ctx;
+};
+
+static int readdir_cb(void *ctx, const char *name, size_t len, uint64_t ref, uint32_t ino,
+		      int type, uint64_t cookie)
+{
+	static const uint32_t fmt[] = {0, S_IFDIR, S_IFREG, S_IFLNK, S_IFBLK, S_IFCHR,
+				       S_IFIFO, S_IFSOCK};
+	struct readdir_ctx *rc = ctx;
+
+	(void)ino;
+	return rc->fn(rc->ctx, name, len, ref, fmt[type], cookie);
+}
+
+static int op_readdir(struct ff_fs *fs, uint64_t dir, uint64_t start, ff_readdir_fn fn,
+		      void *ctx)
+{
+	struct sqfs_rd *rd = rd_of(fs);
+	struct readdir_ctx rc = {fn, ctx};
+	struct ff_err err = {0};
+	struct sqfs_node n;
+
+	if (sqfs_node_load(rd, dir, &n, &err) < 0 ||
+	    sqfs_dir_iterate(rd, &n, start, readdir_cb, &rc, &err) < 0)
+		return sqfs_fail(rd, &err);
+	return 0;
+}
+
+static ssize_t op_read(struct ff_fs *fs, uint64_t handle, void *buf, size_t len, uint64_t off)
+{
+	struct sqfs_rd *rd = rd_of(fs);
+	struct ff_err err = {0};
+	ssize_t n = sqfs_file_read(rd, handle, buf, len, off, &err);
+
+	return n < 0 ? sqfs_fail(rd, &err) : n;
+}
+
+static ssize_t op_readlink(struct ff_fs *fs, uint64_t handle, char *buf, size_t cap)
+{
+	struct sqfs_rd *rd = rd_of(fs);
+	struct ff_err err = {0};
+	struct sqfs_node n;
+
+	if (sqfs_node_load(rd, handle, &n, &err) < 0)
+		return sqfs_fail(rd, &err);
+	if (sqfs_basic_type(n.in.type) != SQFS_SYMLINK)
+		return -EINVAL;
+	if (sqfs_meta_read(rd, &n.tail, buf, cap < n.in.target_size ? cap : n.in.target_size,
+			   &err) < 0) {
+		ff_err_prefix(&err, "inode %u: symlink target", n.in.inode_number);
+		return sqfs_fail(rd, &err);
+	}
+	return n.in.target_size;
+}
+
+struct xattr_ctx {
+	ff_xattr_fn list;
+	void *ctx;
+	const char *want;
+	void *buf;
+	size_t cap;
+	ssize_t result;
+};
+
+static int xattr_cb(void *ctx, const char *name, size_t name_len, const uint8_t *value,
+		    size_t value_len)
+{
+	struct xattr_ctx *xc = ctx;
+
+	if (xc->list)
+		return xc->list(xc->ctx, name, name_len) ? 1 : 0;
+	if (strcmp(name, xc->want))
+		return 0;
+	if (xc->cap && xc->cap < value_len) {
+		xc->result = -ERANGE;
+		return 1;
+	}
+	if (xc->cap)
+		memcpy(xc->buf, value, value_len);
+	xc->result = (ssize_t)value_len;
+	return 1;
+}
+
+static int xattr_run(struct sqfs_rd *rd, uint64_t handle, struct xattr_ctx *xc)
+{
+	struct ff_err err = {0};
+	struct sqfs_node n;
+
+	if (sqfs_node_load(rd, handle, &n, &err) < 0 ||
+	    sqfs_xattr_walk(rd, n.in.xattr_idx, xattr_cb, xc, &err) < 0) {
+		ff_err_prefix(&err, "inode reference 0x%llx", (unsigned long long)handle);
+		return sqfs_fail(rd, &err);
+	}
+	return 0;
+}
+
+static int op_listxattr(struct ff_fs *fs, uint64_t handle, ff_xattr_fn fn, void *ctx)
+{
+	struct xattr_ctx xc = {fn, ctx, NULL, NULL, 0, 0};
+
+	return xattr_run(rd_of(fs), handle, &xc);
+}
+
+static ssize_t op_getxattr(struct ff_fs *fs, uint64_t handle, const char *name, void *buf,
+			   size_t cap)
+{
+	struct xattr_ctx xc = {NULL, NULL, name, buf, cap, -ENODATA};
+	int ret = xattr_run(rd_of(fs), handle, &xc);
+
+	return ret < 0 ? ret : xc.result;
+}
+
+static int op_statfs(struct ff_fs *fs, struct ff_statfs *sf)
+{
+	struct sqfs_rd *rd = rd_of(fs);
+
+	sf->block_size = rd->sb.block_size;
+	sf->total_bytes = rd->sb.bytes_used;
+	sf->inodes = rd->sb.inode_count;
+	sf->name_max = SQFS_NAME_MAX;
+	return 0;
+}
+
+static void op_close(struct ff_fs *fs)
+{
+	struct sqfs_rd *rd = rd_of(fs);
+
+	if (rd->fd >= 0)
+		close(rd->fd);
+	sqfs_cache_free(rd->meta);
+	sqfs_cache_free(rd->data);
+	sqfs_cache_free(rd->files);
+	sqfs_pool_free(rd->pool);
+	ff_comp_free(rd->comp);
+	free(rd->ids);
+	free(rd->frags);
+	free(rd->export_blocks);
+	free(rd->xattr_blocks);
+	free(rd);
+}
+
+static const struct ff_fs_ops sqfs_ops = {
+	.format = "squashfs",
+	.root = op_root,
+	.lookup = op_lookup,
+	.getattr = op_getattr,
+	.readdir = op_readdir,
+	.read = op_read,
+	.readlink = op_readlink,
+	.listxattr = op_listxattr,
+	.getxattr = op_getxattr,
+	.statfs = op_statfs,
+	.info = sqfs_info,
+	.check = sqfs_check,
+	.close = op_close,
+};
+
+static int read_super(struct sqfs_rd *rd, uint64_t file_size, struct ff_err *err)
+{
+	uint8_t raw[SQFS_SUPER_SIZE];
+
+	rd->size = file_size;
+	if (sqfs_pread(rd, raw, sizeof(raw), 0, err) < 0 || sqfs_super_decode(raw, &rd->sb, err) < 0)
+		return -1;
+	if (rd->sb.bytes_used > file_size)
+		return ff_err_set(err, EIO, "superblock: bytes_used %llu > file size %llu (truncated image?)",
+				  (unsigned long long)rd->sb.bytes_used,
+				  (unsigned long long)file_size);
+	rd->size = rd->sb.bytes_used;
+	return 0;
+}
+
+static int read_comp(struct sqfs_rd *rd, struct ff_err *err)
+{
+	uint8_t raw[2], opts[SQFS_META_SIZE];
+	uint32_t size;
+	int uncompressed;
+
+	rd->comp = ff_comp_new_id(rd->sb.compressor, rd->sb.block_size, err);
+	if (!rd->comp)
+		return ff_err_prefix(err, "superblock: compressor %u", rd->sb.compressor);
+	if (!(rd->sb.flags & SQFS_FLAG_COMPRESSOR_OPTIONS))
+		return 0;
+	if (sqfs_pread(rd, raw, 2, SQFS_SUPER_SIZE, err) < 0 ||
+	    sqfs_meta_header_decode(ff_get_le16(raw), &size, &uncompressed, err) < 0)
+		return ff_err_prefix(err, "compressor options");
+	if (!uncompressed)
+		return ff_err_set(err, EIO, "compressor options block is compressed");
+	if (sqfs_pread(rd, opts, size, SQFS_SUPER_SIZE + 2, err) < 0 ||
+	    ff_comp_options_decode(rd->comp, opts, size, err) < 0)
+		return ff_err_prefix(err, "compressor options");
+	return 0;
+}
+
+static int check_tables(struct sqfs_rd *rd, struct ff_err *err)
+{
+	const struct sqfs_super *sb = &rd->sb;
+
+	if (sb->inode_table >= sb->dir_table || sb->dir_table >= rd->size)
+		return ff_err_set(err, EIO, "superblock: inode table %llu / directory table %llu out of order or past end of image (%llu)",
+				  (unsigned long long)sb->inode_table,
+				  (unsigned long long)sb->dir_table, (unsigned long long)rd->size);
+	if (sb->id_table >= rd->size)
+		return ff_err_set(err, EIO, "superblock: id table %llu past end of image (%llu)",
+				  (unsigned long long)sb->id_table, (unsigned long long)rd->size);
+	if (sb->fragment_count && sb->fragment_table >= rd->size)
+		return ff_err_set(err, EIO, "superblock: fragment table %llu past end of image (%llu)",
+				  (unsigned long long)sb->fragment_table,
+				  (unsigned long long)rd->size);
+	if (sb->xattr_id_table != SQFS_INVALID_BLK && sb->xattr_id_table >= rd->size)
+		return ff_err_set(err, EIO, "superblock: xattr table %llu past end of image (%llu)",
+				  (unsigned long long)sb->xattr_id_table,
+				  (unsigned long long)rd->size);
+	rd->inode_end = sb->dir_table;
+	rd->dir_end = rd->size;
+	return 0;
+}
+
+static void lower_dir_end(struct sqfs_rd *rd, uint64_t pos)
+{
+	if (pos > rd->sb.dir_table && pos < rd->dir_end)
+		rd->dir_end = pos;
+}
+
+static int load_tables(struct sqfs_rd *rd, struct ff_err *err)
+{
+	uint64_t first = SQFS_INVALID_BLK;
+
+	if (sqfs_ids_load(rd, &first, err) < 0)
+		return -1;
+	lower_dir_end(rd, first);
+	lower_dir_end(rd, rd->sb.id_table);
+	first = SQFS_INVALID_BLK;
+	if (sqfs_fragments_load(rd, &first, err) < 0)
+		return -1;
+	lower_dir_end(rd, first);
+	if (rd->sb.fragment_count)
+		lower_dir_end(rd, rd->sb.fragment_table);
+	first = SQFS_INVALID_BLK;
+	if (sqfs_export_load(rd, &first, err) < 0)
+		return -1;
+	lower_dir_end(rd, first);
+	first = SQFS_INVALID_BLK;
+	if (sqfs_xattr_load(rd, &first, err) < 0)
+		return -1;
+	lower_dir_end(rd, first);
+	return 0;
+}
+
+static int open_image(struct sqfs_rd *rd, const char *path, const struct ff_open_opts *opts,
+		      struct ff_err *err)
+{
+	uint64_t budget = opts && opts->cache_bytes ? opts->cache_bytes : DEFAULT_CACHE;
+	struct sqfs_node root;
+	struct stat st;
+
+	rd->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (rd->fd < 0 || fstat(rd->fd, &st) < 0)
+		return ff_err_sys(err, errno, "%s", path);
+	rd->file_off = opts ? opts->offset : 0;
+	if ((uint64_t)st.st_size < rd->file_off + SQFS_SUPER_SIZE)
+		return ff_err_set(err, EINVAL, "file of %llu bytes too small for a superblock at offset %llu",
+				  (unsigned long long)st.st_size,
+				  (unsigned long long)rd->file_off);
+	rd->meta = sqfs_cache_new(budget / 8 > (1u << 20) ? budget / 8 : (1u << 20));
+	rd->files = sqfs_cache_new(budget / 16 > (256u << 10) ? budget / 16 : (256u << 10));
+	rd->data = sqfs_cache_new(budget - budget / 8 - budget / 16);
+	rd->pool = sqfs_pool_new();
+	if (!rd->meta || !rd->files || !rd->data || !rd->pool)
+		return ff_err_set(err, ENOMEM, "out of memory");
+	if (read_super(rd, (uint64_t)st.st_size - rd->file_off, err) < 0 || read_comp(rd, err) < 0 ||
+	    check_tables(rd, err) < 0 || load_tables(rd, err) < 0)
+		return -1;
+	if (sqfs_node_load(rd, rd->sb.root_inode, &root, err) < 0)
+		return ff_err_prefix(err, "root inode");
+	if (sqfs_basic_type(root.in.type) != SQFS_DIR)
+		return ff_err_set(err, EIO, "root inode %u is not a directory",
+				  root.in.inode_number);
+	return 0;
+}
+
+int ff_squashfs_open(const char *path, const struct ff_open_opts *opts, struct ff_fs **fs,
+		     struct ff_err *err)
+{
+	struct sqfs_rd *rd = calloc(1, sizeof(*rd));
+
+	*fs = NULL;
+	if (!rd)
+		return ff_err_set(err, ENOMEM, "out of memory");
+	rd->fd = -1;
+	rd->base.ops = &sqfs_ops;
+	rd->base.log = opts ? opts->log : NULL;
+	rd->base.log_ctx = opts ? opts->log_ctx : NULL;
+	rd->sb.block_size = SQFS_BLOCK_MIN; /* scratch size until the superblock is read */
+	if (open_image(rd, path, opts, err) < 0) {
+		op_close(&rd->base);
+		return -1;
+	}
+	*fs = &rd->base;
+	return 0;
+}

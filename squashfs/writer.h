@@ -1,0 +1,81 @@
+/* The SquashFS 4.0 writer: builds an image from a finished mkfs/ tree.
+ *
+ *   ff_sqfs_write(tree, &opts, "out.sqfs", &stats, &err)
+ *
+ * writes IMAGE atomically (temporary beside it, renamed at the end).  With
+ * image_path NULL nothing is written: the same pipeline runs (dedup, block
+ * and fragment splitting, compression, every table) and `stats` reports the
+ * sizes mkfs would produce; `block_cb` sees every data and fragment block.
+ * That dry run is what the bench uses to model a tree without an image.
+ *
+ * Output is deterministic: the same tree and options give the same bytes
+ * whatever `jobs` is. */
+#ifndef FF_SQUASHFS_WRITER_H
+#define FF_SQUASHFS_WRITER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/error.h"
+#include "compress/compress.h"
+#include "mkfs/tree.h"
+
+enum ff_sqfs_block_kind {
+	FF_SQFS_BLOCK_DATA = 0,    /* a (possibly short) file block */
+	FF_SQFS_BLOCK_FRAGMENT = 1, /* a block of packed tail ends */
+	FF_SQFS_BLOCK_SPARSE = 2,  /* an all-zero block stored as size 0 */
+};
+
+struct ff_sqfs_write_opts {
+	const struct ff_comp *comp; /* codec and its options, built for block_size */
+	uint32_t block_size;        /* power of two, 4 KiB .. 1 MiB */
+	unsigned jobs;              /* compression threads; 0 = online CPUs */
+	int64_t mkfs_time;          /* superblock time; < 0 = now */
+	int no_fragments;           /* every tail is a short block */
+	int always_fragments;       /* pack tails of files >= block_size too */
+	int no_dedup;
+	int no_exports;
+	int no_sparse;
+	int no_xattrs;              /* only sets the superblock flag; the tree
+				       already dropped its xattrs */
+
+	/* Optional hooks; called from the writing thread only. */
+	void (*warn)(void *ctx, const char *msg);
+	void (*progress)(void *ctx, uint64_t bytes_done, uint64_t bytes_total,
+			 uint64_t files_done, uint64_t files_total);
+	void (*block_cb)(void *ctx, enum ff_sqfs_block_kind kind, uint32_t in_len,
+			 uint32_t out_len, int stored_raw);
+	void *cb_ctx;
+
+	/* Optional: while the temporary image exists its path is published
+	 * here (else NULL), so a main's signal handler can unlink it. */
+	const char *volatile *tmp_path_slot;
+};
+
+struct ff_sqfs_write_stats {
+	uint64_t bytes_used;       /* superblock bytes_used (unpadded) */
+	uint64_t image_size;       /* padded to 4 KiB */
+	uint64_t data_in;          /* file content bytes in the tree */
+	uint64_t data_out;         /* data + fragment block bytes written */
+	uint64_t inode_count;
+	uint64_t n_dirs, n_files, n_symlinks, n_special;
+	uint64_t n_hardlinks;      /* extra names sharing an inode */
+	uint64_t n_blocks;         /* data blocks (incl. short and sparse) */
+	uint64_t n_sparse_blocks;
+	uint64_t n_raw_blocks;     /* stored uncompressed */
+	uint64_t n_fragment_blocks;
+	uint64_t n_fragment_tails;
+	uint64_t n_dup_files;
+	uint64_t dup_bytes;
+	uint32_t n_ids;
+	uint32_t n_xattr_ids;
+	uint64_t inode_table_bytes, dir_table_bytes;
+	uint64_t fragment_table_bytes, export_table_bytes, id_table_bytes, xattr_table_bytes;
+};
+
+/* Returns 0, or -1 with err naming the file/thing and the problem; on error
+ * no IMAGE is left behind and an existing IMAGE is untouched. */
+int ff_sqfs_write(const struct ff_tree *tree, const struct ff_sqfs_write_opts *opts,
+		  const char *image_path, struct ff_sqfs_write_stats *stats, struct ff_err *err);
+
+#endif

@@ -1,0 +1,216 @@
+/* Extended attributes: each distinct attribute set is written once as a
+ * key/value list in its own metadata stream and gets one id; inodes with
+ * the same set share the id.  A value longer than a reference that was
+ * already stored is written out of line (a reference to the first copy).
+ * Names outside user./trusted./security. cannot be stored: warned, skipped. */
+#include "squashfs/writer_priv.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/endian.h"
+
+#define OOL_REF_SIZE 8
+
+struct sqfs_xattr_writer {
+	struct sqfs_meta_writer kv;
+	struct sqfs_hmap *sets;   /* encoded set -> id */
+	struct sqfs_hmap *values; /* value bytes -> reference of its record */
+	uint8_t *ids;             /* encoded id entries */
+	size_t n_ids, cap;
+	uint8_t *key;             /* scratch: the set being encoded */
+	size_t key_len, key_cap;
+};
+
+static int key_append(struct sqfs_xattr_writer *x, const void *p, size_t n,
+		      struct ff_err *err)
+{
+	if (x->key_len + n > x->key_cap) {
+		size_t cap = x->key_cap ? x->key_cap : 256;
+		uint8_t *q;
+
+		while (cap < x->key_len + n)
+			cap *= 2;
+		q = realloc(x->key, cap);
+		if (!q)
+			return ff_err_set(err, ENOMEM, "xattrs: out of memory");
+		x->key = q;
+		x->key_cap = cap;
+	}
+	memcpy(x->key + x->key_len, p, n);
+	x->key_len += n;
+	return 0;
+}
+
+/* The set as bytes (type, name length, name, value length, value per pair)
+ * used both as the dedup key and to write the list.  Returns pairs kept. */
+static int encode_set(struct sqfs_writer *w, const struct ff_node *n, struct ff_err *err)
+{
+	struct sqfs_xattr_writer *x = w->xattrs;
+	char path[4096];
+	int kept = 0;
+
+	x->key_len = 0;
+	for (uint32_t i = 0; i < n->n_xattrs; i++) {
+		const struct ff_xattr *a = &n->xattrs[i];
+		const char *suffix;
+		int type = sqfs_xattr_split(a->name, &suffix);
+		uint8_t hdr[8];
+		size_t slen;
+
+		if (type < 0 || !*suffix) {
+			sqfs_warn(w, "%s: xattr '%s' skipped: SquashFS stores only user., trusted. "
+				  "and security. names", sqfs_node_name(n, path, sizeof(path)),
+				  a->name);
+			continue;
+		}
+		slen = strlen(suffix);
+		ff_put_le16(hdr, (uint16_t)type);
+		ff_put_le16(hdr + 2, (uint16_t)slen);
+		ff_put_le32(hdr + 4, a->len);
+		if (key_append(x, hdr, 4, err) < 0 || key_append(x, suffix, slen, err) < 0 ||
+		    key_append(x, hdr + 4, 4, err) < 0 || key_append(x, a->value, a->len, err) < 0)
+			return -1;
+		kept++;
+	}
+	return kept;
+}
+
+static int write_value(struct sqfs_xattr_writer *x, const uint8_t *v, uint32_t len,
+		       int *ool, struct ff_err *err)
+{
+	uint8_t buf[OOL_REF_SIZE + 4];
+	uint64_t ref;
+
+	if (len > OOL_REF_SIZE && sqfs_hmap_get(x->values, v, len, &ref)) {
+		ff_put_le32(buf, OOL_REF_SIZE);
+		ff_put_le64(buf + 4, ref);
+		*ool = 1;
+		return sqfs_meta_write(&x->kv, buf, sizeof(buf), err);
+	}
+	*ool = 0;
+	if (len > OOL_REF_SIZE && sqfs_hmap_put(x->values, v, len, sqfs_meta_ref(&x->kv)) < 0)
+		return ff_err_set(err, ENOMEM, "xattrs: out of memory");
+	ff_put_le32(buf, len);
+	if (sqfs_meta_write(&x->kv, buf, 4, err) < 0)
+		return -1;
+	return sqfs_meta_write(&x->kv, v, len, err);
+}
+
+/* Writes the pairs of the encoded set in x->key.  The out-of-line flag is
+ * in the key, so each key is written after its value is decided. */
+static int write_set(struct sqfs_xattr_writer *x, uint32_t count, struct ff_err *err)
+{
+	uint64_t ref = sqfs_meta_ref(&x->kv), start = x->kv.raw_pos;
+	const uint8_t *p = x->key;
+	uint8_t entry[SQFS_XATTR_ID_SIZE];
+
+	for (uint32_t i = 0; i < count; i++) {
+		struct sqfs_xattr_key k = { ff_get_le16(p), ff_get_le16(p + 2) };
+		uint32_t vlen = ff_get_le32(p + 4 + k.name_len);
+		const uint8_t *v = p + 8 + k.name_len;
+		uint8_t kb[SQFS_XATTR_KEY_SIZE];
+		int ool = vlen > OOL_REF_SIZE && sqfs_hmap_get(x->values, v, vlen, &(uint64_t){0});
+
+		k.type |= ool ? SQFS_XATTR_VALUE_OOL : 0;
+		sqfs_xattr_key_encode(&k, kb);
+		if (sqfs_meta_write(&x->kv, kb, sizeof(kb), err) < 0 ||
+		    sqfs_meta_write(&x->kv, p + 4, k.name_len, err) < 0 ||
+		    write_value(x, v, vlen, &ool, err) < 0)
+			return -1;
+		p = v + vlen;
+	}
+	if (x->n_ids == x->cap) {
+		size_t cap = x->cap ? x->cap * 2 : 64;
+		uint8_t *q = realloc(x->ids, cap * SQFS_XATTR_ID_SIZE);
+
+		if (!q)
+			return ff_err_set(err, ENOMEM, "xattrs: out of memory");
+		x->ids = q;
+		x->cap = cap;
+	}
+	sqfs_xattr_id_encode(&(struct sqfs_xattr_id){ ref, count, (uint32_t)(x->kv.raw_pos - start) },
+			     entry);
+	memcpy(x->ids + x->n_ids++ * SQFS_XATTR_ID_SIZE, entry, sizeof(entry));
+	return 0;
+}
+
+static int node_xattrs(struct sqfs_writer *w, const struct ff_node *n, uint32_t *idx,
+		       struct ff_err *err)
+{
+	struct sqfs_xattr_writer *x = w->xattrs;
+	int count = encode_set(w, n, err);
+	uint64_t id;
+
+	*idx = SQFS_INVALID_XATTR;
+	if (count <= 0)
+		return count;
+	if (sqfs_hmap_get(x->sets, x->key, x->key_len, &id)) {
+		*idx = (uint32_t)id;
+		return 0;
+	}
+	id = x->n_ids;
+	if (sqfs_hmap_put(x->sets, x->key, x->key_len, id) < 0)
+		return ff_err_set(err, ENOMEM, "xattrs: out of memory");
+	*idx = (uint32_t)id;
+	return write_set(x, (uint32_t)count, err);
+}
+
+int sqfs_xattrs_collect(struct sqfs_writer *w, struct ff_err *err)
+{
+	struct sqfs_xattr_writer *x = calloc(1, sizeof(*x));
+
+	w->xattrs = x;
+	if (x) {
+		x->sets = sqfs_hmap_new();
+		x->values = sqfs_hmap_new();
+	}
+	if (!x || !x->sets || !x->values)
+		return ff_err_set(err, ENOMEM, "xattrs: out of memory");
+	sqfs_meta_init(&x->kv, w->mctx);
+	for (struct ff_node *n = ff_tree_root(w->tree); n; n = ff_tree_next(w->tree, n)) {
+		if (n->link)
+			continue;
+		if (node_xattrs(w, n, &w->info[n->index].xattr, err) < 0)
+			return -1;
+	}
+	w->st->n_xattr_ids = (uint32_t)x->n_ids;
+	return 0;
+}
+
+int sqfs_xattrs_write(struct sqfs_writer *w, uint64_t *pos, struct ff_err *err)
+{
+	struct sqfs_xattr_writer *x = w->xattrs;
+	uint8_t hdr[SQFS_XATTR_TABLE_HEADER];
+	uint64_t kv_start, start = w->sink.pos;
+
+	*pos = SQFS_INVALID_BLK;
+	if (!x->n_ids)
+		return 0;
+	if (sqfs_meta_emit(&w->sink, &x->kv, &kv_start, err) < 0)
+		return -1;
+	ff_put_le64(hdr, kv_start);
+	ff_put_le32(hdr + 8, (uint32_t)x->n_ids);
+	ff_put_le32(hdr + 12, 0);
+	if (sqfs_table_write(&w->sink, w->mctx, x->ids, x->n_ids * SQFS_XATTR_ID_SIZE, hdr,
+			     sizeof(hdr), pos, err) < 0)
+		return -1;
+	w->st->xattr_table_bytes = w->sink.pos - start;
+	return 0;
+}
+
+void sqfs_xattrs_free(struct sqfs_writer *w)
+{
+	struct sqfs_xattr_writer *x = w->xattrs;
+
+	if (!x)
+		return;
+	sqfs_meta_free(&x->kv);
+	sqfs_hmap_free(x->sets);
+	sqfs_hmap_free(x->values);
+	free(x->ids);
+	free(x->key);
+	free(x);
+	w->xattrs = NULL;
+}

@@ -1,0 +1,97 @@
+#!/bin/bash
+# Bad input gives a message naming the option, value, path or line and the
+# problem, a non-zero exit (2 for usage errors), and no IMAGE.
+. "$(dirname "$0")/../lib.sh"
+
+command -v mkfs.squashfs >/dev/null || skip_all "mkfs.squashfs not built"
+
+S=$T/src
+mkdir -p "$S/sub"
+echo hello > "$S/file"
+IMG=$T/out.sqfs
+
+# bad_usage NAME PATTERN ARGS... — exit 2, message matches, no image.
+bad_usage() {
+	local name=$1 pat=$2 out rc
+	shift 2
+	out=$(mkfs.squashfs "$@" 2>&1)
+	rc=$?
+	is "$rc" 2 "$name: exit status 2"
+	ok "$name: message names it" grep -qF -- "$pat" <<< "$out"
+	ok "$name: no image" test ! -e "$IMG"
+}
+
+bad_usage "-b 300K" "'300K'" -b 300K "$S" "$IMG"
+bad_usage "--block-size 2M" "--block-size" --block-size 2M "$S" "$IMG"
+bad_usage "-b 2K" "'2K'" -b 2K "$S" "$IMG"
+bad_usage "unknown codec" "brotli" -c brotli "$S" "$IMG"
+bad_usage "-comp with a bad level" "level" -comp gzip -Xcompression-level 42 "$S" "$IMG"
+bad_usage "-X unknown key" "nosuchkey" -X nosuchkey=1 "$S" "$IMG"
+bad_usage "-j 0" "'0'" -j 0 "$S" "$IMG"
+bad_usage "--mtime not a number" "'yesterday'" --mtime yesterday "$S" "$IMG"
+SOURCE_DATE_EPOCH=x bad_usage "SOURCE_DATE_EPOCH not a number" "SOURCE_DATE_EPOCH" "$S" "$IMG"
+bad_usage "--force-uid unknown user" "no-such-user-here" --force-uid no-such-user-here "$S" "$IMG"
+bad_usage "missing IMAGE" "IMAGE" "$S"
+bad_usage "unknown option" "--frobnicate" --frobnicate "$S" "$IMG"
+bad_usage "--no-fragments with --always-fragments" "contradict" --no-fragments --always-fragments "$S" "$IMG"
+bad_usage "IMAGE inside SOURCE" "inside SOURCE" "$S" "$S/sub/img.sqfs"
+ok "IMAGE inside SOURCE: nothing written into SOURCE" test -z "$(ls "$S/sub")"
+
+# build_fails NAME PATTERN ARGS... — exit 1, message matches, no image.
+build_fails() {
+	local name=$1 pat=$2 out rc
+	shift 2
+	out=$("$@" 2>&1)
+	rc=$?
+	is "$rc" 1 "$name: exit status 1"
+	ok "$name: message names it" grep -qF -- "$pat" <<< "$out"
+	ok "$name: no image" test ! -e "$IMG"
+}
+
+build_fails "missing SOURCE" "$T/nonexistent" mkfs.squashfs "$T/nonexistent" "$IMG"
+long=$(printf 'n%.0s' $(seq 256))
+build_fails "a 256-byte name" "$long" mkfs.squashfs -p "$long d 755 0 0" "$S" "$IMG"
+
+if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null; then
+	# As an unprivileged user a 0600 root file cannot be read.
+	mkdir -p "$T/priv/src" "$T/priv/out"
+	chmod 755 "$T" "$T/priv" "$T/priv/src"
+	chmod 777 "$T/priv/out"
+	echo secret > "$T/priv/src/secret"
+	chmod 600 "$T/priv/src/secret"
+	echo public > "$T/priv/src/public"
+	chmod 644 "$T/priv/src/public"
+	asuser() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+	out=$(asuser mkfs.squashfs "$T/priv/src" "$T/priv/out/img.sqfs" 2>&1)
+	rc=$?
+	ok "unreadable file: build fails (exit $rc)" test "$rc" -ne 0 -a "$rc" -lt 128
+	ok "unreadable file: the message names it" grep -qF "secret" <<< "$out"
+	is "$(ls "$T/priv/out")" "" "unreadable file: no image, no temporary"
+	out=$(asuser mkfs.squashfs --ignore-errors "$T/priv/src" "$T/priv/out/img.sqfs" 2>&1)
+	rc=$?
+	is "$rc" 0 "--ignore-errors: the image is built"
+	ok "--ignore-errors: a warning names the file" grep -qF "secret" <<< "$out"
+	ok "--ignore-errors: the readable file is in it" \
+		bash -c "unsquashfs -lls '$T/priv/out/img.sqfs' | grep -q public"
+	ok "--ignore-errors: the unreadable file is not" \
+		bash -c "! unsquashfs -lls '$T/priv/out/img.sqfs' | grep -q secret"
+else
+	skip "needs root and setpriv" "unreadable file"
+fi
+
+if [ "$(id -u)" = 0 ]; then
+	# 65537 distinct owners do not fit the id table.
+	mkdir -p "$T/ids"
+	python3 - "$T/ids" <<'PY'
+import os, sys
+for i in range(32769):
+    p = os.path.join(sys.argv[1], 'f%05d' % i)
+    open(p, 'w').close()
+    os.chown(p, 100000 + i, 200000 + i)
+PY
+	build_fails "65537 distinct ids" "65537" mkfs.squashfs -q "$T/ids" "$IMG"
+else
+	skip "needs root to chown" "65537 distinct ids"
+fi
+
+done_testing

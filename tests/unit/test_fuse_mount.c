@@ -1,0 +1,659 @@
+/* The FUSE callbacks end to end, independent of any image format: a small
+ * in-memory ff_fs is served by ff_fuse_mount/ff_fuse_loop from a thread of
+ * this process, and checked with ordinary system calls on the mount.
+ * Needs root and /dev/fuse; skips otherwise. */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <sys/xattr.h>
+#include <dirent.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "fuse/mount.h"
+
+/* ---- the in-memory file system ---------------------------------------- */
+
+enum { H_FILE0, H_ROOT, H_BIG, H_LINK, H_DEV, H_BAD, H_SUB, H_SUBFILE, H_MANY, H_COUNT };
+#define MANY 700
+#define BIG_SIZE (3u * 1024 * 1024 + 123)
+#define INO(h) ((h) * 10 + 7) /* inode numbers differ from handles on purpose */
+
+struct mem_node {
+	uint32_t mode;
+	uint64_t size;
+};
+
+struct mem_fs {
+	struct ff_fs base;
+	struct mem_node nodes[H_COUNT + MANY];
+	unsigned char *big;
+	atomic_int logs;
+};
+
+struct dirent_def {
+	uint64_t dir;
+	const char *name;
+	uint64_t child;
+};
+
+static const struct dirent_def tree[] = {
+	{H_ROOT, "a-file", H_FILE0},  {H_ROOT, "big", H_BIG},   {H_ROOT, "big-hardlink", H_BIG},
+	{H_ROOT, "bad", H_BAD},       {H_ROOT, "dev", H_DEV},   {H_ROOT, "link", H_LINK},
+	{H_ROOT, "many", H_MANY},     {H_ROOT, "sub", H_SUB},   {H_SUB, "inner", H_SUBFILE},
+};
+#define NTREE (sizeof(tree) / sizeof(tree[0]))
+
+static const char file0[] = "handle zero is an ordinary file\n";
+static const char target[] = "big";
+
+static struct mem_fs *mem(struct ff_fs *fs)
+{
+	return (struct mem_fs *)fs;
+}
+
+static uint64_t mem_root(struct ff_fs *fs)
+{
+	(void)fs;
+	return H_ROOT;
+}
+
+static int valid(struct ff_fs *fs, uint64_t h)
+{
+	(void)fs;
+	return h < H_COUNT + MANY;
+}
+
+/* Entries of `many` are files named m000..m699 with handles H_COUNT + i. */
+static int many_lookup(const char *name, size_t len, uint64_t *h)
+{
+	unsigned i;
+
+	if (len != 4 || name[0] != 'm' || sscanf(name + 1, "%3u", &i) != 1 || i >= MANY)
+		return -ENOENT;
+	*h = H_COUNT + i;
+	return 0;
+}
+
+static int mem_lookup(struct ff_fs *fs, uint64_t dir, const char *name, size_t len,
+		      uint64_t *h)
+{
+	if (!valid(fs, dir))
+		return -EIO;
+	if (!S_ISDIR(mem(fs)->nodes[dir].mode))
+		return -ENOTDIR;
+	if (dir == H_MANY)
+		return many_lookup(name, len, h);
+	for (size_t i = 0; i < NTREE; i++)
+		if (tree[i].dir == dir && strlen(tree[i].name) == len &&
+		    !memcmp(tree[i].name, name, len)) {
+			*h = tree[i].child;
+			return 0;
+		}
+	return -ENOENT;
+}
+
+static int mem_getattr(struct ff_fs *fs, uint64_t h, struct ff_stat *st)
+{
+	if (!valid(fs, h))
+		return -EIO;
+	memset(st, 0, sizeof(*st));
+	st->ino = INO(h);
+	st->mode = mem(fs)->nodes[h].mode;
+	st->nlink = h == H_BIG ? 2 : 1;
+	st->uid = 1000 + (uint32_t)h;
+	st->gid = 2000 + (uint32_t)h;
+	st->size = mem(fs)->nodes[h].size;
+	st->blocks = (st->size + 511) / 512;
+	st->mtime = 1700000000 + (int64_t)h;
+	st->atime = st->ctime = st->mtime;
+	if (h == H_DEV) {
+		st->rdev_major = 8;
+		st->rdev_minor = 33;
+	}
+	return 0;
+}
+
+static int mem_readdir(struct ff_fs *fs, uint64_t dir, uint64_t start, ff_readdir_fn fn,
+		       void *ctx)
+{
+	char name[8];
+	uint64_t pos = 0;
+
+	if (!valid(fs, dir) || !S_ISDIR(mem(fs)->nodes[dir].mode))
+		return -ENOTDIR;
+	if (dir == H_MANY) {
+		for (uint64_t i = start; i < MANY; i++) {
+			snprintf(name, sizeof(name), "m%03u", (unsigned)i);
+			if (fn(ctx, name, 4, H_COUNT + i, S_IFREG, i + 1))
+				return 0;
+		}
+		return 0;
+	}
+	for (size_t i = 0; i < NTREE; i++) {
+		if (tree[i].dir != dir || ++pos <= start)
+			continue;
+		if (fn(ctx, tree[i].name, strlen(tree[i].name), tree[i].child,
+		       mem(fs)->nodes[tree[i].child].mode, pos))
+			return 0;
+	}
+	return 0;
+}
+
+static ssize_t copy_range(const void *src, uint64_t size, void *buf, size_t len, uint64_t off)
+{
+	if (off >= size)
+		return 0;
+	if (len > size - off)
+		len = (size_t)(size - off);
+	memcpy(buf, (const char *)src + off, len);
+	return (ssize_t)len;
+}
+
+static ssize_t mem_read(struct ff_fs *fs, uint64_t h, void *buf, size_t len, uint64_t off)
+{
+	if (h == H_BAD) {
+		ff_fs_log(fs, "inode %d: block list points past end of image", INO(H_BAD));
+		atomic_fetch_add(&mem(fs)->logs, 1);
+		return -EIO;
+	}
+	if (h == H_BIG)
+		return copy_range(mem(fs)->big, BIG_SIZE, buf, len, off);
+	if (h == H_FILE0 || h == H_SUBFILE)
+		return copy_range(file0, sizeof(file0) - 1, buf, len, off);
+	if (h >= H_COUNT)
+		return copy_range("x", 1, buf, len, off);
+	return valid(fs, h) ? -EISDIR : -EIO;
+}
+
+static ssize_t mem_readlink(struct ff_fs *fs, uint64_t h, char *buf, size_t cap)
+{
+	(void)fs;
+	if (h != H_LINK)
+		return -EINVAL;
+	memcpy(buf, target, cap < strlen(target) ? cap : strlen(target));
+	return (ssize_t)strlen(target);
+}
+
+static int mem_listxattr(struct ff_fs *fs, uint64_t h, ff_xattr_fn fn, void *ctx)
+{
+	(void)fs;
+	if (h != H_FILE0)
+		return 0;
+	if (fn(ctx, "user.comment", 12) == 0)
+		fn(ctx, "trusted.x", 9);
+	return 0;
+}
+
+static ssize_t mem_getxattr(struct ff_fs *fs, uint64_t h, const char *name, void *buf,
+			    size_t cap)
+{
+	const char *v = !strcmp(name, "user.comment") ? "hello xattr" :
+			!strcmp(name, "trusted.x")    ? "" : NULL;
+	size_t len;
+
+	(void)fs;
+	if (h != H_FILE0 || !v)
+		return -ENODATA;
+	len = strlen(v);
+	if (cap && cap < len)
+		return -ERANGE;
+	if (cap)
+		memcpy(buf, v, len);
+	return (ssize_t)len;
+}
+
+static int mem_statfs(struct ff_fs *fs, struct ff_statfs *sf)
+{
+	(void)fs;
+	sf->block_size = 131072;
+	sf->total_bytes = 10 * 131072 + 5;
+	sf->inodes = H_COUNT + MANY;
+	sf->name_max = 256;
+	return 0;
+}
+
+static void mem_close(struct ff_fs *fs)
+{
+	free(mem(fs)->big);
+	free(fs);
+}
+
+static const struct ff_fs_ops mem_ops = {
+	.format = "memory",
+	.root = mem_root,
+	.lookup = mem_lookup,
+	.getattr = mem_getattr,
+	.readdir = mem_readdir,
+	.read = mem_read,
+	.readlink = mem_readlink,
+	.listxattr = mem_listxattr,
+	.getxattr = mem_getxattr,
+	.statfs = mem_statfs,
+	.close = mem_close,
+};
+
+static void count_log(void *ctx, const char *msg)
+{
+	(void)ctx;
+	(void)msg;
+}
+
+static struct ff_fs *mem_open(void)
+{
+	struct mem_fs *m = calloc(1, sizeof(*m));
+	uint32_t x = 12345;
+
+	m->base.ops = &mem_ops;
+	m->base.log = count_log;
+	m->big = malloc(BIG_SIZE);
+	for (size_t i = 0; i < BIG_SIZE; i++) {
+		x = x * 1103515245u + 12345u;
+		m->big[i] = (unsigned char)(x >> 16);
+	}
+	for (size_t i = 0; i < H_COUNT + MANY; i++)
+		m->nodes[i] = (struct mem_node){S_IFREG | 0644, 1};
+	m->nodes[H_FILE0] = (struct mem_node){S_IFREG | 0640, sizeof(file0) - 1};
+	m->nodes[H_SUBFILE] = m->nodes[H_FILE0];
+	m->nodes[H_ROOT] = (struct mem_node){S_IFDIR | 0755, 0};
+	m->nodes[H_SUB] = (struct mem_node){S_IFDIR | 0700, 0};
+	m->nodes[H_MANY] = (struct mem_node){S_IFDIR | 0755, 0};
+	m->nodes[H_BIG] = (struct mem_node){S_IFREG | 0444, BIG_SIZE};
+	m->nodes[H_LINK] = (struct mem_node){S_IFLNK | 0777, 3};
+	m->nodes[H_DEV] = (struct mem_node){S_IFBLK | 0600, 0};
+	m->nodes[H_BAD] = (struct mem_node){S_IFREG | 0644, 4096};
+	return &m->base;
+}
+
+/* ---- serving it --------------------------------------------------------- */
+
+struct served {
+	struct ff_fs *fs;
+	struct ff_mount_opts opts;
+	struct ff_fuse_session *session;
+	pthread_t thread;
+	char dir[64];
+	int loop_ret;
+};
+
+static void *serve_thread(void *arg)
+{
+	struct served *s = arg;
+	struct ff_err err;
+
+	s->loop_ret = ff_fuse_loop(s->session, &err);
+	return NULL;
+}
+
+static struct served *serve(const char *options)
+{
+	struct served *s = calloc(1, sizeof(*s));
+	char *argv[] = {"mount", "-o", (char *)options, "memory-image", s->dir, NULL};
+	struct ff_err err;
+
+	strcpy(s->dir, "/tmp/ff-fuse-unit.XXXXXX");
+	assert_non_null(mkdtemp(s->dir));
+	assert_int_equal(ff_mount_opts_parse(&s->opts, 5, argv, &err), 0);
+	s->fs = mem_open();
+	if (ff_fuse_mount(&s->session, s->fs, &s->opts, &err) != 0)
+		fail_msg("mount: %s", err.msg);
+	assert_int_equal(pthread_create(&s->thread, NULL, serve_thread, s), 0);
+	return s;
+}
+
+static void unserve(struct served *s)
+{
+	assert_int_equal(umount2(s->dir, MNT_DETACH), 0);
+	pthread_join(s->thread, NULL);
+	assert_int_equal(s->loop_ret, 0);
+	ff_fuse_unmount(s->session);
+	ff_mount_opts_free(&s->opts);
+	ff_fs_close(s->fs);
+	rmdir(s->dir);
+	free(s);
+}
+
+static char *at(const struct served *s, const char *rel)
+{
+	static __thread char path[256];
+
+	snprintf(path, sizeof(path), "%s/%s", s->dir, rel);
+	return path;
+}
+
+static int group_setup(void **state)
+{
+	if (geteuid() != 0 || access("/dev/fuse", R_OK | W_OK) != 0) {
+		print_message("SKIP: needs root and /dev/fuse\n");
+		*state = NULL;
+		return 0;
+	}
+	*state = serve("cache=1M");
+	return 0;
+}
+
+static int group_teardown(void **state)
+{
+	if (*state)
+		unserve(*state);
+	return 0;
+}
+
+#define NEED_MOUNT(state)          \
+	do {                       \
+		if (!*(state))     \
+			skip();    \
+	} while (0)
+
+/* ---- tests -------------------------------------------------------------- */
+
+static void test_attributes(void **state)
+{
+	struct served *s = *state;
+	struct stat st, st2;
+
+	NEED_MOUNT(state);
+	assert_int_equal(stat(s->dir, &st), 0);
+	assert_true(S_ISDIR(st.st_mode));
+	assert_int_equal(st.st_ino, INO(H_ROOT));
+	assert_int_equal(lstat(at(s, "a-file"), &st), 0); /* handle 0 */
+	assert_int_equal(st.st_ino, INO(H_FILE0));
+	assert_int_equal(st.st_mode, S_IFREG | 0640);
+	assert_int_equal(st.st_uid, 1000 + H_FILE0);
+	assert_int_equal(st.st_gid, 2000 + H_FILE0);
+	assert_int_equal(st.st_mtime, 1700000000 + H_FILE0);
+	assert_int_equal(st.st_size, sizeof(file0) - 1);
+	assert_int_equal(lstat(at(s, "dev"), &st), 0);
+	assert_true(S_ISBLK(st.st_mode));
+	assert_int_equal(major(st.st_rdev), 8);
+	assert_int_equal(minor(st.st_rdev), 33);
+	/* two names, one inode */
+	assert_int_equal(stat(at(s, "big"), &st), 0);
+	assert_int_equal(stat(at(s, "big-hardlink"), &st2), 0);
+	assert_int_equal(st.st_ino, st2.st_ino);
+	assert_int_equal(st.st_ino, INO(H_BIG));
+	assert_int_equal(st.st_nlink, 2);
+	assert_int_equal(stat(at(s, "no-such-name"), &st), -1);
+	assert_int_equal(errno, ENOENT);
+	assert_int_equal(stat(at(s, "a-file/x"), &st), -1);
+	assert_int_equal(errno, ENOTDIR);
+}
+
+static void test_readdir_large(void **state)
+{
+	struct served *s = *state;
+	static char seen[MANY];
+	struct dirent *de;
+	DIR *d;
+	int n = 0, dots = 0;
+	unsigned i;
+
+	NEED_MOUNT(state);
+	memset(seen, 0, sizeof(seen));
+	d = opendir(at(s, "many"));
+	assert_non_null(d);
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..")) {
+			dots++;
+			continue;
+		}
+		assert_int_equal(sscanf(de->d_name, "m%3u", &i), 1);
+		assert_true(i < MANY);
+		assert_false(seen[i]);
+		seen[i] = 1;
+		assert_int_equal(de->d_ino, INO(H_COUNT + i));
+		n++;
+	}
+	closedir(d);
+	assert_int_equal(n, MANY);
+	assert_int_equal(dots, 2);
+}
+
+static void test_readdir_seek(void **state)
+{
+	struct served *s = *state;
+	struct dirent *de;
+	char first[300][256];
+	long pos;
+	DIR *d;
+	int n = 0;
+
+	NEED_MOUNT(state);
+	d = opendir(at(s, "many"));
+	assert_non_null(d);
+	for (int i = 0; i < 150; i++) {
+		de = readdir(d);
+		assert_non_null(de);
+	}
+	pos = telldir(d);
+	while (n < 300 && (de = readdir(d)))
+		snprintf(first[n++], sizeof(first[0]), "%s", de->d_name);
+	seekdir(d, pos);
+	for (int i = 0; i < n; i++) {
+		de = readdir(d);
+		assert_non_null(de);
+		assert_string_equal(de->d_name, first[i]);
+	}
+	closedir(d);
+}
+
+static void check_read(const struct served *s, int fd, size_t len, off_t off)
+{
+	const unsigned char *big = ((struct mem_fs *)s->fs)->big;
+	unsigned char *buf = malloc(len ? len : 1);
+	size_t want = off >= (off_t)BIG_SIZE ? 0 :
+		      (len < BIG_SIZE - (size_t)off ? len : BIG_SIZE - (size_t)off);
+
+	assert_int_equal(pread(fd, buf, len, off), (ssize_t)want);
+	assert_memory_equal(buf, big + (off < (off_t)BIG_SIZE ? off : 0), want);
+	free(buf);
+}
+
+static void test_read_offsets(void **state)
+{
+	struct served *s = *state;
+	int fd;
+
+	NEED_MOUNT(state);
+	fd = open(at(s, "big"), O_RDONLY);
+	assert_true(fd >= 0);
+	check_read(s, fd, BIG_SIZE, 0);
+	check_read(s, fd, 4096, 131072 - 100);
+	check_read(s, fd, 1, 1);
+	check_read(s, fd, 1 << 20, 777777);
+	check_read(s, fd, 5000, BIG_SIZE - 10);
+	check_read(s, fd, 100, BIG_SIZE + 10);
+	close(fd);
+	fd = open(at(s, "a-file"), O_RDONLY | O_DIRECT);
+	if (fd >= 0) {
+		char buf[64] = {0};
+
+		assert_int_equal(read(fd, buf, sizeof(buf)), sizeof(file0) - 1);
+		assert_string_equal(buf, file0);
+		close(fd);
+	}
+}
+
+static void *reader_thread(void *arg)
+{
+	const struct served *s = arg;
+	const unsigned char *big = ((struct mem_fs *)s->fs)->big;
+	unsigned char buf[8192];
+	uint32_t x = (uint32_t)(uintptr_t)&buf;
+	int fd = open(at(s, "big-hardlink"), O_RDONLY | O_DIRECT);
+	intptr_t bad = 0;
+
+	if (fd < 0)
+		fd = open(at(s, "big-hardlink"), O_RDONLY);
+	for (int i = 0; i < 300 && fd >= 0; i++) {
+		off_t off;
+
+		x = x * 1103515245u + 12345u;
+		off = (off_t)(x % (BIG_SIZE / 4096)) * 4096;
+		if (pread(fd, buf, 4096, off) != 4096 || memcmp(buf, big + off, 4096))
+			bad++;
+	}
+	if (fd < 0)
+		bad = -1;
+	else
+		close(fd);
+	return (void *)bad;
+}
+
+static void test_concurrent_reads(void **state)
+{
+	struct served *s = *state;
+	pthread_t t[8];
+	void *bad;
+
+	NEED_MOUNT(state);
+	for (int i = 0; i < 8; i++)
+		assert_int_equal(pthread_create(&t[i], NULL, reader_thread, s), 0);
+	for (int i = 0; i < 8; i++) {
+		pthread_join(t[i], &bad);
+		assert_int_equal((intptr_t)bad, 0);
+	}
+}
+
+static void test_symlink_xattr_statfs(void **state)
+{
+	struct served *s = *state;
+	char buf[64];
+	struct statvfs sv;
+	ssize_t n;
+
+	NEED_MOUNT(state);
+	n = readlink(at(s, "link"), buf, sizeof(buf));
+	assert_int_equal(n, 3);
+	assert_memory_equal(buf, "big", 3);
+	n = listxattr(at(s, "a-file"), NULL, 0);
+	assert_int_equal(n, sizeof("user.comment") + sizeof("trusted.x"));
+	assert_int_equal(listxattr(at(s, "a-file"), buf, 5), -1);
+	assert_int_equal(errno, ERANGE);
+	assert_int_equal(listxattr(at(s, "a-file"), buf, sizeof(buf)), n);
+	assert_memory_equal(buf, "user.comment\0trusted.x\0", (size_t)n);
+	assert_int_equal(getxattr(at(s, "a-file"), "user.comment", NULL, 0), 11);
+	assert_int_equal(getxattr(at(s, "a-file"), "user.comment", buf, 3), -1);
+	assert_int_equal(errno, ERANGE);
+	assert_int_equal(getxattr(at(s, "a-file"), "user.comment", buf, sizeof(buf)), 11);
+	assert_memory_equal(buf, "hello xattr", 11);
+	assert_int_equal(getxattr(at(s, "a-file"), "user.none", buf, sizeof(buf)), -1);
+	assert_int_equal(errno, ENODATA);
+	assert_int_equal(statvfs(s->dir, &sv), 0);
+	assert_int_equal(sv.f_bsize, 131072);
+	assert_int_equal(sv.f_blocks, 11);
+	assert_int_equal(sv.f_files, H_COUNT + MANY);
+	assert_int_equal(sv.f_namemax, 256);
+	assert_true(sv.f_flag & ST_RDONLY);
+}
+
+static void expect_erofs(int ret)
+{
+	assert_int_equal(ret, -1);
+	assert_int_equal(errno, EROFS);
+}
+
+static void test_writes_refused(void **state)
+{
+	struct served *s = *state;
+
+	NEED_MOUNT(state);
+	expect_erofs(open(at(s, "a-file"), O_WRONLY));
+	expect_erofs(open(at(s, "new"), O_CREAT | O_WRONLY, 0644));
+	expect_erofs(mkdir(at(s, "newdir"), 0755));
+	expect_erofs(unlink(at(s, "a-file")));
+	expect_erofs(rmdir(at(s, "sub")));
+	expect_erofs(rename(at(s, "a-file"), at(s, "b")));
+	expect_erofs(symlink("x", at(s, "sl")));
+	expect_erofs(chmod(at(s, "a-file"), 0600));
+	expect_erofs(truncate(at(s, "a-file"), 0));
+	expect_erofs(setxattr(at(s, "a-file"), "user.x", "1", 1, 0));
+	expect_erofs(removexattr(at(s, "a-file"), "user.comment"));
+}
+
+static void test_damage_gives_eio(void **state)
+{
+	struct served *s = *state;
+	char buf[16];
+	struct stat st;
+	int fd, before = atomic_load(&((struct mem_fs *)s->fs)->logs);
+
+	NEED_MOUNT(state);
+	fd = open(at(s, "bad"), O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(read(fd, buf, sizeof(buf)), -1);
+	assert_int_equal(errno, EIO);
+	close(fd);
+	assert_true(atomic_load(&((struct mem_fs *)s->fs)->logs) > before);
+	assert_int_equal(stat(at(s, "a-file"), &st), 0); /* still serving */
+}
+
+static void test_subdir_and_owner(void **state)
+{
+	struct served *s;
+	struct stat st;
+	char buf[64] = {0};
+	int fd;
+
+	NEED_MOUNT(state);
+	s = serve("subdir=/sub,uid=4242,gid=77,threads=1");
+	assert_int_equal(stat(s->dir, &st), 0);
+	assert_int_equal(st.st_ino, INO(H_SUB));
+	assert_int_equal(st.st_mode, S_IFDIR | 0700);
+	assert_int_equal(st.st_uid, 4242);
+	assert_int_equal(st.st_gid, 77);
+	fd = open(at(s, "inner"), O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(read(fd, buf, sizeof(buf)), sizeof(file0) - 1);
+	close(fd);
+	assert_int_equal(stat(at(s, "big"), &st), -1);
+	unserve(s);
+}
+
+static void test_subdir_not_a_dir(void **state)
+{
+	char *argv[] = {"mount", "-o", "subdir=a-file", "img", "/tmp", NULL};
+	struct ff_mount_opts o;
+	struct ff_fuse_session *sess;
+	struct ff_err err;
+	struct ff_fs *fs = mem_open();
+
+	(void)state;
+	assert_int_equal(ff_mount_opts_parse(&o, 5, argv, &err), 0);
+	assert_int_equal(ff_fuse_mount(&sess, fs, &o, &err), -1);
+	assert_non_null(strstr(err.msg, "not a directory"));
+	ff_mount_opts_free(&o);
+	ff_fs_close(fs);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_attributes),
+		cmocka_unit_test(test_readdir_large),
+		cmocka_unit_test(test_readdir_seek),
+		cmocka_unit_test(test_read_offsets),
+		cmocka_unit_test(test_concurrent_reads),
+		cmocka_unit_test(test_symlink_xattr_statfs),
+		cmocka_unit_test(test_writes_refused),
+		cmocka_unit_test(test_damage_gives_eio),
+		cmocka_unit_test(test_subdir_and_owner),
+		cmocka_unit_test(test_subdir_not_a_dir),
+	};
+
+	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}

@@ -1,0 +1,250 @@
+/* The YAFFS2 scan on a hand-built "used partition": blocks out of order,
+ * rewritten chunks, a shrink header, an unlinked object, a shadowing
+ * rename, a bad block, a corrected and an uncorrectable tags error. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/fs.h"
+#include "yaffs2/obj_header.h"
+#include "yaffs2/oob_layout.h"
+#include "yaffs2/reader.h"
+#include "yaffs2/tags.h"
+
+#define PPB 4
+#define NBLOCKS 5
+#define RAW 2112
+
+struct img {
+	struct ff_y2_layout lay;
+	uint8_t buf[NBLOCKS * PPB * RAW];
+};
+
+static uint8_t *page_at(struct img *im, int block, int page)
+{
+	return im->buf + (size_t)(block * PPB + page) * RAW;
+}
+
+static void put(struct img *im, int block, int page, struct ff_y2_tags *t, const uint8_t *data,
+		size_t len)
+{
+	uint8_t *raw = page_at(im, block, page);
+	uint8_t tb[28];
+
+	memcpy(raw, data, len);
+	ff_y2_tags_pack(t, tb, 0, 1);
+	ff_y2_page_put_tags(&im->lay, raw, tb);
+}
+
+static void header(struct img *im, int block, int page, uint32_t seq, uint32_t id,
+		   uint32_t parent, const char *name, uint64_t size, uint32_t shadows, int shrink)
+{
+	struct ff_y2_obj_header oh = { 0 };
+	struct ff_y2_tags t = { 0 };
+	uint8_t chunk[2048];
+
+	oh.type = FF_Y2_TYPE_FILE;
+	oh.parent_id = parent;
+	strcpy(oh.name, name);
+	oh.mode = S_IFREG | 0644;
+	oh.file_size = size;
+	oh.shadows_obj = shadows;
+	oh.is_shrink = (uint32_t)shrink;
+	memset(chunk, 0xff, sizeof(chunk));
+	ff_y2_obj_header_encode(&oh, chunk, 0);
+	t.seq = seq;
+	t.obj_id = id;
+	t.has_extra = 1;
+	t.extra_parent = parent;
+	t.extra_type = FF_Y2_TYPE_FILE;
+	t.extra_shrink = shrink;
+	t.extra_shadows = shadows != 0;
+	t.extra_value = (uint32_t)size;
+	put(im, block, page, &t, chunk, sizeof(chunk));
+}
+
+static void data(struct img *im, int block, int page, uint32_t seq, uint32_t id, uint32_t chunk,
+		 char fillc, uint32_t n)
+{
+	struct ff_y2_tags t = { 0 };
+	uint8_t buf[2048];
+
+	memset(buf, fillc, n);
+	t.seq = seq;
+	t.obj_id = id;
+	t.chunk_id = chunk;
+	t.n_bytes = n;
+	put(im, block, page, &t, buf, n);
+}
+
+static void build(struct img *im)
+{
+	struct ff_y2_geom g = { 2048, 64, PPB };
+
+	memset(im->buf, 0xff, sizeof(im->buf));
+	assert_int_equal(ff_y2_layout_init(&im->lay, &g, "linux", NULL, 1, NULL), 0);
+	/* Block 1 is the oldest. */
+	header(im, 1, 0, 0x1000, 257, 1, "f", 4096, 0, 0);
+	data(im, 1, 1, 0x1000, 257, 1, 'A', 2048);
+	data(im, 1, 2, 0x1000, 257, 2, 'B', 2048);
+	header(im, 1, 3, 0x1000, 258, 1, "gone", 0, 0, 0);
+	/* Block 0 is newer: chunk 1 rewritten, the file shrunk, 258 unlinked. */
+	data(im, 0, 0, 0x1001, 257, 1, 'C', 2048);
+	header(im, 0, 1, 0x1001, 257, 1, "f", 100, 0, 1);
+	header(im, 0, 2, 0x1001, 258, FF_Y2_OBJID_UNLINKED, "gone", 0, 0, 0);
+	header(im, 0, 3, 0x1001, 259, 1, "g", 5000, 0, 0);
+	/* Block 2, newest: f grows again, 260 replaces 259 by rename. */
+	data(im, 2, 0, 0x1002, 257, 2, 'D', 10);
+	header(im, 2, 1, 0x1002, 260, 1, "g2", 7, 259, 0);
+	page_at(im, 2, 1)[2048 + 2 + 5] ^= 0x10; /* one flipped tags bit */
+	header(im, 2, 2, 0x1002, 261, 1, "broken", 0, 0, 0);
+	page_at(im, 2, 2)[2048 + 2 + 4] ^= 0x03; /* two: uncorrectable */
+	/* Block 4 is marked bad; its contents must be ignored. */
+	header(im, 4, 0, 0x1003, 262, 1, "bad", 0, 0, 0);
+	page_at(im, 4, 0)[2048] = 0x00;
+}
+
+static struct ff_fs *open_img(struct img *im, char *path)
+{
+	struct ff_open_opts o = { .big_endian = -1, .pages_per_block = PPB };
+	struct ff_err err = { 0, "" };
+	struct ff_fs *fs = NULL;
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, im->buf, sizeof(im->buf)), (ssize_t)sizeof(im->buf));
+	close(fd);
+	if (ff_yaffs2_open(path, &o, &fs, &err))
+		fail_msg("open: %s", err.msg);
+	return fs;
+}
+
+struct names {
+	char list[256];
+};
+
+static int on_entry(void *ctx, const char *name, size_t len, uint64_t h, uint32_t mode,
+		    uint64_t cookie)
+{
+	struct names *n = ctx;
+
+	(void)h;
+	(void)mode;
+	(void)cookie;
+	strncat(n->list, name, len);
+	strcat(n->list, " ");
+	return 0;
+}
+
+static void on_problem(void *ctx, const char *what)
+{
+	(void)what;
+	(*(int *)ctx)++;
+}
+
+struct infos {
+	char fixed[16], bad[16];
+};
+
+static void on_info(void *ctx, const char *key, const char *value, int is_number)
+{
+	struct infos *i = ctx;
+
+	(void)is_number;
+	if (!strcmp(key, "tags_ecc_fixed"))
+		snprintf(i->fixed, sizeof(i->fixed), "%s", value);
+	if (!strcmp(key, "bad_blocks"))
+		snprintf(i->bad, sizeof(i->bad), "%s", value);
+}
+
+static void test_used_partition(void **state)
+{
+	static struct img im;
+	char path[] = "/tmp/y2scan.XXXXXX";
+	struct names n = { "" };
+	struct infos inf = { "", "" };
+	struct ff_stat st;
+	uint64_t h;
+	uint8_t buf[4096];
+	int problems = 0;
+	struct ff_fs *fs;
+
+	(void)state;
+	build(&im);
+	fs = open_img(&im, path);
+	assert_int_equal(fs->ops->readdir(fs, 1, 0, on_entry, &n), 0);
+	assert_string_equal(n.list, "f g2 ");
+	assert_int_equal(ff_fs_resolve(fs, "f", &h), 0);
+	assert_int_equal(fs->ops->getattr(fs, h, &st), 0);
+	assert_int_equal(st.size, 2058);
+	assert_int_equal(fs->ops->read(fs, h, buf, sizeof(buf), 0), 2058);
+	assert_int_equal(buf[0], 'C');
+	assert_int_equal(buf[99], 'C');
+	assert_int_equal(buf[2048], 'D');
+	assert_int_equal(buf[2057], 'D');
+	assert_int_equal(ff_fs_resolve(fs, "g", &h), -ENOENT);
+	assert_int_equal(ff_fs_resolve(fs, "gone", &h), -ENOENT);
+	assert_int_equal(ff_fs_resolve(fs, "g2", &h), 0);
+	assert_int_equal(fs->ops->getattr(fs, h, &st), 0);
+	assert_int_equal(st.size, 7);
+	assert_int_equal(fs->ops->read(fs, h, buf, sizeof(buf), 0), 7);
+	assert_int_equal(buf[0], 0); /* never written: a hole */
+	assert_true(fs->ops->check(fs, on_problem, &problems) >= 1);
+	assert_true(problems >= 1);
+	fs->ops->info(fs, on_info, &inf);
+	assert_string_equal(inf.fixed, "1");
+	assert_string_equal(inf.bad, "1");
+	ff_fs_close(fs);
+	unlink(path);
+}
+
+/* Garbage, zeros, truncation and a damaged header never crash the scan. */
+static void test_hostile(void **state)
+{
+	static struct img im;
+	char path[] = "/tmp/y2bad.XXXXXX";
+	struct ff_open_opts o = { .big_endian = -1 };
+	struct ff_err err = { 0, "" };
+	struct ff_fs *fs = NULL;
+	int fd;
+
+	(void)state;
+	memset(im.buf, 0, sizeof(im.buf));
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, im.buf, 5000), 5000);
+	close(fd);
+	assert_int_not_equal(ff_yaffs2_open(path, &o, &fs, &err), 0);
+	assert_non_null(strstr(err.msg, path));
+	assert_false(ff_yaffs2_probe(path, &o));
+	build(&im);
+	/* A header whose name is not terminated. */
+	memset(page_at(&im, 1, 0) + 10, 'x', 300);
+	fd = open(path, O_WRONLY | O_TRUNC);
+	assert_int_equal(write(fd, im.buf, sizeof(im.buf)), (ssize_t)sizeof(im.buf));
+	close(fd);
+	o.pages_per_block = PPB;
+	assert_int_equal(ff_yaffs2_open(path, &o, &fs, &err), 0);
+	ff_fs_close(fs);
+	unlink(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_used_partition),
+		cmocka_unit_test(test_hostile),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

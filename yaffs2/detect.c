@@ -1,0 +1,215 @@
+/* Finding an image's geometry, tag layout and byte order: every candidate
+ * (from the open options, or the common geometries) is tried on a sample of
+ * pages; the candidate under which the most pages carry plausible tags (and
+ * headers that decode) wins, with no implausible page allowed. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/fs.h"
+#include "yaffs2/scan.h"
+#include "yaffs2/tags.h"
+
+#define SAMPLE_PAGES 64
+
+struct cand {
+	struct ff_y2_layout lay;
+	int big;
+};
+
+/* 16-byte tags in the OOB leave the next 12 bytes erased; where they are
+ * not, the image carries the tags ECC and this candidate is wrong. */
+static int plain_tail_erased(const struct cand *c, const uint8_t *raw)
+{
+	struct ff_y2_layout wide = c->lay;
+	uint8_t tb[FF_Y2_TAGS_SIZE_ECC];
+
+	if (c->lay.tags_size != FF_Y2_TAGS_SIZE_PLAIN || c->lay.kind == FF_Y2_LAYOUT_INBAND)
+		return 1;
+	wide.tags_size = FF_Y2_TAGS_SIZE_ECC;
+	if (wide.kind == FF_Y2_LAYOUT_LINUX && wide.mtd_free_bytes < FF_Y2_TAGS_SIZE_ECC)
+		return 1;
+	if (wide.kind == FF_Y2_LAYOUT_OFFSET0 && wide.geom.oob_size < FF_Y2_TAGS_SIZE_ECC)
+		return 1;
+	ff_y2_page_get_tags(&wide, raw, tb);
+	for (int i = FF_Y2_TAGS_SIZE_PLAIN; i < FF_Y2_TAGS_SIZE_ECC; i++)
+		if (tb[i] != 0xff)
+			return 0;
+	return 1;
+}
+
+/* 1 plausible, 0 erased, -1 implausible. */
+static int page_plausible(const struct cand *c, const uint8_t *raw)
+{
+	uint8_t tb[FF_Y2_TAGS_SIZE_ECC];
+	struct ff_y2_tags t;
+	struct ff_y2_obj_header oh;
+	enum ff_y2_tags_result r;
+
+	ff_y2_page_get_tags(&c->lay, raw, tb);
+	if (!plain_tail_erased(c, raw))
+		return -1;
+	r = ff_y2_tags_unpack(tb, c->big, c->lay.tags_size == FF_Y2_TAGS_SIZE_ECC, &t);
+	if (r == FF_Y2_TAGS_ERASED)
+		return 0;
+	if (r == FF_Y2_TAGS_UNFIXED || t.seq < FF_Y2_SEQ_LOWEST || t.seq > FF_Y2_SEQ_HIGHEST ||
+	    t.obj_id == 0 || t.obj_id > FF_Y2_OBJID_MAX)
+		return -1;
+	if (t.chunk_id == 0)
+		return ff_y2_obj_header_decode(raw, c->big, &oh, NULL) ? -1 : 1;
+	return t.n_bytes <= c->lay.chunk_bytes && t.chunk_id <= 0x7fffffffu ? 1 : -1;
+}
+
+/* Score: plausible minus implausible pages among the first SAMPLE_PAGES, or
+ * -1 when more than one page in five is implausible (a dump may hold a
+ * few damaged pages; a wrong candidate makes nearly every page nonsense). */
+static int score(int fd, uint64_t offset, uint64_t bytes, const struct cand *c, uint8_t *buf)
+{
+	uint64_t pages = bytes / c->lay.raw_page;
+	int good = 0, bad = 0;
+
+	if (!pages)
+		return -1;
+	for (uint64_t p = 0; p < pages && p < SAMPLE_PAGES; p++) {
+		int k;
+
+		if (pread(fd, buf, c->lay.raw_page, (off_t)(offset + p * c->lay.raw_page)) !=
+		    (ssize_t)c->lay.raw_page)
+			return -1;
+		k = page_plausible(c, buf);
+		if (k < 0)
+			bad++;
+		else
+			good += k;
+	}
+	return bad * 4 > good ? -1 : good - bad;
+}
+
+struct axes {
+	uint32_t pages[6], n_pages;
+	const char *layouts[3];
+	uint32_t n_layouts;
+	int bigs[2], n_bigs;
+	int tag_eccs[2], n_tag_eccs;
+};
+
+static void fill_axes(const struct ff_open_opts *o, struct axes *a)
+{
+	static const uint32_t std_pages[6] = { 2048, 4096, 512, 1024, 8192, 16384 };
+	static const char *const std_layouts[3] = { "linux", "offset0", "inband" };
+
+	memset(a, 0, sizeof(*a));
+	if (o && o->page_size)
+		a->pages[a->n_pages++] = o->page_size;
+	else
+		for (int i = 0; i < 6; i++)
+			a->pages[a->n_pages++] = std_pages[i];
+	if (o && o->oob_layout)
+		a->layouts[a->n_layouts++] = o->oob_layout;
+	else
+		for (int i = 0; i < 3; i++)
+			a->layouts[a->n_layouts++] = std_layouts[i];
+	if (o && o->big_endian >= 0) {
+		a->bigs[a->n_bigs++] = o->big_endian;
+	} else {
+		a->bigs[a->n_bigs++] = 0;
+		a->bigs[a->n_bigs++] = 1;
+	}
+	a->tag_eccs[a->n_tag_eccs++] = 1;
+	a->tag_eccs[a->n_tag_eccs++] = 0;
+}
+
+static void try_oobs(int fd, uint64_t offset, uint64_t bytes, const struct ff_open_opts *o,
+		     struct cand *c, const char *layout, int tecc, struct cand *best,
+		     int *best_score, uint8_t *buf)
+{
+	uint32_t oobs[2] = { c->lay.geom.page_size / 32, c->lay.geom.page_size / 16 };
+	uint32_t n = 2;
+
+	if (o && o->oob_size) {
+		oobs[0] = o->oob_size;
+		n = 1;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		struct ff_y2_geom g = c->lay.geom;
+		int sc;
+
+		g.oob_size = oobs[i];
+		if (ff_y2_layout_init(&c->lay, &g, layout, NULL, tecc, NULL))
+			continue;
+		sc = score(fd, offset, bytes, c, buf);
+		if (sc > *best_score) {
+			*best_score = sc;
+			*best = *c;
+		}
+		if (!strcmp(layout, "inband"))
+			break; /* the OOB size does not matter */
+	}
+}
+
+/* Pages per block: the largest power of two that every observed block start
+ * (a change of sequence number) and the page count are multiples of. */
+static uint32_t guess_ppb(int fd, uint64_t offset, uint64_t bytes, const struct cand *c,
+			  uint8_t *buf)
+{
+	uint64_t pages = bytes / c->lay.raw_page, limit = pages < 65536 ? pages : 65536;
+	uint64_t mask = pages;
+	uint32_t last_seq = 0, ppb = 1024;
+
+	for (uint64_t p = 0; p < limit; p++) {
+		uint8_t tb[FF_Y2_TAGS_SIZE_ECC];
+		struct ff_y2_tags t;
+
+		if (pread(fd, buf, c->lay.raw_page, (off_t)(offset + p * c->lay.raw_page)) !=
+		    (ssize_t)c->lay.raw_page)
+			break;
+		ff_y2_page_get_tags(&c->lay, buf, tb);
+		if (ff_y2_tags_unpack(tb, c->big, c->lay.tags_size == FF_Y2_TAGS_SIZE_ECC, &t) !=
+		    FF_Y2_TAGS_OK)
+			continue;
+		if (last_seq && t.seq != last_seq)
+			mask |= p;
+		last_seq = t.seq;
+	}
+	while (ppb > 2 && (mask & (ppb - 1)))
+		ppb >>= 1;
+	return ppb == 1024 && pages > 1024 ? 64 : ppb;
+}
+
+int ff_y2_detect(int fd, uint64_t offset, uint64_t bytes, const struct ff_open_opts *opts,
+		 struct ff_y2_layout *lay, int *big, struct ff_err *err)
+{
+	struct axes a;
+	struct cand c, best;
+	int best_score = 0;
+	uint8_t *buf = malloc(16384 + 1024);
+
+	if (!buf)
+		return ff_err_set(err, ENOMEM, "out of memory");
+	fill_axes(opts, &a);
+	memset(&best, 0, sizeof(best));
+	for (uint32_t p = 0; p < a.n_pages; p++)
+		for (uint32_t l = 0; l < a.n_layouts; l++)
+			for (int b = 0; b < a.n_bigs; b++)
+				for (int e = 0; e < a.n_tag_eccs; e++) {
+					memset(&c, 0, sizeof(c));
+					c.lay.geom.page_size = a.pages[p];
+					c.lay.geom.pages_per_block = 64;
+					c.big = a.bigs[b];
+					try_oobs(fd, offset, bytes, opts, &c, a.layouts[l],
+						 a.tag_eccs[e], &best, &best_score, buf);
+				}
+	if (best_score < 1) {
+		free(buf);
+		return ff_err_set(err, EINVAL, "no YAFFS2 geometry, tag layout and byte order"
+				  " fits the first pages (%llu bytes)",
+				  (unsigned long long)bytes);
+	}
+	*lay = best.lay;
+	*big = best.big;
+	lay->geom.pages_per_block = opts && opts->pages_per_block ? opts->pages_per_block
+				    : guess_ppb(fd, offset, bytes, &best, buf);
+	free(buf);
+	return 0;
+}

@@ -1,0 +1,388 @@
+/* The read interface (common/fs.h) over a finished scan.  Everything is
+ * immutable after open and data is read with pread, so every operation is
+ * safe from several threads. */
+#include "yaffs2/reader.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "yaffs2/scan.h"
+#include "yaffs2/xattr.h"
+
+struct y2fs {
+	struct ff_fs fs;
+	struct ff_y2_scan s;
+};
+
+static struct y2fs *Y(struct ff_fs *fs)
+{
+	return (struct y2fs *)fs;
+}
+
+static const struct ff_y2_obj *obj_of(struct ff_fs *fs, uint64_t h)
+{
+	const struct ff_y2_obj *o;
+
+	if (h == 0 || h > FF_Y2_OBJID_MAX)
+		return NULL;
+	o = Y(fs)->s.objs[h];
+	return o && o->visible ? o : NULL;
+}
+
+static uint64_t y2_root(struct ff_fs *fs)
+{
+	(void)fs;
+	return FF_Y2_OBJID_ROOT;
+}
+
+static uint32_t obj_mode(const struct ff_y2_obj *o)
+{
+	uint32_t perm = o->mode & 07777;
+
+	switch (o->type) {
+	case FF_Y2_TYPE_FILE: return S_IFREG | perm;
+	case FF_Y2_TYPE_DIRECTORY: return S_IFDIR | perm;
+	case FF_Y2_TYPE_SYMLINK: return S_IFLNK | perm;
+	default: return (o->mode & S_IFMT ? o->mode & S_IFMT : S_IFREG) | perm;
+	}
+}
+
+static int y2_lookup(struct ff_fs *fs, uint64_t dir, const char *name, size_t len,
+		     uint64_t *handle)
+{
+	const struct ff_y2_obj *d = obj_of(fs, dir);
+	uint32_t lo = 0, hi;
+
+	if (!d)
+		return -ENOENT;
+	if (d->type != FF_Y2_TYPE_DIRECTORY)
+		return -ENOTDIR;
+	hi = d->n_children;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		const struct ff_y2_dirent *e = &d->children[mid];
+		size_t n = e->name_len < len ? e->name_len : len;
+		int c = memcmp(e->name, name, n);
+
+		if (!c)
+			c = (e->name_len > len) - (e->name_len < len);
+		if (!c) {
+			*handle = e->handle;
+			return 0;
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -ENOENT;
+}
+
+static int y2_getattr(struct ff_fs *fs, uint64_t h, struct ff_stat *st)
+{
+	const struct ff_y2_obj *o = obj_of(fs, h);
+
+	if (!o)
+		return -ENOENT;
+	memset(st, 0, sizeof(*st));
+	st->ino = o->id;
+	st->mode = obj_mode(o);
+	st->nlink = o->nlink ? o->nlink : 1;
+	st->uid = o->uid;
+	st->gid = o->gid;
+	st->size = o->type == FF_Y2_TYPE_SYMLINK ? strlen(o->alias) : o->size;
+	if (o->type == FF_Y2_TYPE_DIRECTORY)
+		st->size = 0;
+	st->blocks = (uint64_t)o->n_chunks * Y(fs)->s.lay.chunk_bytes / 512;
+	st->mtime = o->mtime;
+	st->atime = o->atime;
+	st->ctime = o->ctime;
+	if (S_ISCHR(st->mode) || S_ISBLK(st->mode))
+		ff_y2_rdev_decode(o->rdev, &st->rdev_major, &st->rdev_minor);
+	return 0;
+}
+
+static int y2_readdir(struct ff_fs *fs, uint64_t dir, uint64_t start, ff_readdir_fn fn,
+		      void *ctx)
+{
+	const struct ff_y2_obj *d = obj_of(fs, dir);
+
+	if (!d)
+		return -ENOENT;
+	if (d->type != FF_Y2_TYPE_DIRECTORY)
+		return -ENOTDIR;
+	for (uint64_t i = start; i < d->n_children; i++) {
+		const struct ff_y2_dirent *e = &d->children[i];
+		const struct ff_y2_obj *c = obj_of(fs, e->handle);
+
+		if (c && fn(ctx, e->name, e->name_len, e->handle, obj_mode(c), i + 1))
+			break;
+	}
+	return 0;
+}
+
+static ssize_t read_chunk_part(struct ff_fs *fs, const struct ff_y2_obj *o, uint8_t *buf,
+			       size_t len, uint64_t off)
+{
+	const struct ff_y2_scan *s = &Y(fs)->s;
+	uint32_t cb = s->lay.chunk_bytes;
+	uint32_t in = (uint32_t)(off % cb);
+	const struct ff_y2_chunk *c = ff_y2_obj_chunk(o, (uint32_t)(off / cb + 1));
+	size_t n = cb - in < len ? cb - in : len;
+	size_t have = c && c->n_bytes > in ? c->n_bytes - in : 0;
+
+	if (have > n)
+		have = n;
+	if (have) {
+		uint64_t pos = s->offset + (uint64_t)c->page * s->lay.raw_page + in;
+		ssize_t got = pread(s->fd, buf, have, (off_t)pos);
+
+		if (got != (ssize_t)have) {
+			ff_fs_log(fs, "object %u: chunk %u: short read at offset %llu", o->id,
+				  c->chunk_id, (unsigned long long)pos);
+			return -EIO;
+		}
+	}
+	memset(buf + have, 0, n - have);
+	return (ssize_t)n;
+}
+
+static ssize_t y2_read(struct ff_fs *fs, uint64_t h, void *buf, size_t len, uint64_t off)
+{
+	const struct ff_y2_obj *o = obj_of(fs, h);
+	size_t done = 0;
+
+	if (!o)
+		return -ENOENT;
+	if (o->type == FF_Y2_TYPE_DIRECTORY)
+		return -EISDIR;
+	if (o->type != FF_Y2_TYPE_FILE)
+		return -EINVAL;
+	if (off >= o->size)
+		return 0;
+	if (len > o->size - off)
+		len = (size_t)(o->size - off);
+	if (len > (size_t)SSIZE_MAX)
+		len = (size_t)SSIZE_MAX;
+	while (done < len) {
+		ssize_t n = read_chunk_part(fs, o, (uint8_t *)buf + done, len - done, off + done);
+
+		if (n < 0)
+			return n;
+		done += (size_t)n;
+	}
+	return (ssize_t)done;
+}
+
+static ssize_t y2_readlink(struct ff_fs *fs, uint64_t h, char *buf, size_t cap)
+{
+	const struct ff_y2_obj *o = obj_of(fs, h);
+	size_t len;
+
+	if (!o)
+		return -ENOENT;
+	if (o->type != FF_Y2_TYPE_SYMLINK)
+		return -EINVAL;
+	len = strlen(o->alias);
+	memcpy(buf, o->alias, len < cap ? len : cap);
+	return (ssize_t)len;
+}
+
+struct xwalk {
+	ff_xattr_fn list_fn;
+	void *list_ctx;
+	const char *want;
+	void *buf;
+	size_t cap;
+	ssize_t found;
+};
+
+static int xattr_visit(void *ctx, const char *name, size_t name_len, const uint8_t *value,
+		       size_t len)
+{
+	struct xwalk *w = ctx;
+
+	if (w->list_fn)
+		return w->list_fn(w->list_ctx, name, name_len);
+	if (strlen(w->want) != name_len || memcmp(w->want, name, name_len))
+		return 0;
+	if (w->cap && len > w->cap) {
+		w->found = -ERANGE;
+		return 1;
+	}
+	if (w->cap)
+		memcpy(w->buf, value, len);
+	w->found = (ssize_t)len;
+	return 1;
+}
+
+static int walk_xattrs(struct ff_fs *fs, const struct ff_y2_obj *o, struct xwalk *w)
+{
+	const struct ff_y2_scan *s = &Y(fs)->s;
+	struct ff_err err = { 0, "" };
+	uint8_t *page;
+	int ret;
+
+	if (o->fake)
+		return 0;
+	page = malloc(s->lay.chunk_bytes);
+	if (!page)
+		return -ENOMEM;
+	ret = ff_y2_read_page_data(s, o->hdr_page, page, &err);
+	if (!ret)
+		ret = ff_y2_xattr_walk(page + FF_Y2_OBJ_HEADER_SIZE,
+				       s->lay.chunk_bytes - FF_Y2_OBJ_HEADER_SIZE, s->big,
+				       xattr_visit, w, &err);
+	free(page);
+	if (ret < 0) {
+		ff_fs_log(fs, "object %u: xattrs: %s", o->id, err.msg);
+		return -EIO;
+	}
+	return 0;
+}
+
+static int y2_listxattr(struct ff_fs *fs, uint64_t h, ff_xattr_fn fn, void *ctx)
+{
+	const struct ff_y2_obj *o = obj_of(fs, h);
+	struct xwalk w = { fn, ctx, NULL, NULL, 0, 0 };
+
+	if (!o)
+		return -ENOENT;
+	return walk_xattrs(fs, o, &w);
+}
+
+static ssize_t y2_getxattr(struct ff_fs *fs, uint64_t h, const char *name, void *buf,
+			   size_t cap)
+{
+	const struct ff_y2_obj *o = obj_of(fs, h);
+	struct xwalk w = { NULL, NULL, name, buf, cap, -ENODATA };
+	int ret;
+
+	if (!o)
+		return -ENOENT;
+	ret = walk_xattrs(fs, o, &w);
+	return ret < 0 ? ret : w.found;
+}
+
+static int y2_statfs(struct ff_fs *fs, struct ff_statfs *sf)
+{
+	const struct ff_y2_scan *s = &Y(fs)->s;
+
+	memset(sf, 0, sizeof(*sf));
+	sf->block_size = s->lay.chunk_bytes;
+	sf->total_bytes = s->image_bytes;
+	sf->inodes = s->st.objects;
+	sf->name_max = FF_Y2_NAME_MAX;
+	return 0;
+}
+
+static void y2_info(struct ff_fs *fs, ff_info_fn fn, void *ctx)
+{
+	ff_y2_info(&Y(fs)->s, fn, ctx);
+}
+
+static long y2_check(struct ff_fs *fs, ff_problem_fn fn, void *ctx)
+{
+	const struct ff_y2_scan *s = &Y(fs)->s;
+	char more[128];
+
+	for (size_t i = 0; i < s->n_problems; i++)
+		fn(ctx, s->problems[i]);
+	if (s->total_problems > s->n_problems) {
+		snprintf(more, sizeof(more), "... and %zu more problems",
+			 s->total_problems - s->n_problems);
+		fn(ctx, more);
+	}
+	return (long)s->total_problems;
+}
+
+static void y2_close(struct ff_fs *fs)
+{
+	struct y2fs *y = Y(fs);
+
+	ff_y2_scan_free(&y->s);
+	if (y->s.fd >= 0)
+		close(y->s.fd);
+	free(y);
+}
+
+static const struct ff_fs_ops y2_ops = {
+	.format = "yaffs2",
+	.root = y2_root,
+	.lookup = y2_lookup,
+	.getattr = y2_getattr,
+	.readdir = y2_readdir,
+	.read = y2_read,
+	.readlink = y2_readlink,
+	.listxattr = y2_listxattr,
+	.getxattr = y2_getxattr,
+	.statfs = y2_statfs,
+	.info = y2_info,
+	.check = y2_check,
+	.close = y2_close,
+};
+
+static int open_file(const char *path, const struct ff_open_opts *opts, int *fd,
+		     uint64_t *bytes, struct ff_err *err)
+{
+	struct stat st;
+	uint64_t off = opts ? opts->offset : 0;
+
+	*fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (*fd < 0)
+		return ff_err_sys(err, errno, "%s", path);
+	if (fstat(*fd, &st) || (uint64_t)st.st_size < off) {
+		close(*fd);
+		*fd = -1;
+		return ff_err_set(err, EINVAL, "%s: offset %llu is past the end", path,
+				  (unsigned long long)off);
+	}
+	*bytes = (uint64_t)st.st_size - off;
+	return 0;
+}
+
+int ff_yaffs2_probe(const char *path, const struct ff_open_opts *opts)
+{
+	struct ff_y2_layout lay;
+	uint64_t bytes;
+	int fd, big, ok;
+
+	if (open_file(path, opts, &fd, &bytes, NULL))
+		return 0;
+	ok = ff_y2_detect(fd, opts ? opts->offset : 0, bytes, opts, &lay, &big, NULL) == 0;
+	close(fd);
+	return ok;
+}
+
+int ff_yaffs2_open(const char *path, const struct ff_open_opts *opts, struct ff_fs **fs,
+		   struct ff_err *err)
+{
+	struct y2fs *y = calloc(1, sizeof(*y));
+
+	*fs = NULL;
+	if (!y)
+		return ff_err_set(err, ENOMEM, "out of memory");
+	y->fs.ops = &y2_ops;
+	y->fs.log = opts ? opts->log : NULL;
+	y->fs.log_ctx = opts ? opts->log_ctx : NULL;
+	y->s.offset = opts ? opts->offset : 0;
+	if (open_file(path, opts, &y->s.fd, &y->s.image_bytes, err)) {
+		free(y);
+		return -1;
+	}
+	if (ff_y2_detect(y->s.fd, y->s.offset, y->s.image_bytes, opts, &y->s.lay, &y->s.big,
+			 err) ||
+	    ff_y2_scan_run(&y->s, err)) {
+		ff_err_prefix(err, "%s", path);
+		y2_close(&y->fs);
+		return -1;
+	}
+	*fs = &y->fs;
+	return 0;
+}

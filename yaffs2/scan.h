@@ -1,0 +1,99 @@
+/* The YAFFS2 full scan, as the kernel mounts: every page's tags are read,
+ * pages are taken in (sequence number, position) order so the newest copy
+ * of each chunk wins, headers are applied in that order (deletions,
+ * unlinks, shadowing and shrink headers included), and the object tree is
+ * rebuilt.  The result is immutable and read by reader.c. */
+#ifndef FF_YAFFS2_SCAN_H
+#define FF_YAFFS2_SCAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/error.h"
+#include "common/fs.h"
+#include "yaffs2/obj_header.h"
+#include "yaffs2/oob_layout.h"
+
+struct ff_y2_chunk {
+	uint32_t chunk_id;
+	uint32_t page;
+	uint32_t n_bytes;
+	uint32_t order;   /* scan order, to keep the newest copy */
+};
+
+struct ff_y2_dirent {
+	const char *name;
+	uint32_t name_len;
+	uint32_t handle;  /* object id (hard links resolved) */
+};
+
+struct ff_y2_obj {
+	uint32_t id;
+	uint32_t type;      /* enum ff_y2_obj_type */
+	int has_header, deleted, visible;
+	int fake;           /* root or lost+found made up without a header */
+	uint32_t parent;
+	char *name;
+	char *alias;
+	uint32_t mode, uid, gid, rdev, equiv_id;
+	int64_t atime, mtime, ctime;
+	uint64_t size;
+	uint32_t hdr_page;
+	struct ff_y2_chunk *chunks;  /* after the scan: sorted, one per chunk id */
+	uint32_t n_chunks, cap_chunks;
+	struct ff_y2_dirent *children; /* directories: sorted by name */
+	uint32_t n_children, cap_children;
+	uint32_t nlink;
+};
+
+struct ff_y2_scan_stats {
+	uint64_t pages, used_pages, erased_pages;
+	uint64_t blocks, bad_blocks;
+	uint64_t ecc_fixed, ecc_unfixed;
+	uint64_t kernel_headers, classic_headers;
+	uint64_t objects, files, dirs, symlinks, hardlinks, specials, deleted;
+	uint32_t seq_min, seq_max;
+};
+
+struct ff_y2_scan {
+	int fd;
+	uint64_t offset;          /* image start in the file */
+	uint64_t image_bytes;
+	struct ff_y2_layout lay;
+	int big;
+	struct ff_y2_obj **objs;  /* indexed by id, FF_Y2_OBJID_MAX + 1 entries */
+	struct ff_y2_scan_stats st;
+	char **problems;          /* up to FF_Y2_MAX_PROBLEMS messages */
+	size_t n_problems, total_problems;
+};
+
+#define FF_Y2_MAX_PROBLEMS 1000
+
+/* Scan an open file (not closed by ff_y2_scan_free). */
+int ff_y2_scan_run(struct ff_y2_scan *s, struct ff_err *err);
+void ff_y2_scan_free(struct ff_y2_scan *s);
+
+/* objtree.c: after the scan, resolve hard links and parents, sort chunks
+ * and directory entries, and hide deleted objects. */
+int ff_y2_tree_build(struct ff_y2_scan *s, struct ff_err *err);
+
+/* info.c: the facts `flashfs info` prints. */
+void ff_y2_info(const struct ff_y2_scan *s, ff_info_fn fn, void *ctx);
+
+/* Record one problem for `check` (kept up to FF_Y2_MAX_PROBLEMS). */
+void ff_y2_scan_problem(struct ff_y2_scan *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* The chunk holding chunk_id, or NULL for a hole. */
+const struct ff_y2_chunk *ff_y2_obj_chunk(const struct ff_y2_obj *o, uint32_t chunk_id);
+
+/* Read one page's data area (chunk_bytes) at page index. */
+int ff_y2_read_page_data(const struct ff_y2_scan *s, uint32_t page, uint8_t *buf,
+			 struct ff_err *err);
+
+/* Detection: fill lay/big from opts or by trying known geometries, layouts
+ * and byte orders on a sample of pages.  Returns 0, or -1 with err. */
+int ff_y2_detect(int fd, uint64_t offset, uint64_t bytes, const struct ff_open_opts *opts,
+		 struct ff_y2_layout *lay, int *big, struct ff_err *err);
+
+#endif

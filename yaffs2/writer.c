@@ -1,0 +1,334 @@
+#include "yaffs2/writer.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "yaffs2/ecc.h"
+#include "yaffs2/obj_header.h"
+#include "yaffs2/tags.h"
+#include "yaffs2/xattr.h"
+
+#define READ_CHUNKS 64 /* chunks read from a source file per call */
+
+struct writer {
+	const struct ff_tree *tree;
+	const struct ff_y2_write_opts *o;
+	const struct ff_y2_layout *lay;
+	struct ff_y2_write_stats *st;
+	uint8_t *block;       /* one erase block of raw pages */
+	uint32_t page;        /* next free page in block */
+	uint32_t seq;
+	uint8_t *chunk;       /* one chunk of data (header + xattrs) */
+	uint8_t *rbuf;        /* READ_CHUNKS chunks of file data */
+};
+
+uint64_t ff_y2_max_file_size(uint32_t chunk_bytes)
+{
+	return (uint64_t)FF_Y2_MAX_CHUNK_ID * chunk_bytes;
+}
+
+static int flush_block(struct writer *w, struct ff_err *err)
+{
+	const struct ff_y2_layout *lay = w->lay;
+	size_t used = (size_t)w->page * lay->raw_page;
+	size_t len = (size_t)lay->geom.pages_per_block * lay->raw_page;
+
+	memset(w->block + used, 0xff, len - used);
+	if (w->o->sink(w->o->sink_ctx, w->block, len, err))
+		return -1;
+	w->st->blocks++;
+	w->st->bytes += len;
+	w->page = 0;
+	w->seq++;
+	return 0;
+}
+
+static void put_data_ecc(const struct ff_y2_layout *lay, uint8_t *raw)
+{
+	uint8_t *oob = raw + lay->geom.page_size;
+	uint32_t steps = lay->geom.page_size / 256, r = 0, pos = 0;
+
+	for (uint32_t s = 0; s < steps; s++) {
+		uint8_t code[3];
+
+		ff_y2_hamming256(raw + s * 256, code);
+		for (int i = 0; i < 3 && r < lay->n_ecc_regions; i++) {
+			oob[lay->ecc_regions[r].offset + pos] = code[i];
+			if (++pos == lay->ecc_regions[r].len) {
+				r++;
+				pos = 0;
+			}
+		}
+	}
+}
+
+/* Place one chunk (data[len], the rest erased) with its tags. */
+static int emit_chunk(struct writer *w, struct ff_y2_tags *t, const uint8_t *data, size_t len,
+		      struct ff_err *err)
+{
+	const struct ff_y2_layout *lay = w->lay;
+	uint8_t *raw = w->block + (size_t)w->page * lay->raw_page;
+	uint8_t tagbuf[FF_Y2_TAGS_SIZE_ECC];
+
+	memset(raw, 0xff, lay->raw_page);
+	memcpy(raw, data, len);
+	t->seq = w->seq;
+	ff_y2_tags_pack(t, tagbuf, w->o->big_endian, lay->tags_size == FF_Y2_TAGS_SIZE_ECC);
+	ff_y2_page_put_tags(lay, raw, tagbuf);
+	if (w->o->data_ecc && lay->kind != FF_Y2_LAYOUT_INBAND)
+		put_data_ecc(lay, raw);
+	if (++w->page == lay->geom.pages_per_block)
+		return flush_block(w, err);
+	return 0;
+}
+
+static int is_lost_found(const struct ff_node *n)
+{
+	return n->parent && !n->parent->parent && S_ISDIR(n->mode) && !n->link &&
+	       n->name_len == 10 && !memcmp(n->name, "lost+found", 10);
+}
+
+static uint32_t obj_id(const struct ff_node *n)
+{
+	if (!n->parent)
+		return FF_Y2_OBJID_ROOT;
+	if (is_lost_found(n))
+		return FF_Y2_OBJID_LOSTNFOUND;
+	return FF_Y2_OBJID_FIRST - 2 + n->index; /* the root is index 1 */
+}
+
+static int node_err(const struct ff_node *n, struct ff_err *err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int node_err(const struct ff_node *n, struct ff_err *err, const char *fmt, ...)
+{
+	char path[4096], msg[FF_ERR_MSG_MAX];
+	va_list ap;
+
+	if (ff_node_path(n, path, sizeof(path)))
+		strcpy(path, n->name);
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return ff_err_set(err, EINVAL, "/%s: %s", path, msg);
+}
+
+static int fill_header(const struct ff_node *n, struct ff_y2_obj_header *oh, struct ff_err *err)
+{
+	const struct ff_node *p = n->link ? n->link : n;
+
+	memset(oh, 0, sizeof(*oh));
+	oh->type = n->link ? FF_Y2_TYPE_HARDLINK : ff_y2_type_for_mode(p->mode);
+	oh->parent_id = n->parent ? obj_id(n->parent) : FF_Y2_OBJID_ROOT;
+	if (n->name_len > FF_Y2_NAME_MAX)
+		return node_err(n, err, "name is %u bytes, YAFFS2 allows %u", n->name_len,
+				FF_Y2_NAME_MAX);
+	memcpy(oh->name, n->name, n->name_len);
+	oh->mode = p->mode;
+	oh->uid = p->uid;
+	oh->gid = p->gid;
+	oh->atime = oh->mtime = oh->ctime = p->mtime;
+	if (n->link) {
+		oh->equiv_id = obj_id(n->link);
+		return 0;
+	}
+	if (S_ISREG(p->mode))
+		oh->file_size = p->size;
+	if (S_ISLNK(p->mode)) {
+		size_t len = strlen(p->target);
+
+		if (len > FF_Y2_ALIAS_MAX)
+			return node_err(n, err, "symlink target is %zu bytes, YAFFS2 allows %u", len,
+					FF_Y2_ALIAS_MAX);
+		memcpy(oh->alias, p->target, len);
+	}
+	if ((S_ISCHR(p->mode) || S_ISBLK(p->mode)) &&
+	    ff_y2_rdev_encode(p->rdev_major, p->rdev_minor, &oh->rdev))
+		return node_err(n, err,
+				"device %u:%u does not fit YAFFS2's 8-bit major and minor",
+				p->rdev_major, p->rdev_minor);
+	return 0;
+}
+
+static int put_xattrs(struct writer *w, const struct ff_node *n, struct ff_err *err)
+{
+	size_t cap = w->lay->chunk_bytes - FF_Y2_OBJ_HEADER_SIZE;
+	struct ff_y2_xattr_in *x;
+	int ret;
+
+	if (!n->n_xattrs)
+		return 0;
+	x = calloc(n->n_xattrs, sizeof(*x));
+	if (!x)
+		return ff_err_set(err, ENOMEM, "out of memory");
+	for (uint32_t i = 0; i < n->n_xattrs; i++) {
+		x[i].name = n->xattrs[i].name;
+		x[i].value = n->xattrs[i].value;
+		x[i].len = n->xattrs[i].len;
+	}
+	ret = ff_y2_xattr_encode(x, n->n_xattrs, w->chunk + FF_Y2_OBJ_HEADER_SIZE, cap,
+				 w->o->big_endian, err);
+	free(x);
+	if (ret)
+		return node_err(n, err, "%s", err->msg);
+	return 0;
+}
+
+static void header_tags(const struct writer *w, const struct ff_node *n,
+			const struct ff_y2_obj_header *oh, struct ff_y2_tags *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->obj_id = obj_id(n);
+	if (w->o->classic_tags) {
+		t->n_bytes = 0xffff;
+		return;
+	}
+	/* The kernel's tags carry only 32 bits of file size; beyond that it
+	 * must read the header itself, which it does when the extra info is
+	 * absent. */
+	if (oh->file_size > 0xffffffffu)
+		return;
+	t->has_extra = 1;
+	t->extra_parent = oh->parent_id;
+	t->extra_type = oh->type;
+	if (oh->type == FF_Y2_TYPE_HARDLINK)
+		t->extra_value = oh->equiv_id;
+	else if (oh->type == FF_Y2_TYPE_FILE)
+		t->extra_value = (uint32_t)oh->file_size;
+}
+
+static int write_header(struct writer *w, const struct ff_node *n, struct ff_err *err)
+{
+	const struct ff_node *p = n->link ? n->link : n;
+	struct ff_y2_obj_header oh;
+	struct ff_y2_tags t;
+
+	if (fill_header(n, &oh, err))
+		return -1;
+	if (S_ISREG(p->mode) && !n->link && p->size > ff_y2_max_file_size(w->lay->chunk_bytes))
+		return node_err(n, err,
+				"file is %llu bytes, more than the %llu YAFFS2 can address with"
+				" %u-byte chunks",
+				(unsigned long long)p->size,
+				(unsigned long long)ff_y2_max_file_size(w->lay->chunk_bytes),
+				w->lay->chunk_bytes);
+	memset(w->chunk, 0xff, w->lay->chunk_bytes);
+	ff_y2_obj_header_encode(&oh, w->chunk, w->o->big_endian);
+	if (!n->link && put_xattrs(w, n, err))
+		return -1;
+	header_tags(w, n, &oh, &t);
+	w->st->header_chunks++;
+	return emit_chunk(w, &t, w->chunk, w->lay->chunk_bytes, err);
+}
+
+static int all_zero(const uint8_t *p, size_t n)
+{
+	return n == 0 || (p[0] == 0 && !memcmp(p, p + 1, n - 1));
+}
+
+static int write_span(struct writer *w, const struct ff_node *n, const uint8_t *buf,
+		      size_t len, uint64_t off, struct ff_err *err)
+{
+	uint32_t cb = w->lay->chunk_bytes;
+
+	for (size_t pos = 0; pos < len; pos += cb) {
+		size_t take = len - pos < cb ? len - pos : cb;
+		struct ff_y2_tags t;
+
+		/* unyaffs reads a file's chunks in sequence, so classic images
+		 * keep every chunk. */
+		if (!w->o->classic_tags && all_zero(buf + pos, take)) {
+			w->st->hole_chunks++;
+			continue;
+		}
+		memset(&t, 0, sizeof(t));
+		t.obj_id = obj_id(n);
+		t.chunk_id = (uint32_t)((off + pos) / cb + 1);
+		t.n_bytes = (uint32_t)take;
+		w->st->data_chunks++;
+		if (emit_chunk(w, &t, buf + pos, take, err))
+			return -1;
+	}
+	return 0;
+}
+
+static int write_data(struct writer *w, const struct ff_node *n, struct ff_err *err)
+{
+	size_t cap = (size_t)w->lay->chunk_bytes * READ_CHUNKS;
+	struct ff_data *d;
+	uint64_t off = 0;
+	int ret = 0;
+
+	if (!n->size)
+		return 0;
+	d = ff_tree_open_data(w->tree, n, err);
+	if (!d)
+		return -1;
+	while (off < n->size && !ret) {
+		size_t want = n->size - off < cap ? (size_t)(n->size - off) : cap;
+		ssize_t got = ff_data_pread(d, w->rbuf, want, off, err);
+
+		if (got < 0 || (size_t)got != want) {
+			if (got >= 0)
+				node_err(n, err, "file shrank while reading (%llu of %llu bytes)",
+					 (unsigned long long)(off + (uint64_t)got),
+					 (unsigned long long)n->size);
+			ret = -1;
+			break;
+		}
+		ret = write_span(w, n, w->rbuf, want, off, err);
+		off += want;
+	}
+	ff_data_close(d);
+	return ret;
+}
+
+static int write_node(struct writer *w, const struct ff_node *n, struct ff_err *err)
+{
+	if (obj_id(n) > FF_Y2_OBJID_MAX)
+		return node_err(n, err, "object id %u beyond YAFFS2's limit %u (too many objects)",
+				obj_id(n), FF_Y2_OBJID_MAX);
+	if (!n->parent && !w->o->root_header)
+		return 0;
+	if (write_header(w, n, err))
+		return -1;
+	w->st->objects++;
+	if (!n->link && S_ISREG(n->mode))
+		return write_data(w, n, err);
+	return 0;
+}
+
+int ff_y2_write(const struct ff_tree *tree, const struct ff_y2_write_opts *opts,
+		struct ff_y2_write_stats *stats, struct ff_err *err)
+{
+	const struct ff_y2_layout *lay = &opts->layout;
+	struct writer w = { tree, opts, lay, stats, NULL, 0, FF_Y2_SEQ_LOWEST, NULL, NULL };
+	uint64_t done = 0, total = ff_tree_count(tree);
+	int ret = 0;
+
+	memset(stats, 0, sizeof(*stats));
+	if (opts->data_ecc && lay->ecc != FF_Y2_ECC_HAMMING)
+		return ff_err_set(err, EINVAL, "--data-ecc: only the software Hamming ECC is"
+				  " computed, not %s", ff_y2_ecc_name(lay->ecc));
+	w.block = malloc((size_t)lay->geom.pages_per_block * lay->raw_page);
+	w.chunk = malloc(lay->chunk_bytes);
+	w.rbuf = malloc((size_t)lay->chunk_bytes * READ_CHUNKS);
+	if (!w.block || !w.chunk || !w.rbuf)
+		ret = ff_err_set(err, ENOMEM, "out of memory for a %u-page block",
+				 lay->geom.pages_per_block);
+	for (const struct ff_node *n = ff_tree_root(tree); n && !ret; n = ff_tree_next(tree, n)) {
+		ret = write_node(&w, n, err);
+		if (opts->progress && (++done % 1024 == 0 || done == total))
+			opts->progress(opts->progress_ctx, done, total);
+	}
+	if (!ret && (w.page || !stats->blocks))
+		ret = flush_block(&w, err);
+	free(w.block);
+	free(w.chunk);
+	free(w.rbuf);
+	return ret;
+}
