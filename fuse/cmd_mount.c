@@ -115,8 +115,11 @@ static int run(struct ff_mount_opts *o)
 	o->open.log = log_line;
 	o->open.log_ctx = &lc;
 	if (ff_image_open(o->image, &o->open, &fs, &err) < 0) {
-		/* the reader's message names the image already */
-		fprintf(stderr, "flashfs mount: %s\n", err.msg);
+		/* readers usually name the image themselves */
+		if (strstr(err.msg, o->image))
+			fprintf(stderr, "flashfs mount: %s\n", err.msg);
+		else
+			fprintf(stderr, "flashfs mount: %s: %s\n", o->image, err.msg);
 		return 2;
 	}
 	ret = serve(o, fs, &lc);

@@ -26,6 +26,7 @@ struct ff_fuse {
 	uint64_t root;       /* the handle FUSE_ROOT_ID stands for (subdir=) */
 	int64_t uid, gid;    /* -1: as stored in the image */
 	uint32_t blksize;    /* st_blksize: the format's block size */
+	uint32_t max_read;   /* bytes per READ request; 0 = kernel's limit */
 	atomic_int no_open;  /* kernel opens files/dirs without asking us */
 	atomic_int no_opendir;
 	/* CLOCK_MONOTONIC seconds of the latest request, for timeout= */

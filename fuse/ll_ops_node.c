@@ -32,6 +32,8 @@ static void op_init(void *userdata, struct fuse_conn_info *conn)
 	if (conn->capable & FUSE_CAP_NO_OPENDIR_SUPPORT)
 		atomic_store(&ff->no_opendir, 1);
 	conn->want &= ~(FUSE_CAP_WRITEBACK_CACHE | FUSE_CAP_AUTO_INVAL_DATA);
+	/* libfuse insists that this repeats the max_read mount option */
+	conn->max_read = ff->max_read;
 	/* More read-ahead requests in flight lets the request threads
 	 * decompress neighbouring blocks in parallel. */
 	if (conn->max_background < 64)

@@ -23,6 +23,8 @@ struct ff_mount_opts {
 	int64_t uid, gid;       /* -1 = as stored */
 	unsigned threads;       /* 0 = libfuse default, 1 = single-threaded */
 	unsigned idle_timeout;  /* timeout=SECONDS, 0 = never */
+	uint32_t max_read;      /* max_read=BYTES, 0 = the kernel's limit */
+	uint32_t readahead_kb;  /* readahead=SIZE, 0 = leave the kernel's */
 	int foreground, debug, help, version;
 	char *fsname;           /* source shown in /proc/mounts; NULL = image */
 	/* Options handed to libfuse unchanged (allow_other, nosuid, -d ...);
@@ -54,6 +56,10 @@ int ff_fuse_loop(struct ff_fuse_session *s, struct ff_err *err);
 
 /* Unmount if still mounted, and free the session. */
 void ff_fuse_unmount(struct ff_fuse_session *s);
+
+/* Set the kernel's read-ahead window of the mount at `mountpoint` (root
+ * only: sysfs).  Returns 0 or -errno. */
+int ff_fuse_set_readahead(const char *mountpoint, unsigned kb);
 
 /* For fuse_set_signal_handlers() in the command. */
 struct fuse_session *ff_fuse_session_se(struct ff_fuse_session *s);

@@ -109,6 +109,15 @@ static int numeric_option(struct ff_mount_opts *o, const char *name, const char 
 		*(name[0] == 'u' ? &o->uid : &o->gid) = (int64_t)n;
 		return 0;
 	}
+	if (!strcmp(name, "max_read") || !strcmp(name, "readahead")) {
+		if (ff_mount_parse_size(v, &n) || n > (1u << 30))
+			return -1;
+		if (name[0] == 'm')
+			o->max_read = (uint32_t)n;
+		else
+			o->readahead_kb = (uint32_t)((n + 1023) / 1024);
+		return 0;
+	}
 	if (!strcmp(name, "threads") || !strcmp(name, "timeout")) {
 		if (parse_uint(v, name[1] == 'h' ? 1024 : UINT_MAX, &n) || (name[1] == 'h' && !n))
 			return -1;
@@ -132,7 +141,8 @@ static int our_option(struct ff_mount_opts *o, const char *name, const char *v, 
 {
 	static const char *const numeric[] = {"cache", "offset", "uid", "gid", "threads",
 					       "timeout", "page_size", "oob_size",
-					       "pages_per_block", NULL};
+					       "pages_per_block", "max_read", "readahead",
+					       NULL};
 
 	for (const char *const *n = numeric; *n; n++)
 		if (!strcmp(name, *n)) {

@@ -70,6 +70,13 @@ static int build_args(struct ff_fuse_session *s, const struct ff_mount_opts *o)
 	    fuse_opt_add_arg(&s->args, "ro,default_permissions,subtype=flashfs") ||
 	    add_fsname(&s->args, o->fsname ? o->fsname : o->image))
 		return -1;
+	if (o->max_read) {
+		char opt[40];
+
+		snprintf(opt, sizeof(opt), "max_read=%u", (unsigned)o->max_read);
+		if (fuse_opt_add_arg(&s->args, "-o") || fuse_opt_add_arg(&s->args, opt))
+			return -1;
+	}
 	for (int i = 1; i < in->argc; i++)
 		if (fuse_opt_add_arg(&s->args, in->argv[i]))
 			return -1;
@@ -82,14 +89,17 @@ static int start_session(struct ff_fuse_session *s, const struct ff_mount_opts *
 	struct fuse_lowlevel_ops ops;
 
 	if (build_args(s, o))
-		return ff_err_set(err, ENOMEM, "mount: out of memory");
+		return ff_err_set(err, ENOMEM, "out of memory");
 	ff_fuse_ops(&ops);
 	s->se = fuse_session_new(&s->args, &ops, sizeof(ops), &s->ctx);
 	if (!s->se)
-		return ff_err_set(err, EINVAL, "mount: FUSE rejected the options (see above)");
+		return ff_err_set(err, EINVAL, "FUSE rejected the options (see above)");
 	if (fuse_session_mount(s->se, s->mountpoint) != 0)
 		return ff_err_set(err, EIO, "%s: cannot mount (see above)", s->mountpoint);
 	s->mounted = 1;
+	/* Best effort: without root the kernel's window stays. */
+	if (o->readahead_kb)
+		ff_fuse_set_readahead(s->mountpoint, o->readahead_kb);
 	return 0;
 }
 
@@ -105,9 +115,10 @@ int ff_fuse_mount(struct ff_fuse_session **out, struct ff_fs *fs, const struct f
 	s = calloc(1, sizeof(*s));
 	if (!s || !(s->mountpoint = strdup(o->mountpoint))) {
 		free(s);
-		return ff_err_set(err, ENOMEM, "mount: out of memory");
+		return ff_err_set(err, ENOMEM, "out of memory");
 	}
 	ff_fuse_init_ctx(&s->ctx, fs, root, o->uid, o->gid);
+	s->ctx.max_read = o->max_read;
 	s->threads = o->threads;
 	s->idle_timeout = o->idle_timeout;
 	if (start_session(s, o, err) < 0) {

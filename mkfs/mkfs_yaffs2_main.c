@@ -149,8 +149,6 @@ static void list_chips(void)
 /* Returns 0 to go on, 1 for "done, exit 0", -1 for a usage error. */
 static int parse_opt(struct args *a, int c, const char *arg, uint32_t *oob_set)
 {
-	int64_t v;
-
 	switch (c) {
 	case O_PAGE: return parse_u32("--page-size", arg, &a->geom.page_size);
 	case O_OOB: *oob_set = 1; return parse_u32("--oob-size", arg, &a->geom.oob_size);
@@ -177,7 +175,6 @@ static int parse_opt(struct args *a, int c, const char *arg, uint32_t *oob_set)
 	case O_JSON: a->json = 1; return 0;
 	case 'h': usage(stdout); return 1;
 	default:
-		(void)v;
 		usage(stderr);
 		return -1;
 	}
@@ -408,7 +405,8 @@ static void report(const struct args *a, const struct ff_y2_write_opts *wo,
 		printf("note: %u+%u with %s ECC leaves %u free OOB bytes, fewer than the %u tag"
 		       " bytes: using inband tags, as the kernel does\n",
 		       l->geom.page_size, l->geom.oob_size, ff_y2_ecc_name(l->ecc),
-		       l->mtd_free_bytes, wo->classic_tags ? 28u : FF_Y2_TAGS_SIZE_ECC);
+		       l->mtd_free_bytes,
+		       a->no_tags_ecc ? FF_Y2_TAGS_SIZE_PLAIN : FF_Y2_TAGS_SIZE_ECC);
 	printf("%s: %u+%u, %u pages/block, %s tags (%u bytes), %s endian, %s headers\n", a->image,
 	       l->geom.page_size, l->kind == FF_Y2_LAYOUT_INBAND ? 0 : l->geom.oob_size,
 	       l->geom.pages_per_block, ff_y2_layout_name(l->kind), l->tags_size,

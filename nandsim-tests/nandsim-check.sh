@@ -78,7 +78,8 @@ works() {
 # per-run scratch: several build directories may run this at once
 mkdir -p "$work/tmp"
 scratch=$(mktemp -d "$work/tmp/check.XXXXXX")
-trap 'rm -rf "$scratch"' EXIT
+# NANDSIM_KEEP=1 keeps the tree and images for a look (or a rerun by hand)
+[ -z "${NANDSIM_KEEP:-}" ] && trap 'rm -rf "$scratch"' EXIT
 data=$scratch/data
 tree=$scratch/tree
 mkdir -p "$data"

@@ -12,6 +12,7 @@
 # Chip presets (ID bytes decoded by the kernel's generic extended-ID rules):
 #   512   512+16 pages, 16 KiB blocks, 32 MiB  (small page: 8 free OOB bytes)
 #   2k    2048+64 pages, 128 KiB blocks, 256 MiB
+#   2k-128m  the same, 128 MiB (less for UBI to format and scan)
 #   4k    4096+128 pages, 256 KiB blocks, 512 MiB (a 256 MiB 4K chip has
 #         65536 pages: the NAND core then sends 2 row-address bytes where
 #         nandsim, going by size, expects 3, and every block reads as bad)
@@ -65,6 +66,7 @@ ns_chip() {
 	case $1 in
 	512) echo "first_id_byte=0x20 second_id_byte=0x75" ;;
 	2k) echo "first_id_byte=0x20 second_id_byte=0xaa third_id_byte=0x00 fourth_id_byte=0x15" ;;
+	2k-128m) echo "first_id_byte=0x20 second_id_byte=0xf1 third_id_byte=0x00 fourth_id_byte=0x15" ;;
 	4k) echo "first_id_byte=0x20 second_id_byte=0xdc third_id_byte=0x00 fourth_id_byte=0x26" ;;
 	*) return 1 ;;
 	esac

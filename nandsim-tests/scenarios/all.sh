@@ -21,8 +21,14 @@ mount_compare() {
 	return $_rc
 }
 
+# erase_for IMAGE — erase the blocks an image needs, plus one
+erase_for() {
+	_eb=$(mtd_attr erasesize)
+	flash_erase -q /dev/mtd0 0 $(( ($(stat -c %s "$1") + _eb - 1) / _eb + 1 ))
+}
+
 nandwrite_mount() {
-	flash_erase -q /dev/mtd0 0 0 && nandwrite -q -p /dev/mtd0 "$1" && mount_compare /dev/mtdblock0
+	erase_for "$1" && nandwrite -q -p /dev/mtd0 "$1" && mount_compare /dev/mtdblock0
 }
 
 # ---- 1. SquashFS on raw NAND through mtdblock_ro ---------------------------
@@ -46,7 +52,7 @@ ubi_up() {
 }
 
 scenario_ubi() {
-	ns_load 2k || { result fail "2: nandsim 2K/64 loads"; return; }
+	ns_load 2k-128m || { result fail "2: nandsim 2K/64 loads"; return; }
 	check "2: ubiformat + ubiattach on 2K/64" ubi_up || return
 	_id=0
 	for img in $(sqfs_images); do

@@ -5,7 +5,8 @@
 # links, devices, fifo, socket, a 255-byte name, xattrs, odd modes/owners.
 make_kinds_tree() {
 	local d=$1 long159 name255
-	mkdir -p "$d/dir/sub" "$d/empty" "$d/sticky"
+	mkdir -p "$d/dir/sub" "$d/empty" "$d/sticky" "$d/lost+found"
+	echo found > "$d/lost+found/kept"
 	: > "$d/empty.txt"
 	echo "hello yaffs2" > "$d/small.txt"
 	head -c 70000 /dev/urandom > "$d/dir/multi.bin"

@@ -1,0 +1,103 @@
+#!/bin/bash
+# flashfs bench outputs: the JSON validates against docs/bench.schema.json,
+# the CSV carries the same results, the plot is written (SVG and PNG via
+# gnuplot), the table shows the recommendations, the self-check prints
+# both figures, sizes do not depend on -j, and bad input is refused.
+. "$(dirname "$0")/../lib.sh"
+
+schema=$FF_TOP/docs/bench.schema.json
+mkdir -p "$T/src/etc" "$T/src/bin"
+python3 - "$T/src" <<'PY'
+import os, random, sys
+rnd = random.Random(1)
+for i in range(40):
+    with open(os.path.join(sys.argv[1], 'etc', 'f%02d' % i), 'w') as f:
+        f.write(' '.join(str(rnd.randint(0, 99)) for _ in range(rnd.randint(10, 9000))))
+with open(os.path.join(sys.argv[1], 'bin', 'blob'), 'wb') as f:
+    f.write(bytes(rnd.getrandbits(8) for _ in range(150000)))
+PY
+
+run() { flashfs bench --no-color --min-time 0.01 --repeats 2 "$@"; }
+
+run -c gzip -c lz4 -c zstd:level=3 -b 64K,128K --json "$T/r.json" --csv "$T/r.csv" \
+	--plot "$T/r.svg" "$T/src" > "$T/table.txt" 2> "$T/err.txt"
+is "$?" 0 "exit 0 on a clean run"
+
+if python3 -c 'import jsonschema' 2> /dev/null; then
+	ok "JSON validates against docs/bench.schema.json" python3 -c '
+import json, sys, jsonschema
+jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))' "$T/r.json" "$schema"
+	# the schema is not vacuous: a result without image_size must fail
+	fails "schema rejects a result without image_size" python3 -c '
+import json, sys, jsonschema
+d = json.load(open(sys.argv[1])); del d["results"][0]["image_size"]
+jsonschema.validate(d, json.load(open(sys.argv[2])))' "$T/r.json" "$schema"
+else
+	skip "python3-jsonschema not installed" "JSON schema validation"
+fi
+is "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["results"]))' "$T/r.json")" 6 \
+	"JSON has 6 results"
+is "$(tail -n +2 "$T/r.csv" | wc -l)" 6 "CSV has 6 rows"
+ok "CSV and JSON agree on image sizes" python3 -c '
+import csv, json, sys
+j = sorted((r["label"], r["block_size"], r["image_size"]) for r in json.load(open(sys.argv[1]))["results"])
+c = sorted((r["label"], int(r["block_size"]), int(r["image_size"])) for r in csv.DictReader(open(sys.argv[2])))
+sys.exit(j != c)' "$T/r.json" "$T/r.csv"
+ok "CSV rows sorted by image size" python3 -c '
+import csv, sys
+s = [int(r["image_size"]) for r in csv.DictReader(open(sys.argv[1]))]
+sys.exit(s != sorted(s))' "$T/r.csv"
+ok "table shows the three recommendations" grep -q "S smallest image" "$T/table.txt"
+ok "table explains the fastest read" grep -q "reads fastest" "$T/table.txt"
+ok "lz4 is larger than gzip here (sanity of sizes)" python3 -c '
+import json, sys
+r = {(x["label"], x["block_size"]): x["image_size"] for x in json.load(open(sys.argv[1]))["results"]}
+sys.exit(not r[("lz4", 131072)] > r[("gzip", 131072)])' "$T/r.json"
+ok "no progress line when stderr is not a terminal" test ! -s "$T/err.txt"
+
+if command -v gnuplot > /dev/null; then
+	ok "SVG plot written" grep -q "<svg" "$T/r.svg"
+	if gnuplot -e 'set terminal pngcairo' 2> /dev/null; then
+		ok "PNG plot written" run -q -c lz4 -b 128K --plot "$T/r.png" "$T/src"
+		ok "PNG has the PNG magic" sh -c "head -c 4 '$T/r.png' | grep -q PNG"
+	else
+		skip "gnuplot has no pngcairo terminal" "PNG plot"
+	fi
+else
+	skip "gnuplot not installed" "plots"
+fi
+fails "plot name without .svg/.png refused" run -q -c lz4 -b 128K --plot "$T/r.gif" "$T/src"
+ok "no partial plot left behind" test ! -e "$T/r.gif"
+
+run -q --self-check -c lz4 -c gzip -b 128K "$T/src" > "$T/self.txt" 2>&1
+ok "self-check prints harness and direct figures" grep -q "direct" "$T/self.txt"
+ok "self-check has a line per codec" test "$(grep -cE ' (ok|DIFFERS)$' "$T/self.txt")" -eq 2
+
+# sizes are a property of the data, not of the thread count
+flashfs bench -q -j1 --min-time 0 --repeats 1 -c zstd -b 64K --json "$T/j1.json" "$T/src"
+flashfs bench -q -j2 --min-time 0 --repeats 1 -c zstd -b 64K --json "$T/j2.json" "$T/src"
+is "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["results"][0]["image_size"])' "$T/j1.json")" \
+	"$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["results"][0]["image_size"])' "$T/j2.json")" \
+	"same image size with -j1 and -j2"
+
+# a tar file is a corpus too, with the same data as the directory
+tar -C "$T/src" -cf "$T/src.tar" .
+flashfs bench -q --min-time 0 --repeats 1 -c zstd -b 64K --json "$T/t.json" "$T/src.tar"
+is "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["corpus"]["bytes"])' "$T/t.json")" \
+	"$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["corpus"]["bytes"])' "$T/j1.json")" \
+	"tar corpus has the directory's bytes"
+
+fails "unknown codec refused" run -q -c nosuch "$T/src"
+fails "bad block size refused" run -q -b 3K "$T/src"
+fails "bad flash speed refused" run -q -f 12furlongs "$T/src"
+fails "weight out of range refused" run -q -w 2 "$T/src"
+fails "missing source refused" run -q "$T/nope"
+fails "no source refused" run -q
+run -q -b 3K "$T/src" 2> "$T/bad.txt"
+is "$?" 2 "usage errors exit 2"
+ok "error names the bad value" grep -q "3K" "$T/bad.txt"
+run -q -c nosuch -c lz4 -b 128K --json "$T/partial.json" "$T/src" 2> "$T/partial.txt"
+is "$?" 1 "one unusable codec: the rest runs, exit 1"
+ok "the skipped codec is named" grep -q "nosuch" "$T/partial.txt"
+ok "--help works" flashfs bench --help
+done_testing
