@@ -208,15 +208,8 @@ int bench_e2e_run(const struct bench_e2e_opts *o, const struct bench_result *r,
 	snprintf(log, sizeof(log), "%s/%s-%uK.log", o->work_dir, r->codec.label,
 		 r->block_size >> 10);
 	snprintf(mnt, sizeof(mnt), "%s/mnt", o->work_dir);
-	if (access(image, R_OK) == 0) {
-		struct stat st;
-
-		/* the same setting won two goals: reuse its image and times */
-		stat(image, &st);
-		e->image_size = (uint64_t)st.st_size;
-	} else if (build_image(o, r, image, log, e, err)) {
+	if (build_image(o, r, image, log, e, err))
 		return -1;
-	}
 	if (mkdir(mnt, 0755) && errno != EEXIST)
 		return ff_err_sys(err, errno, "%s", mnt);
 	e->fuse_read_s = fuse_read(o, image, mnt, log);

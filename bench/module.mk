@@ -30,3 +30,5 @@ bench-read: all
 
 bench-yaffs2: all
 	$(BENCH_ENV) bench/scripts/bench-yaffs2.sh
+
+MANPAGES += docs/man/flashfs-bench.1

@@ -25,6 +25,25 @@ static const char *terminal(const char *path)
 	return NULL;
 }
 
+/* Same colour for a codec setting, a point shape per block size. */
+static int colour_of(const struct bench_report *r, size_t i)
+{
+	for (size_t k = 0; k < i; k++)
+		if (!strcmp(r->res[k].codec.label, r->res[i].codec.label))
+			return colour_of(r, k);
+	return (int)i + 1;
+}
+
+static int shape_of(uint32_t block_size)
+{
+	static const int filled[] = { 7, 5, 9, 11, 13, 15, 4, 6, 8, 10 };
+	int log = 0;
+
+	while ((1u << log) < block_size)
+		log++;
+	return filled[(log - 12 + 10) % 10];
+}
+
 static void scatter(FILE *g, const struct bench_report *r)
 {
 	fprintf(g, "set title \"compressed size vs decompression speed (per core)\"\n"
@@ -32,7 +51,8 @@ static void scatter(FILE *g, const struct bench_report *r)
 		   "set logscale y\nset key outside right top\nset grid\n");
 	fprintf(g, "plot ");
 	for (size_t i = 0; i < r->n; i++) {
-		fprintf(g, "%s'-' using 1:2 with points pt 7 ps 1.2 title \"%s %uK\"", i ? ", " : "",
+		fprintf(g, "%s'-' using 1:2 with points lc %d pt %d ps 1.4 title \"%s %uK\"",
+			i ? ", " : "", colour_of(r, i), shape_of(r->res[i].block_size),
 			r->res[i].codec.label, r->res[i].block_size >> 10);
 	}
 	fputc('\n', g);
@@ -53,8 +73,8 @@ static void lines(FILE *g, const struct bench_report *r)
 	for (size_t i = 0; i < r->n; i++) {
 		if (r->res[i].block_size != bs)
 			continue;
-		fprintf(g, "%s'-' using 1:2 with lines lw 2 title \"%s\"", first ? "" : ", ",
-			r->res[i].codec.label);
+		fprintf(g, "%s'-' using 1:2 with lines lw 2 lc %d title \"%s\"", first ? "" : ", ",
+			colour_of(r, i), r->res[i].codec.label);
 		first = 0;
 	}
 	fputc('\n', g);
@@ -82,7 +102,8 @@ int bench_plot(const struct bench_report *r, const char *path, struct ff_err *er
 	g = popen("gnuplot", "w");
 	if (!g)
 		return ff_err_sys(err, errno, "%s: cannot run gnuplot", path);
-	fprintf(g, "set terminal %s\nset output \"%s\"\nset multiplot layout 1,2\n", term, tmp);
+	fprintf(g, "set terminal %s\nset termoption noenhanced\nset output \"%s\"\n"
+		   "set multiplot layout 1,2\n", term, tmp);
 	scatter(g, r);
 	lines(g, r);
 	fprintf(g, "unset multiplot\nset output\n");

@@ -1,17 +1,32 @@
 /* Excludes with mksquashfs -e/-ef semantics: a pattern is matched against
  * the path relative to the source root; excluding a directory excludes
  * everything below it, so a path is also excluded when one of its leading
- * directories matches. */
+ * directories matches.  A pattern starting with "... " (mksquashfs
+ * -wildcards) matches at any depth. */
 #include "mkfs/tree_priv.h"
 
 #include <fnmatch.h>
 #include <string.h>
 
+static int match_anywhere(const char *pat, const char *rel)
+{
+	for (const char *p = rel; p; p = strchr(p, '/')) {
+		p += *p == '/';
+		if (fnmatch(pat, p, FNM_PATHNAME) == 0)
+			return 1;
+	}
+	return 0;
+}
+
 static int matches(const struct ff_tree *tree, const char *rel)
 {
-	for (size_t i = 0; i < tree->n_excludes; i++)
-		if (fnmatch(tree->excludes[i], rel, FNM_PATHNAME) == 0)
+	for (size_t i = 0; i < tree->n_excludes; i++) {
+		const char *pat = tree->excludes[i];
+
+		if (!strncmp(pat, "... ", 4) ? match_anywhere(pat + 4, rel)
+					     : fnmatch(pat, rel, FNM_PATHNAME) == 0)
 			return 1;
+	}
 	return 0;
 }
 

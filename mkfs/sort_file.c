@@ -15,9 +15,15 @@ static void set_priority(struct ff_node *n, int32_t prio)
 		set_priority(n->children[i], prio);
 }
 
+struct sort_ctx {
+	struct ff_tree *tree;
+	const char *path;
+};
+
 static int sort_line(void *ctx, const char *line, unsigned lineno, struct ff_err *err)
 {
-	struct ff_tree *tree = ctx;
+	const struct sort_ctx *c = ctx;
+	struct ff_tree *tree = c->tree;
 	struct ff_tokens t;
 	struct ff_node *n;
 	int64_t prio;
@@ -46,7 +52,7 @@ static int sort_line(void *ctx, const char *line, unsigned lineno, struct ff_err
 	if (n)
 		set_priority(n, (int32_t)prio);
 	else
-		ff_tree_warn(tree, "sort file line %u: \"%s\" is not in the image, ignored", lineno,
+		ff_tree_warn(tree, "%s:%u: \"%s\" is not in the image, ignored", c->path, lineno,
 			     t.v[0]);
 out:
 	ff_tokens_free(&t);
@@ -55,7 +61,9 @@ out:
 
 int ff_tree_load_sort(struct ff_tree *tree, const char *path, struct ff_err *err)
 {
+	struct sort_ctx c = { .tree = tree, .path = path };
+
 	if (ff_tree_check_open(tree, err))
 		return -1;
-	return ff_lines_each(path, sort_line, tree, err);
+	return ff_lines_each(path, sort_line, &c, err);
 }

@@ -133,7 +133,8 @@ static void check_dir(struct chk *c, const struct sqfs_node *n, int depth)
 		visit(c, ch.v[i].ref, depth + 1, &subdirs);
 	}
 	c->path[len] = '\0';
-	if (n->in.nlink != subdirs + 2)
+	/* mksquashfs counts subdirectories, squashfs-tools-ng all entries */
+	if (n->in.nlink != subdirs + 2 && n->in.nlink != ch.n + 2)
 		problem(c, "%s: directory nlink %u, has %u subdirectories (want %u)", ch.dir_path,
 			n->in.nlink, subdirs, subdirs + 2);
 	free(ch.v);

@@ -13,13 +13,16 @@
 #include "yaffs2/xattr.h"
 
 #define READ_CHUNKS 64 /* chunks read from a source file per call */
+#define WRITE_BYTES (1u << 20) /* erase blocks are handed to the sink in ~1 MiB */
 
 struct writer {
 	const struct ff_tree *tree;
 	const struct ff_y2_write_opts *o;
 	const struct ff_y2_layout *lay;
 	struct ff_y2_write_stats *st;
-	uint8_t *block;       /* one erase block of raw pages */
+	uint8_t *blocks;      /* n_blocks erase blocks of raw pages */
+	uint8_t *block;       /* the one being filled */
+	uint32_t n_blocks, filled;
 	uint32_t page;        /* next free page in block */
 	uint32_t seq;
 	uint8_t *chunk;       /* one chunk of data (header + xattrs) */
@@ -31,19 +34,35 @@ uint64_t ff_y2_max_file_size(uint32_t chunk_bytes)
 	return (uint64_t)FF_Y2_MAX_CHUNK_ID * chunk_bytes;
 }
 
+static size_t block_len(const struct ff_y2_layout *lay)
+{
+	return (size_t)lay->geom.pages_per_block * lay->raw_page;
+}
+
+static int write_out(struct writer *w, struct ff_err *err)
+{
+	size_t len = w->filled * block_len(w->lay);
+
+	if (len && w->o->sink(w->o->sink_ctx, w->blocks, len, err))
+		return -1;
+	w->st->bytes += len;
+	w->filled = 0;
+	w->block = w->blocks;
+	return 0;
+}
+
+/* Close the current block (erased pages after the last used one). */
 static int flush_block(struct writer *w, struct ff_err *err)
 {
-	const struct ff_y2_layout *lay = w->lay;
-	size_t used = (size_t)w->page * lay->raw_page;
-	size_t len = (size_t)lay->geom.pages_per_block * lay->raw_page;
+	size_t used = (size_t)w->page * w->lay->raw_page, len = block_len(w->lay);
 
 	memset(w->block + used, 0xff, len - used);
-	if (w->o->sink(w->o->sink_ctx, w->block, len, err))
-		return -1;
 	w->st->blocks++;
-	w->st->bytes += len;
 	w->page = 0;
 	w->seq++;
+	w->block += len;
+	if (++w->filled == w->n_blocks)
+		return write_out(w, err);
 	return 0;
 }
 
@@ -306,18 +325,28 @@ int ff_y2_write(const struct ff_tree *tree, const struct ff_y2_write_opts *opts,
 		struct ff_y2_write_stats *stats, struct ff_err *err)
 {
 	const struct ff_y2_layout *lay = &opts->layout;
-	struct writer w = { tree, opts, lay, stats, NULL, 0, FF_Y2_SEQ_LOWEST, NULL, NULL };
+	struct writer w;
 	uint64_t done = 0, total = ff_tree_count(tree);
 	int ret = 0;
+
+	memset(&w, 0, sizeof(w));
+	w.tree = tree;
+	w.o = opts;
+	w.lay = lay;
+	w.st = stats;
+	w.seq = FF_Y2_SEQ_LOWEST;
+	w.n_blocks = (uint32_t)(WRITE_BYTES / block_len(lay));
+	if (!w.n_blocks)
+		w.n_blocks = 1;
 
 	memset(stats, 0, sizeof(*stats));
 	if (opts->data_ecc && lay->ecc != FF_Y2_ECC_HAMMING)
 		return ff_err_set(err, EINVAL, "--data-ecc: only the software Hamming ECC is"
 				  " computed, not %s", ff_y2_ecc_name(lay->ecc));
-	w.block = malloc((size_t)lay->geom.pages_per_block * lay->raw_page);
+	w.blocks = w.block = malloc(w.n_blocks * block_len(lay));
 	w.chunk = malloc(lay->chunk_bytes);
 	w.rbuf = malloc((size_t)lay->chunk_bytes * READ_CHUNKS);
-	if (!w.block || !w.chunk || !w.rbuf)
+	if (!w.blocks || !w.chunk || !w.rbuf)
 		ret = ff_err_set(err, ENOMEM, "out of memory for a %u-page block",
 				 lay->geom.pages_per_block);
 	for (const struct ff_node *n = ff_tree_root(tree); n && !ret; n = ff_tree_next(tree, n)) {
@@ -327,7 +356,9 @@ int ff_y2_write(const struct ff_tree *tree, const struct ff_y2_write_opts *opts,
 	}
 	if (!ret && (w.page || !stats->blocks))
 		ret = flush_block(&w, err);
-	free(w.block);
+	if (!ret)
+		ret = write_out(&w, err);
+	free(w.blocks);
 	free(w.chunk);
 	free(w.rbuf);
 	return ret;

@@ -192,14 +192,18 @@ if command -v setpriv >/dev/null; then
 	mkdir -p "$S3/open" "$S3/closed"
 	echo x > "$S3/closed/secret"
 	echo y > "$S3/open/ok"
+	echo z > "$S3/open/private"
+	chmod 0600 "$S3/open/private"
 	chmod 0700 "$S3/closed"
 	chmod 755 "$T"
 	NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups)
 	fails "unreadable directory is an error" "${NOBODY[@]}" "$TD" "$S3"
 	ok "  ...naming it" sh -c "$(printf '%q ' "${NOBODY[@]}") '$TD' '$S3' 2>&1 | grep -q 'closed: cannot open directory'"
 	"${NOBODY[@]}" "$TD" --ignore-errors "$S3" > "$T/ign.out" 2> "$T/ign.err"
-	is "$(awk '{print $1}' "$T/ign.out" | tr '\n' ' ')" ". open open/ok " "--ignore-errors skips it"
-	ok "  ...with a warning naming it" grep -q 'closed: cannot open directory' "$T/ign.err"
+	is "$(awk '{print $1}' "$T/ign.out" | tr '\n' ' ')" ". open open/ok " \
+		"--ignore-errors skips the unreadable directory and file"
+	ok "  ...with a warning naming each" sh -c "grep -q 'closed: cannot open directory' '$T/ign.err' &&
+		grep -q 'open/private: cannot open file' '$T/ign.err'"
 else
 	skip "setpriv not installed" "unreadable directory"
 fi

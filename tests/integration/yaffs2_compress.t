@@ -23,6 +23,10 @@ for pair in gzip:gzip lzo:lzop xz:xz zstd:zstd; do
 	rm -rf "$T/out"
 	ok "$codec: extract" "$DUMP" "$T/back.$codec" extract "$T/out"
 	same_manifest "$codec: tree identical" "$T/src" "$T/out" --root-entry
+	rm -rf "$T/fx" && mkdir "$T/fx"
+	ok "$codec: flashfs extract opens the compressed image" \
+		flashfs extract -C "$T/fx" "$T/img.$codec"
+	same_manifest "$codec: flashfs tree identical" "$T/src" "$T/fx"
 done
 fails "unknown codec is refused" mkfs.yaffs2 -q -z nosuch "$T/src" "$T/x.img"
 ok "no partial output" test ! -e "$T/x.img"

@@ -244,7 +244,7 @@ static void test_paths(void **state)
 
 static void test_excludes(void **state)
 {
-	const char *pats[] = { "sub", "*.o", "/abs/x", NULL };
+	const char *pats[] = { "sub", "*.o", "/abs/x", "... *.tmp", NULL };
 	struct ff_tree_opts o = tt_opts();
 	struct ff_err err = { 0 };
 	struct ff_tree *t;
@@ -259,6 +259,10 @@ static void test_excludes(void **state)
 	assert_false(ff_tree_excluded(t, "subway"));
 	assert_true(ff_tree_excluded(t, "abs/x"));
 	assert_false(ff_tree_excluded(t, ""));
+	assert_true(ff_tree_excluded(t, "x.tmp"));
+	assert_true(ff_tree_excluded(t, "a/b/x.tmp"));
+	assert_true(ff_tree_excluded(t, "a/b.tmp/c")); /* below an excluded dir */
+	assert_false(ff_tree_excluded(t, "a/x.tmpx"));
 	ff_tree_free(t);
 }
 

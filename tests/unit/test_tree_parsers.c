@@ -315,7 +315,7 @@ static void test_sort_file(void **state)
 	path = tt_write(f->dir, "sort", "d 10\n# comment\n/d/b -32768\nc 32767\nnothere 1\n",
 			(size_t)-1);
 	assert_int_equal(ff_tree_load_sort(f->tree, path, &f->err), 0);
-	assert_non_null(strstr(f->warnings, "\"nothere\" is not in the image"));
+	assert_non_null(strstr(f->warnings, "sort:5: \"nothere\" is not in the image"));
 	assert_int_equal(ff_tree_finish(f->tree, &f->err), 0);
 	assert_int_equal(tt_find(f->tree, "d/a")->sort_priority, 10);
 	assert_int_equal(tt_find(f->tree, "d/b")->sort_priority, -32768);

@@ -1,0 +1,28 @@
+#!/bin/sh
+# bench-rootfs.sh [DIR] — a Debian bookworm minbase rootfs made with
+# debootstrap (~30 s, ~200 MB), the realistic corpus for `flashfs bench` and
+# the bench-* targets.  Cached: a finished DIR (marked by DIR/.complete) is
+# reused.  Needs root and Debian's archive (the mirror the host uses).
+set -eu
+dir=${1:-build/rootfs/minbase}
+mirror=${DEBIAN_MIRROR:-$(awk '/^deb / && $3 ~ /bookworm$/ {print $2; exit}' /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null || true)}
+if [ -z "$mirror" ] && [ -f /etc/apt/sources.list.d/debian.sources ]; then
+	mirror=$(awk '/^URIs:/ {print $2; exit}' /etc/apt/sources.list.d/debian.sources)
+fi
+mirror=${mirror:-http://deb.debian.org/debian}
+
+if [ -f "$dir/.complete" ]; then
+	echo "bench-rootfs: $dir is ready ($(du -sm "$dir" | cut -f1) MB), reusing it"
+	exit 0
+fi
+[ "$(id -u)" = 0 ] || { echo "bench-rootfs: debootstrap needs root" >&2; exit 2; }
+command -v debootstrap > /dev/null || { echo "bench-rootfs: debootstrap not installed (scripts/install-deps)" >&2; exit 2; }
+rm -rf "$dir.tmp"
+mkdir -p "$(dirname "$dir")"
+echo "bench-rootfs: debootstrap --variant=minbase bookworm $dir ($mirror)"
+debootstrap --variant=minbase bookworm "$dir.tmp" "$mirror" > "$dir.log" 2>&1 ||
+	{ echo "bench-rootfs: debootstrap failed, see $dir.log" >&2; tail -n 5 "$dir.log" >&2; exit 1; }
+rm -rf "$dir"
+mv "$dir.tmp" "$dir"
+touch "$dir/.complete"
+echo "bench-rootfs: $dir ($(du -sm "$dir" | cut -f1) MB, $(find "$dir" | wc -l) entries)"

@@ -1,0 +1,42 @@
+# Helpers for the bench-*.sh scripts: timing with peak RSS, medians,
+# corpora.  Sourced; FF_BIN names our programs.
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+bin=${FF_BIN:-$top/build/bin}
+runs=${BENCH_RUNS:-3}
+work=${BENCH_WORK:-$(mktemp -d "${TMPDIR:-/tmp}/ff-bench.XXXXXX")}
+trap 'rm -rf "$work"' EXIT
+
+# measure CMD... — runs CMD once under /usr/bin/time; prints "SECONDS KB"
+measure() {
+	/usr/bin/time -f '%e %M' -o "$work/time.out" "$@" > /dev/null 2> "$work/cmd.err" ||
+		{ echo "bench: failed: $*" >&2; tail -n 3 "$work/cmd.err" >&2; return 1; }
+	cat "$work/time.out"
+}
+
+# median_of N CMD... — runs CMD N times; prints "median-seconds max-rss-kb"
+median_of() {
+	local n=$1 i
+	shift
+	for i in $(seq "$n"); do
+		measure "$@" || return 1
+	done | sort -n | awk '{t[NR] = $1; if ($2 > m) m = $2} END {print t[int((NR + 1) / 2)], m}'
+}
+
+# corpora: the embedded sample (made if missing) and the minbase rootfs if cached
+corpora() {
+	[ -d "$top/build/embedded-rootfs/root" ] ||
+		"$top/bench/rootfs/make-embedded-rootfs.sh" "$top/build/embedded-rootfs" > /dev/null
+	echo "embedded $top/build/embedded-rootfs/root"
+	if [ -f "$top/build/rootfs/minbase/.complete" ]; then
+		echo "minbase $top/build/rootfs/minbase"
+	else
+		echo "bench: build/rootfs/minbase not there (make bench-rootfs): embedded corpus only" >&2
+	fi
+}
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'; }
+
+machine() {
+	echo "machine: $(nproc) CPUs, $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo), $(uname -r)"
+}
