@@ -108,3 +108,4 @@ install: all
 clean:
 	rm -rf build
 -include nandsim-tests/module.mk
+-include tests/fuzz/fuzz.mk

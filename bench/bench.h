@@ -305,7 +305,7 @@ struct bench_e2e {
 	double mkfs_s;              /* wall seconds */
 	double fuse_read_s;         /* whole tree through `flashfs mount`, <0 = not run */
 	double kernel_read_s;       /* loop mount, cold cache, <0 = not run */
-	char note[200];
+	char note[320];
 };
 
 struct bench_e2e_opts {
@@ -328,7 +328,7 @@ struct bench_nandsim {
 	double measured_nodelay_s;  /* the same with do_delays=0: CPU part */
 	double predicted_s;         /* the model at flash_mbps, D scaled */
 	double guest_factor;        /* guest / host decompression speed */
-	char note[200];
+	char note[320];
 };
 
 struct bench_nandsim_opts {

@@ -313,11 +313,26 @@ static int parse_args(struct cfg *c, int argc, char **argv)
 	return optind;
 }
 
+static const char *base_name(const char *p)
+{
+	const char *s = strrchr(p, '/');
+
+	return s ? s + 1 : p;
+}
+
+static int cmp_base(const void *a, const void *b)
+{
+	return strcmp(base_name(*(char *const *)a), base_name(*(char *const *)b));
+}
+
+/* Several sources become directories under the root, which mkfs lists
+ * sorted by name: add them in that order. */
 static int load_corpus(struct bench_corpus **out, char **src, int n)
 {
 	struct ff_err e = { 0 };
 	struct bench_corpus *c = bench_corpus_new(&e);
 
+	qsort(src, (size_t)n, sizeof(*src), cmp_base);
 	for (int i = 0; c && i < n; i++) {
 		if (bench_corpus_add(c, src[i], n == 1, &e)) {
 			bench_corpus_free(c);
@@ -344,10 +359,8 @@ static void on_warn(void *ctx, const char *msg)
 
 static void on_progress(void *ctx, uint64_t bytes, uint64_t total)
 {
-	struct ff_progress *p = ctx;
-
-	ff_progress_set_total(p, total, 0);
-	ff_progress_add(p, bytes, 1);
+	(void)total; /* set once by measure_all, with the number of runs */
+	ff_progress_add(ctx, bytes, 1);
 }
 
 static int measure_all(const struct cfg *c, const struct bench_corpus *corpus,
@@ -470,6 +483,24 @@ static void bin_dir(char *buf, size_t cap)
 		snprintf(buf, cap, ".");
 }
 
+/* The source tree holding nandsim-tests/: $FF_TOP, else above the
+ * program (build/bin or build/NAME/bin), else the working directory. */
+static const char *find_top(const char *bin, char *buf, size_t cap)
+{
+	static const char *const up[] = { "/../..", "/../../.." };
+	char probe[4300];
+
+	if (getenv("FF_TOP"))
+		return getenv("FF_TOP");
+	for (size_t i = 0; i < 2; i++) {
+		snprintf(buf, cap, "%s%s", bin, up[i]);
+		snprintf(probe, sizeof(probe), "%s/nandsim-tests/run-guest.sh", buf);
+		if (!access(probe, X_OK))
+			return buf;
+	}
+	return ".";
+}
+
 static int earlier_goal(const struct bench_analysis *an, int g)
 {
 	for (int k = 0; k < g; k++)
@@ -482,7 +513,7 @@ static int earlier_goal(const struct bench_analysis *an, int g)
 static int end_to_end(const struct cfg *c, struct bench_report *r, char **src, int n_src,
 		      struct bench_e2e *e2e, struct bench_nandsim *ns)
 {
-	char work[4096], bin[4096];
+	char work[4096], bin[4096], top[4200];
 	struct bench_e2e_opts eo = { .bin_dir = bin, .sources = (const char *const *)src,
 				     .n_sources = (size_t)n_src, .work_dir = work,
 				     .threads = c->measure.threads };
@@ -492,7 +523,7 @@ static int end_to_end(const struct cfg *c, struct bench_report *r, char **src, i
 	if (make_work_dir(c, work, sizeof(work)))
 		return -1;
 	bin_dir(bin, sizeof(bin));
-	no.top = getenv("FF_TOP") ? getenv("FF_TOP") : ".";
+	no.top = find_top(bin, top, sizeof(top));
 	for (int g = 0; g < BENCH_NGOALS; g++) {
 		struct ff_err e = { 0 };
 		const struct bench_result *res = &r->res[r->an->reco[g].index];

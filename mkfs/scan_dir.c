@@ -97,7 +97,8 @@ static int read_names(struct scan *s, struct names *nm)
 		return entry_problem(s, e, "cannot read directory");
 	}
 	closedir(d);
-	qsort(nm->v, nm->n, sizeof(*nm->v), cmp_str);
+	if (nm->n > 1) /* qsort(NULL, 0) is undefined even when empty */
+		qsort(nm->v, nm->n, sizeof(*nm->v), cmp_str);
 	return 0;
 oom:
 	closedir(d);

@@ -51,6 +51,13 @@ void ff_y2_obj_header_encode(const struct ff_y2_obj_header *oh, uint8_t *buf, in
 	ff_put32(buf + 508, oh->is_shrink, big);
 }
 
+static int set_word(const uint8_t *buf, size_t off, int big)
+{
+	uint32_t v = ff_get32(buf + off, big);
+
+	return v != 0 && v != 0xffffffffu;
+}
+
 static int get_string(const uint8_t *src, size_t cap, char *dst, const char *what,
 		      struct ff_err *err)
 {
@@ -89,12 +96,12 @@ int ff_y2_obj_header_decode(const uint8_t *buf, int big, struct ff_y2_obj_header
 	    get_string(buf + 300, FF_Y2_ALIAS_MAX + 1, oh->alias, "symlink target", err))
 		return -1;
 	oh->rdev = ff_get32(buf + 460, big);
-	oh->shadows_obj = ff_get32(buf + 504, big);
-	oh->is_shrink = ff_get32(buf + 508, big);
-	if (oh->shadows_obj == 0xffffffffu)
-		oh->shadows_obj = 0;
-	if (oh->is_shrink == 0xffffffffu)
-		oh->is_shrink = 0;
+	/* With inband tags the driver may keep these two in the inband_*
+	 * copies; erased (0xffffffff) words mean "not set". */
+	oh->shadows_obj = set_word(buf, 504, big) ? ff_get32(buf + 504, big)
+						 : set_word(buf, 488, big) ? ff_get32(buf + 488, big) : 0;
+	oh->is_shrink = (set_word(buf, 508, big) && ff_get32(buf + 508, big)) ||
+			(set_word(buf, 492, big) && ff_get32(buf + 492, big));
 	return 0;
 }
 

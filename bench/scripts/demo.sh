@@ -5,6 +5,7 @@
 #   3. build it as YAFFS2 for a 2K-page NAND (mkfs.yaffs2)
 #   4. mount one of each with `flashfs mount`, list it, compare with the source
 #   5. a quick `flashfs bench`: recommendation table, CSV, JSON, plot
+#   6. its self-check against a plain library loop (shown, not fatal)
 # and a summary of where everything is.  A step whose program fails is
 # reported and makes the demo exit 1 — nothing is pretended.
 #
@@ -98,12 +99,16 @@ else
 fi
 
 say "5. quick benchmark (flashfs bench --quick)"
-if flashfs bench --quick --self-check --target-flash slc-nand --json "$out/bench.json" \
-	--csv "$out/bench.csv" --plot "$out/bench.svg" "$src" | tee "$out/bench.txt"; then
-	:
-else
-	fail "flashfs bench (exit $?)"
-fi
+flashfs bench --quick --target-flash slc-nand --json "$out/bench.json" \
+	--csv "$out/bench.csv" --plot "$out/bench.svg" "$src" | tee "$out/bench.txt"
+rc=${PIPESTATUS[0]}
+[ "$rc" -eq 0 ] || fail "flashfs bench (exit $rc)"
+[ -s "$out/bench.svg" ] || fail "no plot written"
+
+say "6. self-check: harness figures against a plain library loop"
+# Timing on a shared machine: a disagreement is shown, not fatal.
+flashfs bench --quick --self-check -q -c gzip:level=9 -c lz4 -c zstd:level=19 "$src" ||
+	echo "(figures differ by more than 5% on this run: see above)"
 
 say "Summary"
 echo "rootfs:        $src ($files entries; $rootfs/dev.spec for /dev)"

@@ -167,7 +167,8 @@ scenario_pages() {
 
 yaffs2_extract_compare() { # IMAGE
 	rm -rf /tmp/x
-	flashfs extract "$1" /tmp/x && same_manifest /tmp/x manifest.tree
+	mkdir /tmp/x
+	flashfs extract --no-progress -C /tmp/x "$1" && same_manifest /tmp/x manifest.tree
 }
 
 # Each reads the chip back one way and hands the dump to our reader.
@@ -182,8 +183,10 @@ y2_nanddump() { # IMAGE — as many pages as the image has
 		-f /tmp/y.img /dev/mtd0 && yaffs2_extract_compare /tmp/y.img
 }
 
+# flash_erase fails on a chip with bad blocks (after erasing the good ones)
 y2_nandwrite_flashfs_dump() { # IMAGE
-	flash_erase -q /dev/mtd0 0 0 && nandwrite -q -o /dev/mtd0 "$1" && y2_flashfs_dump "$1"
+	flash_erase -q /dev/mtd0 0 0
+	nandwrite -q -o /dev/mtd0 "$1" && y2_flashfs_dump "$1"
 }
 
 y2_nanddump_only_ecc_differs() { # IMAGE ECC_FIRST

@@ -1,6 +1,6 @@
 /* YAFFS2 scanner.  The first byte picks how the image is opened: full
  * detection, or one of a few fixed small geometries and tag layouts (the
- * seeds are built with 512-byte pages and 2 pages per block to stay small). */
+ * seeds are built with 1024-byte pages and 2 pages per block to stay small). */
 #include <stdint.h>
 #include <unistd.h>
 
@@ -16,7 +16,7 @@ static void pick_geometry(uint8_t sel, struct ff_open_opts *o)
 
 	if ((sel & 7) == 0)
 		return; /* detect everything */
-	o->page_size = (sel & 8) ? 2048 : 512;
+	o->page_size = (sel & 8) ? 2048 : 1024;
 	o->oob_size = o->page_size / 32;
 	o->pages_per_block = (sel & 8) ? 64 : 2;
 	o->oob_layout = layouts[(sel & 7) % 3];

@@ -1,0 +1,61 @@
+#!/bin/bash
+# Seed corpora for the fuzz targets, built by the project's own tools:
+#   tests/fuzz/make-seeds.sh BIN_DIR OUT_DIR
+# BIN_DIR holds mkfs.squashfs and mkfs.yaffs2.  OUT_DIR/<target>/ receives
+# small valid inputs; the hand-written text seeds committed in
+# tests/fuzz/corpus/<target>/ are used beside these, not copied.
+set -eu
+bin=$1
+out=$2
+src=$(mktemp -d "${TMPDIR:-/tmp}/ff-seeds.XXXXXX")
+trap 'rm -rf "$src"' EXIT
+
+mkdir -p "$out"/{squashfs,yaffs2,tar}
+
+# A small tree with every kind of object the formats store.
+mkdir -p "$src/tree/dir/sub" "$src/tree/empty"
+printf 'hello\n' > "$src/tree/small"
+head -c 9000 /dev/urandom > "$src/tree/dir/random"
+yes 'compressible line' | head -c 20000 > "$src/tree/dir/sub/text"
+truncate -s 40000 "$src/tree/sparse"
+ln -s small "$src/tree/link"
+ln -s /absolute/target "$src/tree/dir/abs"
+ln "$src/tree/small" "$src/tree/dir/hard"
+mkfifo "$src/tree/fifo"
+setfattr -n user.comment -v seed "$src/tree/small" 2>/dev/null || true
+
+for c in gzip lzo xz lzma lz4 zstd; do
+	"$bin/mkfs.squashfs" -q -b 4K -c "$c" --all-root --mtime 0 \
+		"$src/tree" "$out/squashfs/$c.sqfs" ||
+		echo "seed: mkfs.squashfs -c $c failed" >&2
+done
+"$bin/mkfs.squashfs" -q -b 4K --no-fragments --no-exports --mtime 0 \
+	"$src/tree" "$out/squashfs/nofrag.sqfs" || true
+
+# YAFFS2: the first byte of a fuzz input picks the geometry (see fuzz_yaffs2.c):
+# 0x01 = 1024-byte pages, 2 pages per block, linux layout, kernel tags;
+# 0x02 offset0, 0x13 inband with classic tags; 0x00 detection.
+y2() {
+	local sel=$1 name=$2
+	shift 2
+	if "$bin/mkfs.yaffs2" -q --page-size 1024 --pages-per-block 2 --mtime 0 "$@" \
+		"$src/tree" "$src/y2.img"; then
+		{ printf "\\x$sel"; cat "$src/y2.img"; } > "$out/yaffs2/$name"
+	else
+		echo "seed: mkfs.yaffs2 $* failed" >&2
+	fi
+}
+y2 01 linux-kernel.y2 --oob-layout linux --tags kernel
+y2 00 detect.y2 --oob-layout linux --tags kernel
+y2 02 offset0.y2 --oob-layout offset0
+y2 13 inband-classic.y2 --oob-layout inband --tags classic
+
+# Compressed blocks for the decompress target come from seed_blocks (C,
+# through compress/), which fuzz.mk runs after this script.
+
+# Tar archives in each dialect GNU tar writes, plus a compressed one.
+for fmt in ustar gnu pax; do
+	tar -C "$src/tree" --format=$fmt --sparse -cf "$out/tar/$fmt.tar" . 2>/dev/null ||
+		tar -C "$src/tree" --format=$fmt -cf "$out/tar/$fmt.tar" .
+done
+gzip -9 -c "$out/tar/pax.tar" > "$out/tar/pax.tar.gz"

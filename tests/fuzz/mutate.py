@@ -1,0 +1,257 @@
+#!/usr/bin/env python3
+"""Seeded random mutations of valid images, and a check of how flashfs
+takes them.
+
+  mutate.py run  --flashfs BIN --work DIR [--seed S] [--count N] [--timeout T]
+                 [--jobs J] [--keep DIR] IMAGE...
+  mutate.py emit --out DIR [--seed S] [--count N] IMAGE...
+
+`run` applies COUNT mutations (spread over the images), and on each result
+runs `flashfs check`, `flashfs ls -lR` and `flashfs extract` under a
+timeout.  A run passes when every command ends with exit 0, 1 or 2, a
+failing one says something on stderr, nothing hangs, and extraction wrote
+nothing outside its target directory.  Failing images are copied to --keep
+with the reason, so `flashfs` can be re-run on them.  `emit` only writes
+the mutated images (for the FUSE test).
+
+Mutation i of a run depends only on (seed, i), so a failure is reproduced
+with the same seed and count.
+"""
+import argparse
+import os
+import random
+import shutil
+import struct
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+
+SQFS_MAGIC = b"hsqs"
+# Superblock table pointers (u64 LE): id, xattr, inode, directory,
+# fragment, export tables, and bytes_used.
+SQFS_PTRS = {"bytes_used": 40, "id": 48, "xattr": 56, "inode": 64,
+             "directory": 72, "fragment": 80, "export": 88}
+# Narrower superblock fields worth hitting on purpose.
+SQFS_FIELDS = [(4, 4), (12, 4), (16, 4), (20, 2), (22, 2), (24, 2), (26, 2), (28, 2)]
+
+
+def sqfs_tables_region(img):
+    """The metadata tables sit between the lowest table pointer and
+    bytes_used; mutations there reach the parsers, not just the codecs."""
+    if len(img) < 96 or img[:4] != SQFS_MAGIC:
+        return None
+    ptrs = [struct.unpack_from("<Q", img, o)[0] for o in SQFS_PTRS.values()]
+    used = ptrs[0]
+    starts = [p for p in ptrs[1:] if 96 <= p < min(used, len(img))]
+    if not starts:
+        return None
+    return min(starts), min(used, len(img))
+
+
+def m_bitflips(rng, img):
+    for _ in range(rng.randint(1, 8)):
+        pos = rng.randrange(len(img))
+        img[pos] ^= 1 << rng.randrange(8)
+    return "bitflips"
+
+
+def m_byte_run(rng, img, lo=0, hi=None):
+    hi = len(img) if hi is None else hi
+    pos = rng.randrange(lo, hi)
+    n = min(rng.randint(1, 64), len(img) - pos)
+    kind = rng.choice(["zero", "ff", "random", "repeat"])
+    if kind == "zero":
+        img[pos:pos + n] = bytes(n)
+    elif kind == "ff":
+        img[pos:pos + n] = b"\xff" * n
+    elif kind == "random":
+        img[pos:pos + n] = rng.randbytes(n)
+    else:
+        img[pos:pos + n] = bytes([rng.randrange(256)]) * n
+    return "byte-run %s @%d+%d" % (kind, pos, n)
+
+
+def m_truncate(rng, img):
+    pos = rng.randrange(len(img))
+    del img[pos:]
+    return "truncate @%d" % pos
+
+
+def m_interesting(rng, img, lo=0, hi=None):
+    """A 1-, 2-, 4- or 8-byte little-endian boundary value: counts, sizes and
+    offsets are where bounds checks live."""
+    hi = len(img) if hi is None else hi
+    width = rng.choice([1, 2, 4, 8])
+    pos = rng.randrange(lo, max(lo + 1, hi - width))
+    top = (1 << (8 * width)) - 1
+    val = rng.choice([0, 1, top, top >> 1, (top >> 1) + 1, len(img), len(img) - 1,
+                      rng.randrange(top + 1)])
+    img[pos:pos + width] = (val & top).to_bytes(width, "little")
+    return "value %#x width %d @%d" % (val & top, width, pos)
+
+
+def m_sqfs_super(rng, img):
+    if len(img) < 96 or img[:4] != SQFS_MAGIC:
+        return m_interesting(rng, img)
+    names = list(SQFS_PTRS)
+    if rng.random() < 0.5:
+        a, b = rng.sample(names, 2)
+        oa, ob = SQFS_PTRS[a], SQFS_PTRS[b]
+        va, vb = img[oa:oa + 8], img[ob:ob + 8]
+        img[oa:oa + 8], img[ob:ob + 8] = vb, va
+        return "swap %s<->%s" % (a, b)
+    if rng.random() < 0.5:
+        name = rng.choice(names)
+        off = SQFS_PTRS[name]
+        val = rng.choice([0, len(img), len(img) - 8, 2 ** 64 - 1, 2 ** 63,
+                          rng.randrange(len(img))])
+        img[off:off + 8] = struct.pack("<Q", val)
+        return "pointer %s=%#x" % (name, val)
+    off, width = rng.choice(SQFS_FIELDS)
+    img[off:off + width] = rng.randbytes(width)
+    return "super field @%d" % off
+
+
+def m_tables(rng, img):
+    region = sqfs_tables_region(img)
+    if not region:
+        return m_byte_run(rng, img)
+    lo, hi = region
+    if rng.random() < 0.5:
+        return "tables " + m_interesting(rng, img, lo, hi)
+    return "tables " + m_byte_run(rng, img, lo, hi)
+
+
+MUTATORS = [(m_bitflips, 3), (m_byte_run, 3), (m_truncate, 1), (m_interesting, 2),
+            (m_sqfs_super, 2), (m_tables, 4)]
+
+
+def mutate(data, seed, i):
+    rng = random.Random("%s:%d" % (seed, i))
+    img = bytearray(data)
+    done = []
+    funcs = [f for f, w in MUTATORS for _ in range(w)]
+    if img[:4] != SQFS_MAGIC:
+        funcs = [f for f in funcs if f not in (m_sqfs_super, m_tables)]
+    for _ in range(rng.choice([1, 1, 1, 2, 3])):
+        if not img:
+            break
+        done.append(rng.choice(funcs)(rng, img))
+    return bytes(img), "; ".join(done)
+
+
+def tree_listing(root, skip):
+    out = set()
+    for d, dirs, files in os.walk(root):
+        for n in dirs + files:
+            p = os.path.join(d, n)
+            if not p.startswith(skip):
+                out.add(p)
+    return out
+
+
+def run_one(args, images, i, slot):
+    base = images[i % len(images)]
+    with open(base, "rb") as f:
+        data, what = mutate(f.read(), args.seed, i)
+    work = os.path.join(args.work, "w%d" % slot)
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(os.path.join(work, "out"))
+    img = os.path.join(work, os.path.basename(base))
+    with open(img, "wb") as f:
+        f.write(data)
+    target = os.path.join(work, "out", "x")
+    before = tree_listing(work, target)
+    cmds = [["check", img], ["ls", "-lR", img],
+            ["extract", "--no-progress", "-j", "1", "-C", target, img]]
+    problems = []
+    for c in cmds:
+        try:
+            p = subprocess.run([args.flashfs] + c, stdin=subprocess.DEVNULL,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                               timeout=args.timeout, cwd=work)
+        except subprocess.TimeoutExpired:
+            problems.append("%s: hang (> %g s)" % (c[0], args.timeout))
+            continue
+        err = p.stderr.decode("utf-8", "replace").strip()
+        if p.returncode < 0 or p.returncode not in (0, 1, 2):
+            last = err.splitlines()[-3:] if err else []
+            problems.append("%s: exit %d %s" % (c[0], p.returncode, " | ".join(last)))
+        elif p.returncode != 0 and not err:
+            problems.append("%s: exit %d without a message" % (c[0], p.returncode))
+        elif "runtime error:" in err or "Sanitizer" in err:
+            problems.append("%s: sanitizer: %s" % (c[0], err.splitlines()[-1]))
+    after = tree_listing(work, target)
+    if after != before:
+        problems.append("extract wrote outside its target: %s"
+                        % sorted(after - before)[:5])
+    if problems and args.keep:
+        os.makedirs(args.keep, exist_ok=True)
+        keep = os.path.join(args.keep, "%s.%d" % (os.path.basename(base), i))
+        shutil.copyfile(img, keep)
+        with open(keep + ".why", "w") as f:
+            f.write("seed %s mutation %d of %s: %s\n%s\n"
+                    % (args.seed, i, base, what, "\n".join(problems)))
+    subprocess.run(["chmod", "-R", "u+rwx", work], stderr=subprocess.DEVNULL)
+    shutil.rmtree(work, ignore_errors=True)
+    return i, base, what, problems
+
+
+def cmd_run(args):
+    env_fix = {"ASAN_OPTIONS": "abort_on_error=1:detect_leaks=0",
+               "UBSAN_OPTIONS": "halt_on_error=1:abort_on_error=1:print_stacktrace=1"}
+    for k, v in env_fix.items():
+        os.environ.setdefault(k, v)
+    os.makedirs(args.work, exist_ok=True)
+    failed = 0
+    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        # Slots must not be shared by two running mutations: run in waves.
+        for start in range(0, args.count, args.jobs):
+            futs = [pool.submit(run_one, args, args.images, i, i - start)
+                    for i in range(start, min(start + args.jobs, args.count))]
+            for fu in futs:
+                i, base, what, problems = fu.result()
+                if problems:
+                    failed += 1
+                    print("FAIL mutation %d of %s (%s):" % (i, os.path.basename(base), what))
+                    for p in problems:
+                        print("    " + p)
+    print("%d mutations of %d images, seed %s: %d failed"
+          % (args.count, len(args.images), args.seed, failed))
+    return 1 if failed else 0
+
+
+def cmd_emit(args):
+    os.makedirs(args.out, exist_ok=True)
+    for i in range(args.count):
+        base = args.images[i % len(args.images)]
+        with open(base, "rb") as f:
+            data, what = mutate(f.read(), args.seed, i)
+        name = "%03d-%s" % (i, os.path.basename(base))
+        with open(os.path.join(args.out, name), "wb") as f:
+            f.write(data)
+        print("%s\t%s" % (name, what))
+    return 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("run")
+    r.add_argument("--flashfs", required=True)
+    r.add_argument("--work", required=True)
+    r.add_argument("--keep")
+    r.add_argument("--timeout", type=float, default=20)
+    r.add_argument("--jobs", type=int, default=2)
+    e = sub.add_parser("emit")
+    e.add_argument("--out", required=True)
+    for p in (r, e):
+        p.add_argument("--seed", default="1")
+        p.add_argument("--count", type=int, default=200)
+        p.add_argument("images", nargs="+")
+    args = ap.parse_args()
+    return cmd_run(args) if args.cmd == "run" else cmd_emit(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,51 @@
+#!/bin/bash
+# Every committed fuzz seed and regression reproducer (tests/fuzz/corpus/,
+# tests/fuzz/regress/) runs once through its libFuzzer target, built with
+# clang + ASan + UBSan by `make fuzz-bins` into build/fuzz.  A reproducer
+# listed in tests/fuzz/regress/OPEN is a known, not yet fixed bug: it is
+# reported as TODO so the suite stays usable while the fix is routed, and
+# prove says "TODO passed" once it is fixed (then remove it from OPEN).
+. "$(dirname "$0")/../lib.sh"
+
+command -v clang > /dev/null || skip_all "clang not installed (needed for libFuzzer)"
+echo 'int LLVMFuzzerTestOneInput(const char *d, long n){(void)d;(void)n;return 0;}' \
+	> "$T/probe.c"
+clang -fsanitize=fuzzer,address,undefined "$T/probe.c" -o "$T/probe" 2> /dev/null ||
+	skip_all "clang cannot link -fsanitize=fuzzer (libclang-rt-dev missing)"
+
+fb=$FF_TOP/build/fuzz
+if ! make -s -C "$FF_TOP" fuzz-bins > "$T/build.log" 2>&1; then
+	echo "not ok 1 - make fuzz-bins"
+	tail -n 30 "$T/build.log" | sed 's/^/#   /'
+	echo "1..1"
+	exit 1
+fi
+ok "fuzz targets built" test -x "$fb/fuzz_squashfs"
+
+open_bug() {
+	awk -v f="$1" '$1 == f { $1 = ""; sub(/^ /, ""); print; exit }' \
+		"$FF_TOP/tests/fuzz/regress/OPEN" 2> /dev/null
+}
+
+for dir in "$FF_TOP"/tests/fuzz/corpus/* "$FF_TOP"/tests/fuzz/regress/*; do
+	[ -d "$dir" ] || continue
+	t=$(basename "$dir")
+	for f in "$dir"/*; do
+		[ -f "$f" ] || continue
+		rel=${f#"$FF_TOP"/tests/fuzz/}
+		why=$(open_bug "${rel#regress/}")
+		_tap_n=$((_tap_n + 1))
+		if "$fb/fuzz_$t" -timeout=20 -rss_limit_mb=2560 -malloc_limit_mb=2048 \
+			-runs=1 "$f" > "$T/run.log" 2>&1; then
+			echo "ok $_tap_n - fuzz_$t $rel${why:+ # TODO open bug: $why}"
+		elif [ -n "$why" ]; then
+			echo "not ok $_tap_n - fuzz_$t $rel # TODO open bug: $why"
+		else
+			echo "not ok $_tap_n - fuzz_$t $rel"
+			grep -E 'ERROR|SUMMARY|#[0-9]+ 0x.* in [a-z_]+ /' "$T/run.log" | head -n 8 |
+				sed 's/^/#   /'
+			_tap_fail=$((_tap_fail + 1))
+		fi
+	done
+done
+done_testing
