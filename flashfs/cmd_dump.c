@@ -99,7 +99,12 @@ static int parse(int argc, char **argv, struct dump_args *a)
 		if (!r && (r = parse_one(a, c, optarg)) >= 0)
 			return r;
 	}
-	if (argc - optind != 2 || (a->have_spec && a->oob_given)) {
+	if (a->have_spec && a->oob_given) {
+		fprintf(stderr, "flashfs dump: --oob and --no-oob do not go with the YAFFS2 "
+				"options, which choose the image layout themselves\n");
+		return 2;
+	}
+	if (argc - optind != 2) {
 		usage(stderr);
 		return 2;
 	}
@@ -158,6 +163,12 @@ static int run(const struct dump_args *a, struct ff_mtd *m)
 		return 2;
 	}
 	report(a, &st);
+	if (a->length && st.bytes < a->length) {
+		fprintf(stderr, "flashfs dump: %s: the good blocks end after %llu of the %llu bytes "
+				"asked for\n", a->dev, (unsigned long long)st.bytes,
+			(unsigned long long)a->length);
+		return 1;
+	}
 	return st.failed ? 1 : 0;
 }
 

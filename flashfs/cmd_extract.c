@@ -2,6 +2,7 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "flashfs/cli.h"
@@ -31,7 +32,7 @@ int ff_cmd_extract(int argc, char **argv)
 		{"directory", required_argument, NULL, 'C'}, {"jobs", required_argument, NULL, 'j'},
 		{"force", no_argument, NULL, 'f'}, {"no-progress", no_argument, NULL, 'P'},
 		{"help", no_argument, NULL, 'h'}, FF_CLI_LONGOPTS, {NULL, 0, NULL, 0}};
-	struct ff_extract_opts eo = {NULL, "squashfs-root", 0, 0, 1};
+	struct ff_extract_opts eo = {NULL, "squashfs-root", 0, 0, 1, 1};
 	struct ff_open_opts oo = {.big_endian = -1};
 	struct ff_fs *fs;
 	int c, rc;
@@ -69,6 +70,7 @@ int ff_cmd_extract(int argc, char **argv)
 	eo.image = argv[optind];
 	if (ff_cli_open("extract", eo.image, &oo, &fs) < 0)
 		return 2;
+	umask(0); /* modes are restored exactly, not filtered */
 	rc = ff_extract(fs, &eo, argv + optind + 1, argc - optind - 1);
 	ff_fs_close(fs);
 	return rc;

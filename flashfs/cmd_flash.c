@@ -75,7 +75,11 @@ static int parse(int argc, char **argv, struct flash_args *a)
 		default: usage(stderr); return 2;
 		}
 	}
-	if (argc - optind != 2 || (a->raw && a->have_spec)) {
+	if (a->raw && a->have_spec) {
+		fprintf(stderr, "flashfs flash: --raw does not go with the YAFFS2 options\n");
+		return 2;
+	}
+	if (argc - optind != 2) {
 		usage(stderr);
 		return 2;
 	}

@@ -1,10 +1,10 @@
-/* Extraction runs in three passes: (1) one thread walks the image and
- * creates directories, symlinks, special files, hard links and empty
- * regular files, checking every name; (2) worker threads fill the regular
- * files (decompression is the expensive part, and the reader is
- * thread-safe), writing zero runs as holes and then setting owner, xattrs,
- * mode and times; (3) directories get their metadata last, deepest first,
- * so creating their contents does not disturb their times. */
+/* Extraction: one thread walks the image and creates directories,
+ * symlinks, special files, hard links and regular files, checking every
+ * name; each new regular file's fd goes through a bounded queue to worker
+ * threads that fill it (decompression is the expensive part, and the reader
+ * is thread-safe), writing zero runs as holes, then set owner, xattrs, mode
+ * and times.  Directories get their metadata last, deepest first, so
+ * creating their contents does not disturb their times. */
 #include "flashfs/extract.h"
 
 #include <errno.h>
@@ -41,16 +41,37 @@ struct items {
 	size_t n, cap;
 };
 
+struct job {
+	int fd;
+	char *rel;
+	uint64_t handle;
+	struct ff_stat st;
+};
+
+#define QUEUE 256
+
+struct queue {
+	pthread_mutex_t lock;
+	pthread_cond_t not_empty, not_full;
+	struct job ring[QUEUE];
+	size_t head, count;
+	int closed;
+};
+
 struct ex {
 	struct ff_fs *fs;
+	struct queue q;
+	int sgid_dir; /* some target directory passes its group on */
 	const struct ff_extract_opts *o;
 	int root, is_root;
 	struct ff_hmap links, dirs_seen;
-	struct items files, dirs;
-	atomic_size_t next;
+	struct items dirs;
 	atomic_int errors;
 	atomic_uint warned;
 	struct ff_progress *prog;
+	uint8_t *inline_buf; /* for jobs done by the walker itself */
+	int jobs_inline;     /* no worker threads could be started */
+	uint64_t queued, queued_bytes;
 };
 
 static void fail(struct ex *ex, const char *rel, const char *fmt, ...)
@@ -153,7 +174,9 @@ static void set_xattrs(struct ex *ex, const char *rel, uint64_t h, int fd, const
 
 static void set_owner_ok(struct ex *ex, const struct ff_stat *st, int *do_chown)
 {
-	*do_chown = ex->is_root;
+	/* a new file is already ours unless a setgid directory gave it a group */
+	*do_chown = ex->is_root &&
+		    (st->uid != geteuid() || st->gid != getegid() || ex->sgid_dir);
 	if (!ex->is_root && (st->uid != geteuid() || st->gid != getegid()))
 		warn_once(ex, W_OWNER, "cannot restore file owners");
 }
@@ -168,7 +191,9 @@ static void meta_fd(struct ex *ex, const char *rel, uint64_t h, const struct ff_
 	if (own && fchown(fd, st->uid, st->gid) < 0)
 		fail(ex, rel, "chown: %s", strerror(errno));
 	set_xattrs(ex, rel, h, fd, NULL);
-	if (fchmod(fd, st->mode & 07777) < 0)
+	/* files are created with their permission bits when the umask is 0 */
+	if ((!S_ISREG(st->mode) || !ex->o->umask_cleared || (st->mode & 07000)) &&
+	    fchmod(fd, st->mode & 07777) < 0)
 		fail(ex, rel, "chmod: %s", strerror(errno));
 	if (futimens(fd, ts) < 0)
 		fail(ex, rel, "setting times: %s", strerror(errno));
@@ -195,14 +220,14 @@ static void meta_at(struct ex *ex, const char *rel, uint64_t h, const struct ff_
 
 /* ---- pass 1: the tree ---- */
 
-/* Makes room for a new non-directory dirfd/name: refuses an existing
- * entry unless --force, and never replaces a directory. */
+/* After EEXIST, makes room for a new non-directory dirfd/name: refuses
+ * unless --force, and never replaces a directory. */
 static int clear_slot(struct ex *ex, int dirfd, const char *name, const char *rel)
 {
 	struct stat st;
 
 	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-		return 0;
+		return 0; /* gone meanwhile */
 	if (!ex->o->force || S_ISDIR(st.st_mode)) {
 		fail(ex, rel, "already exists%s", ex->o->force ? " as a directory" :
 								 " (use --force to replace)");
@@ -233,6 +258,8 @@ static int open_dir(struct ex *ex, int dirfd, const char *name, const char *rel,
 			close(fd);
 		return -1;
 	}
+	if (st.st_mode & S_ISGID)
+		ex->sgid_dir = 1;
 	return fd;
 }
 
@@ -241,7 +268,7 @@ static void walk(struct ex *ex, int dirfd, uint64_t dir, const char *rel, int de
 static void make_link(struct ex *ex, int dirfd, const char *name, const char *rel,
 		      const char *first)
 {
-	int fd = ff_open_beneath(ex->root, first, O_PATH, 0);
+	int fd = ff_open_beneath(ex->root, first, O_PATH, 0), r;
 	char src[64];
 
 	if (fd < 0) {
@@ -249,8 +276,12 @@ static void make_link(struct ex *ex, int dirfd, const char *name, const char *re
 		return;
 	}
 	snprintf(src, sizeof(src), "/proc/self/fd/%d", fd);
-	if (clear_slot(ex, dirfd, name, rel) == 0 &&
-	    linkat(AT_FDCWD, src, dirfd, name, AT_SYMLINK_FOLLOW) < 0)
+	r = linkat(AT_FDCWD, src, dirfd, name, AT_SYMLINK_FOLLOW);
+	if (r < 0 && errno == EEXIST && clear_slot(ex, dirfd, name, rel) == 0)
+		r = linkat(AT_FDCWD, src, dirfd, name, AT_SYMLINK_FOLLOW);
+	else if (r < 0 && errno == EEXIST)
+		r = 0; /* reported by clear_slot */
+	if (r < 0)
 		fail(ex, rel, "hard link to %s: %s", first, strerror(errno));
 	close(fd);
 }
@@ -266,9 +297,11 @@ static void make_symlink(struct ex *ex, int dirfd, const char *name, const char 
 		return;
 	}
 	target[n] = '\0';
-	if (clear_slot(ex, dirfd, name, rel) < 0)
-		return;
-	if (symlinkat(target, dirfd, name) < 0) {
+	if (symlinkat(target, dirfd, name) < 0 &&
+	    (errno != EEXIST || clear_slot(ex, dirfd, name, rel) < 0 ||
+	     symlinkat(target, dirfd, name) < 0)) {
+		if (errno == EEXIST)
+			return; /* reported by clear_slot */
 		fail(ex, rel, "symlink: %s", strerror(errno));
 		return;
 	}
@@ -279,10 +312,13 @@ static void make_node(struct ex *ex, int dirfd, const char *name, const char *re
 		      const struct ff_stat *st)
 {
 	dev_t dev = makedev(st->rdev_major, st->rdev_minor);
+	mode_t mode = (st->mode & S_IFMT) | 0600;
 
-	if (clear_slot(ex, dirfd, name, rel) < 0)
-		return;
-	if (mknodat(dirfd, name, (st->mode & S_IFMT) | 0600, dev) < 0) {
+	if (mknodat(dirfd, name, mode, dev) < 0 &&
+	    (errno != EEXIST || clear_slot(ex, dirfd, name, rel) < 0 ||
+	     mknodat(dirfd, name, mode, dev) < 0)) {
+		if (errno == EEXIST)
+			return; /* reported by clear_slot */
 		if (errno == EPERM && !ex->is_root)
 			warn_once(ex, S_ISSOCK(st->mode) ? W_SOCKET : W_DEVICE,
 				  "cannot create device nodes or sockets");
@@ -293,21 +329,29 @@ static void make_node(struct ex *ex, int dirfd, const char *name, const char *re
 	meta_at(ex, rel, h, st, dirfd, name);
 }
 
+static void process(struct ex *ex, struct job *j, uint8_t *buf);
+static void enqueue(struct ex *ex, struct job *j);
+
 static void make_file(struct ex *ex, int dirfd, const char *name, const char *rel, uint64_t h,
 		      const struct ff_stat *st)
 {
-	int fd;
+	const int flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
+	mode_t mode = ex->o->umask_cleared ? (st->mode & 0777) : 0600;
+	struct job j = {openat(dirfd, name, flags, mode), strdup(rel), h, *st};
 
-	if (clear_slot(ex, dirfd, name, rel) < 0)
-		return;
-	fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		fail(ex, rel, "create: %s", strerror(errno));
+	if (j.fd < 0 && errno == EEXIST && clear_slot(ex, dirfd, name, rel) == 0)
+		j.fd = openat(dirfd, name, flags, mode);
+	else if (j.fd < 0 && errno == EEXIST)
+		errno = 0; /* reported by clear_slot */
+	if (j.fd < 0 || !j.rel) {
+		if (errno)
+			fail(ex, rel, "create: %s", strerror(errno));
+		if (j.fd >= 0)
+			close(j.fd);
+		free(j.rel);
 		return;
 	}
-	close(fd);
-	if (push(&ex->files, rel, h, st) < 0)
-		fail(ex, rel, "out of memory");
+	enqueue(ex, &j);
 }
 
 static void make_dir(struct ex *ex, int dirfd, const char *name, const char *rel, uint64_t h,
@@ -444,9 +488,10 @@ static int is_zero(const uint8_t *p, size_t n)
 	return n == 0 || (p[0] == 0 && !memcmp(p, p + 1, n - 1));
 }
 
-static int fill(struct ex *ex, const struct item *it, int fd, uint8_t *buf)
+static int fill(struct ex *ex, const struct job *it, uint8_t *buf)
 {
 	uint64_t off = 0;
+	int hole = 0;
 
 	while (off < it->st.size) {
 		ssize_t n = ex->fs->ops->read(ex->fs, it->handle, buf, CHUNK, off);
@@ -456,66 +501,113 @@ static int fill(struct ex *ex, const struct item *it, int fd, uint8_t *buf)
 			     n < 0 ? strerror((int)-n) : "file shorter than its size");
 			return -1;
 		}
-		if (!is_zero(buf, (size_t)n) && pwrite(fd, buf, (size_t)n, (off_t)off) != n) {
+		hole = is_zero(buf, (size_t)n);
+		if (!hole && pwrite(it->fd, buf, (size_t)n, (off_t)off) != n) {
 			fail(ex, it->rel, "write: %s", strerror(errno));
 			return -1;
 		}
 		off += (uint64_t)n;
 	}
-	if (ftruncate(fd, (off_t)it->st.size) < 0) {
+	if (hole && ftruncate(it->fd, (off_t)it->st.size) < 0) {
 		fail(ex, it->rel, "truncate: %s", strerror(errno));
 		return -1;
 	}
 	return 0;
 }
 
+static void process(struct ex *ex, struct job *j, uint8_t *buf)
+{
+	if (fill(ex, j, buf) < 0)
+		unlinkat(ex->root, j->rel, 0); /* no partial files */
+	else
+		meta_fd(ex, j->rel, j->handle, &j->st, j->fd);
+	close(j->fd);
+	if (ex->prog)
+		ff_progress_add(ex->prog, j->st.size, 1);
+	free(j->rel);
+}
+
+static void enqueue(struct ex *ex, struct job *j)
+{
+	struct queue *q = &ex->q;
+
+	ex->queued_bytes += j->st.size;
+	if (ex->prog)
+		ff_progress_set_total(ex->prog, ex->queued_bytes, ++ex->queued);
+	if (ex->o->jobs <= 1 || ex->jobs_inline) {
+		process(ex, j, ex->inline_buf);
+		return;
+	}
+	pthread_mutex_lock(&q->lock);
+	while (q->count == QUEUE)
+		pthread_cond_wait(&q->not_full, &q->lock);
+	q->ring[(q->head + q->count++) % QUEUE] = *j;
+	pthread_cond_signal(&q->not_empty);
+	pthread_mutex_unlock(&q->lock);
+}
+
+static int dequeue(struct queue *q, struct job *j)
+{
+	pthread_mutex_lock(&q->lock);
+	while (!q->count && !q->closed)
+		pthread_cond_wait(&q->not_empty, &q->lock);
+	if (!q->count) {
+		pthread_mutex_unlock(&q->lock);
+		return 0;
+	}
+	*j = q->ring[q->head];
+	q->head = (q->head + 1) % QUEUE;
+	q->count--;
+	pthread_cond_signal(&q->not_full);
+	pthread_mutex_unlock(&q->lock);
+	return 1;
+}
+
 static void *worker(void *arg)
 {
 	struct ex *ex = arg;
 	uint8_t *buf = malloc(CHUNK);
-	size_t i;
+	struct job j;
 
-	while (buf && (i = atomic_fetch_add(&ex->next, 1)) < ex->files.n) {
-		const struct item *it = &ex->files.v[i];
-		int fd = ff_open_beneath(ex->root, it->rel, O_WRONLY, 0);
-
-		if (fd < 0) {
-			fail(ex, it->rel, "open: %s", strerror(errno));
-			continue;
+	while (dequeue(&ex->q, &j)) {
+		if (buf) {
+			process(ex, &j, buf);
+		} else {
+			fail(ex, j.rel, "out of memory");
+			close(j.fd);
+			unlinkat(ex->root, j.rel, 0);
+			free(j.rel);
 		}
-		if (fill(ex, it, fd, buf) < 0) {
-			close(fd);
-			unlinkat(ex->root, it->rel, 0); /* no partial files */
-			continue;
-		}
-		meta_fd(ex, it->rel, it->handle, &it->st, fd);
-		close(fd);
-		if (ex->prog)
-			ff_progress_add(ex->prog, it->st.size, 1);
 	}
-	if (!buf)
-		fail(ex, ".", "out of memory");
 	free(buf);
 	return NULL;
 }
 
-static void fill_files(struct ex *ex)
+static int start_workers(struct ex *ex, pthread_t *t)
 {
-	int n = ex->o->jobs < 1 ? 1 : ex->o->jobs, i, started = 0;
-	pthread_t *t = calloc((size_t)n, sizeof(*t));
-	uint64_t bytes = 0;
-	size_t k;
+	int i, started = 0;
 
-	for (k = 0; k < ex->files.n; k++)
-		bytes += ex->files.v[k].st.size;
-	if (ex->prog)
-		ff_progress_set_total(ex->prog, bytes, ex->files.n);
-	for (i = 0; t && i + 1 < n && (size_t)i < ex->files.n; i++)
-		started += pthread_create(&t[i], NULL, worker, ex) == 0;
-	worker(ex);
+	pthread_mutex_init(&ex->q.lock, NULL);
+	pthread_cond_init(&ex->q.not_empty, NULL);
+	pthread_cond_init(&ex->q.not_full, NULL);
+	for (i = 0; ex->o->jobs > 1 && i < ex->o->jobs; i++)
+		started += pthread_create(&t[started], NULL, worker, ex) == 0;
+	return started;
+}
+
+static void stop_workers(struct ex *ex, pthread_t *t, int started)
+{
+	int i;
+
+	pthread_mutex_lock(&ex->q.lock);
+	ex->q.closed = 1;
+	pthread_cond_broadcast(&ex->q.not_empty);
+	pthread_mutex_unlock(&ex->q.lock);
 	for (i = 0; i < started; i++)
 		pthread_join(t[i], NULL);
-	free(t);
+	pthread_mutex_destroy(&ex->q.lock);
+	pthread_cond_destroy(&ex->q.not_empty);
+	pthread_cond_destroy(&ex->q.not_full);
 }
 
 /* ---- pass 3 and the driver ---- */
@@ -596,7 +688,8 @@ static void free_items(struct items *it)
 int ff_extract(struct ff_fs *fs, const struct ff_extract_opts *o, char **paths, int n)
 {
 	struct ex ex = {.fs = fs, .o = o, .is_root = geteuid() == 0};
-	int i, whole = n == 0;
+	int i, whole = n == 0, started;
+	pthread_t *threads;
 
 	if (mkdir(o->dir, 0755) < 0 && errno != EEXIST) {
 		fprintf(stderr, "flashfs extract: %s: %s\n", o->dir, strerror(errno));
@@ -607,11 +700,22 @@ int ff_extract(struct ff_fs *fs, const struct ff_extract_opts *o, char **paths, 
 		fprintf(stderr, "flashfs extract: %s: %s\n", o->dir, strerror(errno));
 		return 2;
 	}
-	atomic_init(&ex.next, 0);
 	atomic_init(&ex.errors, 0);
 	atomic_init(&ex.warned, 0);
 	if (o->progress && isatty(2))
 		ex.prog = ff_progress_new(2, "files", 0);
+	ex.inline_buf = malloc(CHUNK);
+	threads = calloc((size_t)(o->jobs > 1 ? o->jobs : 1), sizeof(*threads));
+	if (!ex.inline_buf || !threads) {
+		fprintf(stderr, "flashfs extract: out of memory\n");
+		free(ex.inline_buf);
+		free(threads);
+		close(ex.root);
+		return 2;
+	}
+	started = start_workers(&ex, threads);
+	if (o->jobs > 1 && !started)
+		ex.jobs_inline = 1;
 	for (i = 0; i < n; i++) {
 		const char *p = paths[i] + strspn(paths[i], "/");
 
@@ -622,7 +726,7 @@ int ff_extract(struct ff_fs *fs, const struct ff_extract_opts *o, char **paths, 
 	}
 	if (whole)
 		whole_image(&ex);
-	fill_files(&ex);
+	stop_workers(&ex, threads, started);
 	finish_dirs(&ex);
 	if (ex.prog) {
 		ff_progress_finish(ex.prog);
@@ -630,8 +734,9 @@ int ff_extract(struct ff_fs *fs, const struct ff_extract_opts *o, char **paths, 
 	}
 	ff_hmap_free(&ex.links, free);
 	ff_hmap_free(&ex.dirs_seen, NULL);
-	free_items(&ex.files);
 	free_items(&ex.dirs);
+	free(ex.inline_buf);
+	free(threads);
 	close(ex.root);
 	return atomic_load(&ex.errors) ? 1 : 0;
 }

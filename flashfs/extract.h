@@ -14,6 +14,8 @@ struct ff_extract_opts {
 	int jobs;          /* file-writing threads, >= 1 */
 	int force;         /* replace existing non-directories */
 	int progress;      /* draw a progress bar on stderr if it is a terminal */
+	int umask_cleared; /* the caller set umask(0): files are created with
+			    * their final permission bits, saving a chmod */
 };
 
 /* Extracts each of paths (or the whole image when n == 0).  Returns 0 when

@@ -12,12 +12,14 @@
 # better (issue 6 targets: <= 0.6 x squashfuse, <= 1.2 x kernel).
 #
 # Environment: FF_BIN (programs), FF_TOP (source tree), ROOTFS (a directory
-# to use instead of build/rootfs), CODECS, RUNS, BENCH_DIR (scratch).
+# to use instead of build/rootfs/minbase), CODECS, RUNS, BENCH_DIR (scratch),
+# FLASHFS_OPTS (extra mount options for flashfs, e.g. "-o readahead=1M").
 set -eu
 
 FF_TOP=${FF_TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 FF_BIN=${FF_BIN:-$FF_TOP/build/bin}
-ROOTFS=${ROOTFS:-$FF_TOP/build/rootfs}
+ROOTFS_GIVEN=${ROOTFS:-}
+ROOTFS=${ROOTFS:-$FF_TOP/build/rootfs/minbase}
 CODECS=${CODECS:-gzip lzo xz lz4 zstd}
 RUNS=${RUNS:-3}
 BENCH_DIR=${BENCH_DIR:-$FF_TOP/build/bench-fuse}
@@ -30,20 +32,9 @@ for p in mksquashfs squashfuse_ll fusermount3 python3; do
 	command -v "$p" >/dev/null || die "$p missing (scripts/install-deps)"
 done
 
-# The minbase rootfs is a shared cache; the lock keeps two builders apart.
-if [ ! -d "$ROOTFS" ]; then
-	mkdir -p "$(dirname "$ROOTFS")"
-	(
-		flock 9
-		if [ ! -d "$ROOTFS" ]; then
-			echo "bench-fuse: debootstrap --variant=minbase bookworm $ROOTFS" >&2
-			rm -rf "$ROOTFS.tmp.$$"
-			debootstrap --variant=minbase bookworm "$ROOTFS.tmp.$$" \
-				http://deb.debian.org/debian >"$BENCH_DIR.debootstrap.log" 2>&1 ||
-				die "debootstrap failed, see $BENCH_DIR.debootstrap.log"
-			mv "$ROOTFS.tmp.$$" "$ROOTFS"
-		fi
-	) 9>"$ROOTFS.lock"
+# The minbase rootfs is shared with the other bench-* targets.
+if [ -z "${ROOTFS_GIVEN:-}" ]; then
+	"$FF_TOP/bench/scripts/bench-rootfs.sh" "$ROOTFS" >&2 || die "no rootfs (make bench-rootfs)"
 fi
 
 mkdir -p "$BENCH_DIR/mnt"
@@ -70,7 +61,7 @@ EOF
 
 do_mount() { # KIND IMAGE
 	case $1 in
-	flashfs) "$FLASHFS" mount "$2" "$MNT" ;;
+	flashfs) "$FLASHFS" mount ${FLASHFS_OPTS:-} "$2" "$MNT" ;;
 	squashfuse) squashfuse_ll "$2" "$MNT" ;;
 	kernel) mount -o loop,ro "$2" "$MNT" ;;
 	esac

@@ -5,6 +5,7 @@ mount.fuse.flashfs_MAIN := fuse/mount_helper_main.c
 MANPAGES += docs/man/flashfs-mount.1
 
 # FUSE mount vs squashfuse_ll vs the kernel on the Debian minbase rootfs
-# (debootstrap into build/rootfs/ on first use), one image per codec.
+# (build/rootfs/minbase, made by bench/scripts/bench-rootfs.sh on first
+# use), one mksquashfs image per codec.
 bench-fuse: all
 	FF_BIN=$(abspath $(BUILD)/bin) FF_TOP=$(CURDIR) fuse/bench-fuse.sh

@@ -94,44 +94,65 @@ static int set_string(char **slot, const char *v)
 	return 0;
 }
 
-/* Numeric options: name, where the value goes, its limit. */
-static int numeric_option(struct ff_mount_opts *o, const char *name, const char *v)
-{
-	uint64_t n;
+/* Numeric options: sizes take K/M/G/T suffixes, plain numbers may be hex. */
+enum num_id {
+	N_CACHE, N_OFFSET, N_MAX_READ, N_READAHEAD, N_UID, N_GID, N_THREADS, N_TIMEOUT,
+	N_PAGE_SIZE, N_OOB_SIZE, N_PAGES_PER_BLOCK, N_COUNT
+};
 
-	if (!strcmp(name, "cache"))
-		return ff_mount_parse_size(v, &o->open.cache_bytes);
-	if (!strcmp(name, "offset"))
-		return ff_mount_parse_size(v, &o->open.offset);
-	if (!strcmp(name, "uid") || !strcmp(name, "gid")) {
-		if (parse_uint(v, UINT32_MAX, &n))
-			return -1;
-		*(name[0] == 'u' ? &o->uid : &o->gid) = (int64_t)n;
-		return 0;
+static const struct numeric {
+	const char *name;
+	int is_size;
+	uint64_t min, max;
+} numerics[N_COUNT] = {
+	[N_CACHE] = {"cache", 1, 0, UINT64_MAX},
+	[N_OFFSET] = {"offset", 1, 0, UINT64_MAX},
+	[N_MAX_READ] = {"max_read", 1, 4096, 1u << 30},
+	[N_READAHEAD] = {"readahead", 1, 4096, 1u << 30},
+	[N_UID] = {"uid", 0, 0, UINT32_MAX},
+	[N_GID] = {"gid", 0, 0, UINT32_MAX},
+	[N_THREADS] = {"threads", 0, 1, 1024},
+	[N_TIMEOUT] = {"timeout", 0, 0, UINT_MAX},
+	[N_PAGE_SIZE] = {"page_size", 0, 0, UINT32_MAX},
+	[N_OOB_SIZE] = {"oob_size", 0, 0, UINT32_MAX},
+	[N_PAGES_PER_BLOCK] = {"pages_per_block", 0, 0, UINT32_MAX},
+};
+
+static void store_numeric(struct ff_mount_opts *o, enum num_id id, uint64_t n)
+{
+	switch (id) {
+	case N_CACHE: o->open.cache_bytes = n; break;
+	case N_OFFSET: o->open.offset = n; break;
+	case N_MAX_READ: o->max_read = (uint32_t)n; break;
+	case N_READAHEAD: o->readahead_kb = (uint32_t)((n + 1023) / 1024); break;
+	case N_UID: o->uid = (int64_t)n; break;
+	case N_GID: o->gid = (int64_t)n; break;
+	case N_THREADS: o->threads = (unsigned)n; break;
+	case N_TIMEOUT: o->idle_timeout = (unsigned)n; break;
+	case N_PAGE_SIZE: o->open.page_size = (uint32_t)n; break;
+	case N_OOB_SIZE: o->open.oob_size = (uint32_t)n; break;
+	case N_PAGES_PER_BLOCK: o->open.pages_per_block = (uint32_t)n; break;
+	case N_COUNT: break;
 	}
-	if (!strcmp(name, "max_read") || !strcmp(name, "readahead")) {
-		if (ff_mount_parse_size(v, &n) || n > (1u << 30))
-			return -1;
-		if (name[0] == 'm')
-			o->max_read = (uint32_t)n;
-		else
-			o->readahead_kb = (uint32_t)((n + 1023) / 1024);
-		return 0;
+}
+
+/* Returns 1 if `name` is a numeric option (then *bad says whether v was
+ * valid), 0 if not. */
+static int numeric_option(struct ff_mount_opts *o, const char *name, const char *v, int *bad)
+{
+	for (int id = 0; id < N_COUNT; id++) {
+		const struct numeric *d = &numerics[id];
+		uint64_t n;
+		int ret;
+
+		if (strcmp(name, d->name))
+			continue;
+		ret = d->is_size ? ff_mount_parse_size(v, &n) : parse_uint(v, d->max, &n);
+		*bad = ret != 0 || n < d->min || n > d->max;
+		if (!*bad)
+			store_numeric(o, (enum num_id)id, n);
+		return 1;
 	}
-	if (!strcmp(name, "threads") || !strcmp(name, "timeout")) {
-		if (parse_uint(v, name[1] == 'h' ? 1024 : UINT_MAX, &n) || (name[1] == 'h' && !n))
-			return -1;
-		*(name[1] == 'h' ? &o->threads : &o->idle_timeout) = (unsigned)n;
-		return 0;
-	}
-	if (parse_uint(v, UINT32_MAX, &n))
-		return -1;
-	if (!strcmp(name, "page_size"))
-		o->open.page_size = (uint32_t)n;
-	else if (!strcmp(name, "oob_size"))
-		o->open.oob_size = (uint32_t)n;
-	else
-		o->open.pages_per_block = (uint32_t)n;
 	return 0;
 }
 
@@ -139,16 +160,8 @@ static int numeric_option(struct ff_mount_opts *o, const char *name, const char 
  * valid), 0 if it is not ours. */
 static int our_option(struct ff_mount_opts *o, const char *name, const char *v, int *bad)
 {
-	static const char *const numeric[] = {"cache", "offset", "uid", "gid", "threads",
-					       "timeout", "page_size", "oob_size",
-					       "pages_per_block", "max_read", "readahead",
-					       NULL};
-
-	for (const char *const *n = numeric; *n; n++)
-		if (!strcmp(name, *n)) {
-			*bad = numeric_option(o, name, v) != 0;
-			return 1;
-		}
+	if (numeric_option(o, name, v, bad))
+		return 1;
 	if (!strcmp(name, "subdir"))
 		*bad = set_string(&o->subdir, v) != 0;
 	else if (!strcmp(name, "fsname"))

@@ -2,6 +2,7 @@
 #include "fuse/mount.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +16,7 @@ struct ff_fuse_session {
 	struct fuse_session *se;
 	struct fuse_args args;
 	char *mountpoint;
-	unsigned threads, idle_timeout;
+	unsigned threads, idle_timeout, readahead_kb;
 	int mounted;
 };
 
@@ -97,9 +98,6 @@ static int start_session(struct ff_fuse_session *s, const struct ff_mount_opts *
 	if (fuse_session_mount(s->se, s->mountpoint) != 0)
 		return ff_err_set(err, EIO, "%s: cannot mount (see above)", s->mountpoint);
 	s->mounted = 1;
-	/* Best effort: without root the kernel's window stays. */
-	if (o->readahead_kb)
-		ff_fuse_set_readahead(s->mountpoint, o->readahead_kb);
 	return 0;
 }
 
@@ -121,6 +119,7 @@ int ff_fuse_mount(struct ff_fuse_session **out, struct ff_fs *fs, const struct f
 	s->ctx.max_read = o->max_read;
 	s->threads = o->threads;
 	s->idle_timeout = o->idle_timeout;
+	s->readahead_kb = o->readahead_kb;
 	if (start_session(s, o, err) < 0) {
 		ff_fuse_unmount(s);
 		return -1;
@@ -150,10 +149,24 @@ static int run_loop(struct ff_fuse_session *s)
 	return ret;
 }
 
+/* FUSE_INIT lowers the window to what the kernel proposed, so it is
+ * raised only once INIT is answered: a stat of the mount waits for that.
+ * Best effort; without root the kernel's window stays. */
+static void *apply_readahead(void *arg)
+{
+	struct ff_fuse_session *s = arg;
+	struct stat st;
+
+	if (stat(s->mountpoint, &st) == 0)
+		ff_fuse_set_readahead(s->mountpoint, s->readahead_kb);
+	return NULL;
+}
+
 int ff_fuse_loop(struct ff_fuse_session *s, struct ff_err *err)
 {
 	struct ff_idle idle = {0};
-	int ret;
+	pthread_t ra;
+	int ret, ra_started = 0;
 
 	if (s->idle_timeout) {
 		ret = ff_idle_start(&idle, &s->ctx, s->mountpoint, s->idle_timeout);
@@ -161,12 +174,15 @@ int ff_fuse_loop(struct ff_fuse_session *s, struct ff_err *err)
 			return ff_err_sys(err, ret, "timeout=%u: cannot start the watchdog",
 					  s->idle_timeout);
 	}
+	if (s->readahead_kb)
+		ra_started = pthread_create(&ra, NULL, apply_readahead, s) == 0;
 	ret = run_loop(s);
+	if (ra_started)
+		pthread_join(ra, NULL);
 	ff_idle_stop(&idle);
+	/* > 0: a signal ended the loop, a normal way to stop */
 	if (ret < 0)
 		return ff_err_sys(err, -ret, "%s: serving requests failed", s->mountpoint);
-	if (ret > 0) /* a signal ended the loop: a normal way to stop */
-		return 0;
 	return 0;
 }
 

@@ -148,8 +148,14 @@ static void usage(FILE *out)
 		"-no-duplicates -no-exports -no-sparse -processors -mkfs-time -all-time\n"
 		"-e PATTERN... -ef -pf -p -sort -quiet -no-progress -Xname VALUE -Xhc.\n\n"
 		"Codec options (-X):\n");
-	for (size_t i = 0; names[i]; i++)
-		fprintf(out, "  %-5s %s\n", names[i], ff_comp_option_help(names[i]));
+	for (size_t i = 0; names[i]; i++) {
+		const char *h = ff_comp_option_help(names[i]);
+
+		fprintf(out, "  %-5s ", names[i]);
+		for (; h && *h; h++)
+			fputs(*h != '\n' ? (char[]){ *h, 0 } : h[1] ? "\n        " : "", out);
+		fputc('\n', out);
+	}
 	fprintf(out, "\nExit status: 0 image written, 1 the image could not be built,\n"
 		     "2 usage error.\n");
 }
@@ -315,8 +321,37 @@ static char *translate_x(char **argv, int *i, int argc)
 	return r < 0 ? NULL : out;
 }
 
-/* Rewrites mksquashfs spellings into long options; "-e" takes every
- * following argument that is not an option, as mksquashfs does. */
+/* Does option word w (already in GNU spelling) consume the next word? */
+static int takes_value(const char *w)
+{
+	if (w[0] == '-' && w[1] == '-') {
+		if (strchr(w, '='))
+			return 0;
+		for (const struct option *o = long_opts; o->name; o++)
+			if (!strcmp(w + 2, o->name))
+				return o->has_arg == required_argument;
+		return 0;
+	}
+	return w[0] == '-' && w[1] && strchr("cXbje", w[1]) && !w[2];
+}
+
+/* Words so far that are SOURCE/IMAGE rather than options or their values. */
+static int count_positionals(char **v, int n)
+{
+	int count = 0;
+
+	for (int i = 1; i < n; i++) {
+		if (v[i][0] != '-' || !v[i][1])
+			count++;
+		else if (takes_value(v[i]))
+			i++;
+	}
+	return count;
+}
+
+/* Rewrites mksquashfs spellings into long options.  After SOURCE and IMAGE
+ * (mksquashfs order) "-e" takes every following word that is not an option,
+ * as mksquashfs does; before them it takes one pattern, like --exclude. */
 static char **translate(struct args *a, int argc, char **argv, int *new_argc)
 {
 	char **out = calloc((size_t)argc * 2 + 1, sizeof(*out));
@@ -335,7 +370,7 @@ static char **translate(struct args *a, int argc, char **argv, int *new_argc)
 		if (k < sizeof(drop_in) / sizeof(drop_in[0])) {
 			if (drop_in[k][1])
 				out[n++] = (char *)drop_in[k][1];
-		} else if (!strcmp(arg, "-e")) {
+		} else if (!strcmp(arg, "-e") && count_positionals(out, n) >= 2) {
 			while (i + 1 < argc && argv[i + 1][0] != '-') {
 				out[n++] = "--exclude";
 				out[n++] = argv[++i];

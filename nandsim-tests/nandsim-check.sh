@@ -114,6 +114,10 @@ if works mkfs.yaffs2; then
 			rm -f "$data/y2-${c%%:*}.img"
 		fi
 	done
+	# Aleph One's layout: tags at raw OOB 0, moved to the AUTO bytes by flash
+	"$bindir/mkfs.yaffs2" -q --chip nandsim-2k-256m --oob-layout offset0 --tags classic \
+		"$tree" "$data/y2-2k-offset0.img" > "$scratch/mkfs.out" 2>&1 ||
+		notes+=("not ok - mkfs.yaffs2 --oob-layout offset0: $(tail -n 1 "$scratch/mkfs.out")")
 	# the reader half of the YAFFS2 scenarios needs flashfs to read YAFFS2
 	[ -f "$data/y2-2k.img" ] && "$bindir/flashfs" ls "$data/y2-2k.img" > /dev/null 2>&1 &&
 		touch "$data/have-yaffs2-reader"
@@ -122,11 +126,13 @@ else
 fi
 
 out=$scratch/results.txt
-"$here/run-guest.sh" -n all -b "$bindir" -w "$work" -d "$data" -t "${NANDSIM_TIMEOUT:-900}" \
+# one log per build directory (build/bin -> all-build, build/asan/bin -> all-asan)
+name=all-$(basename "$(dirname "$bindir")")
+"$here/run-guest.sh" -n "$name" -b "$bindir" -w "$work" -d "$data" -t "${NANDSIM_TIMEOUT:-900}" \
 	"$here/scenarios/all.sh" > "$out"
 rc=$?
-[ $rc = 3 ] && skip_all "the guest cannot run here (see $work/logs/all.log)"
-[ $rc = 2 ] && notes+=("not ok - guest run completed without timeout, oops or panic # see $work/logs/all.log")
+[ $rc = 3 ] && skip_all "the guest cannot run here (see $work/logs/$name.log)"
+[ $rc = 2 ] && notes+=("not ok - guest run completed without timeout, oops or panic (see $work/logs/$name.log)")
 {
 	printf '%s\n' "${notes[@]}"
 	cat "$out"

@@ -42,6 +42,7 @@ static int file_crc(struct sqfs_writer *w, size_t i, uint8_t *buf, uint32_t *crc
 	const struct ff_node *n = w->files[i];
 	struct ff_data *d = ff_tree_open_data(w->tree, n, err);
 	uLong c = crc32(0L, Z_NULL, 0);
+	char path[4096];
 
 	if (!d)
 		return -1;
@@ -51,7 +52,7 @@ static int file_crc(struct sqfs_writer *w, size_t i, uint8_t *buf, uint32_t *crc
 		if (got <= 0) {
 			ff_data_close(d);
 			return got < 0 ? -1 : ff_err_set(err, EIO, "%s: unexpected end of file",
-							 n->name);
+							 sqfs_node_name(n, path, sizeof(path)));
 		}
 		c = crc32(c, buf, (uInt)got);
 		off += (uint64_t)got;
@@ -68,6 +69,7 @@ static int same_content(struct sqfs_writer *w, size_t a, size_t b, uint8_t *buf,
 	struct ff_data *da = ff_tree_open_data(w->tree, w->files[a], err);
 	struct ff_data *db = da ? ff_tree_open_data(w->tree, w->files[b], err) : NULL;
 	uint64_t size = w->files[a]->size;
+	char path[4096];
 	int ret = 1;
 
 	if (!db) {
@@ -76,11 +78,14 @@ static int same_content(struct sqfs_writer *w, size_t a, size_t b, uint8_t *buf,
 	}
 	for (uint64_t off = 0; off < size && ret == 1;) {
 		ssize_t ga = ff_data_pread(da, buf, CHUNK, off, err);
-		ssize_t gb = ga > 0 ? ff_data_pread(db, buf + CHUNK, CHUNK, off, err) : -1;
+		ssize_t gb = ga > 0 ? ff_data_pread(db, buf + CHUNK, CHUNK, off, err) : ga;
 
-		if (ga <= 0 || gb != ga)
-			ret = ff_err_set(err, EIO, "%s: read error while comparing",
-					 w->files[a]->name);
+		if (ga < 0 || gb < 0)
+			ret = -1;
+		else if (ga == 0 || gb != ga)
+			ret = ff_err_set(err, EIO, "%s: size changed while comparing at offset %llu",
+					 sqfs_node_name(w->files[b], path, sizeof(path)),
+					 (unsigned long long)off);
 		else if (memcmp(buf, buf + CHUNK, (size_t)ga))
 			ret = 0;
 		off += (uint64_t)(ga > 0 ? ga : 0);

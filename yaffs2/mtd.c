@@ -185,6 +185,23 @@ static void ecc_account(struct ff_mtd_stats *st, const struct mtd_ecc_stats *bef
 	st->dev_failed += after.failed - before->failed;
 }
 
+static int read_plain(struct ff_mtd *m, uint64_t addr, uint8_t *data, struct ff_err *err)
+{
+	size_t got = 0;
+
+	while (got < m->geom.page_size) {
+		ssize_t r = pread(m->fd, data + got, m->geom.page_size - got, (off_t)(addr + got));
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return ff_err_sys(err, r < 0 ? errno : EIO, "%s: read of page at 0x%llx failed",
+					  m->node, (unsigned long long)addr);
+		got += (size_t)r;
+	}
+	return 0;
+}
+
 /* One page of data and (optionally) OOB in the given mode.  Corrected and
  * uncorrectable ECC results still deliver the data; they are counted. */
 static int read_page(struct ff_mtd *m, uint64_t addr, uint8_t *data, uint8_t *oob,
@@ -200,12 +217,18 @@ static int read_page(struct ff_mtd *m, uint64_t addr, uint8_t *data, uint8_t *oo
 	req.usr_oob = oob ? (uintptr_t)oob : 0;
 	req.mode = mode;
 	if (ioctl(m->fd, MEMREAD, &req) != 0 && errno != EUCLEAN && errno != EBADMSG) {
-		if (errno == ENOTTY)
+		int e = errno;
+
+		/* flash without OOB (NOR) or a kernel before 6.1: plain reads,
+		 * ECC events then only in the ECCGETSTATS totals */
+		if ((e == ENOTTY || e == EOPNOTSUPP) && !oob)
+			return read_plain(m, addr, data, err);
+		if (e == ENOTTY)
 			return ff_err_set(err, ENOTTY,
 					  "%s: the kernel lacks the MEMREAD ioctl (Linux 6.1) "
 					  "needed to read pages with their OOB",
 					  m->node);
-		return ff_err_sys(err, errno, "%s: read of page at 0x%llx failed", m->node,
+		return ff_err_sys(err, e, "%s: read of page at 0x%llx failed", m->node,
 				  (unsigned long long)addr);
 	}
 	st->corrected += req.ecc_stats.corrected_bitflips;

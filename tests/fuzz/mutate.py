@@ -5,6 +5,7 @@ takes them.
   mutate.py run  --flashfs BIN --work DIR [--seed S] [--count N] [--timeout T]
                  [--jobs J] [--keep DIR] IMAGE...
   mutate.py emit --out DIR [--seed S] [--count N] IMAGE...
+  mutate.py replay --flashfs BIN --work DIR [--timeout T] IMAGE...
 
 `run` applies COUNT mutations (spread over the images), and on each result
 runs `flashfs check`, `flashfs ls -lR` and `flashfs extract` under a
@@ -12,7 +13,8 @@ timeout.  A run passes when every command ends with exit 0, 1 or 2, a
 failing one says something on stderr, nothing hangs, and extraction wrote
 nothing outside its target directory.  Failing images are copied to --keep
 with the reason, so `flashfs` can be re-run on them.  `emit` only writes
-the mutated images (for the FUSE test).
+the mutated images (for the FUSE test).  `replay` runs the same checks
+on the images as they are (saved reproducers).
 
 Mutation i of a run depends only on (seed, i), so a failure is reproduced
 with the same seed and count.
@@ -153,7 +155,10 @@ def tree_listing(root, skip):
 def run_one(args, images, i, slot):
     base = images[i % len(images)]
     with open(base, "rb") as f:
-        data, what = mutate(f.read(), args.seed, i)
+        data = f.read()
+    what = "unmutated"
+    if not args.replay:
+        data, what = mutate(data, args.seed, i)
     work = os.path.join(args.work, "w%d" % slot)
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(os.path.join(work, "out"))
@@ -216,8 +221,11 @@ def cmd_run(args):
                     print("FAIL mutation %d of %s (%s):" % (i, os.path.basename(base), what))
                     for p in problems:
                         print("    " + p)
-    print("%d mutations of %d images, seed %s: %d failed"
-          % (args.count, len(args.images), args.seed, failed))
+    if args.replay:
+        print("%d images replayed: %d failed" % (args.count, failed))
+    else:
+        print("%d mutations of %d images, seed %s: %d failed"
+              % (args.count, len(args.images), args.seed, failed))
     return 1 if failed else 0
 
 
@@ -238,19 +246,24 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("run")
-    r.add_argument("--flashfs", required=True)
-    r.add_argument("--work", required=True)
-    r.add_argument("--keep")
-    r.add_argument("--timeout", type=float, default=20)
-    r.add_argument("--jobs", type=int, default=2)
+    rp = sub.add_parser("replay")
+    for p in (r, rp):
+        p.add_argument("--flashfs", required=True)
+        p.add_argument("--work", required=True)
+        p.add_argument("--keep")
+        p.add_argument("--timeout", type=float, default=20)
+        p.add_argument("--jobs", type=int, default=2)
     e = sub.add_parser("emit")
     e.add_argument("--out", required=True)
-    for p in (r, e):
+    for p in (r, e, rp):
         p.add_argument("--seed", default="1")
         p.add_argument("--count", type=int, default=200)
         p.add_argument("images", nargs="+")
     args = ap.parse_args()
-    return cmd_run(args) if args.cmd == "run" else cmd_emit(args)
+    args.replay = args.cmd == "replay"
+    if args.replay:
+        args.count = len(args.images)
+    return cmd_emit(args) if args.cmd == "emit" else cmd_run(args)
 
 
 if __name__ == "__main__":

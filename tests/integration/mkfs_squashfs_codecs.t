@@ -2,7 +2,8 @@
 # mkfs.squashfs against the real readers, for every codec: a tree holding
 # every kind of object (see mkfs_squashfs_lib.sh) is built, mounted with the
 # kernel and compared object by object (type, mode, owner, size, mtime,
-# content hash, target, rdev, hard-link identity, xattrs) with the source;
+# content hash, target, rdev, hard-link identity, xattrs, directory link
+# counts) with the source;
 # unsquashfs -lls must list it and sqfsdiff must find the same contents as
 # in a mksquashfs image of the same tree.  lzma, which the kernel cannot
 # mount, is checked through an unsquashfs extraction.  Option variants
@@ -17,7 +18,7 @@ grep -qw squashfs /proc/filesystems || modprobe squashfs 2>/dev/null ||
 
 S=$T/src
 make_tree "$S" 16384
-$MANIFEST "$S" > "$T/src.manifest"
+$MANIFEST --dir-nlink "$S" > "$T/src.manifest"
 
 # check_mount NAME IMAGE — kernel mount equals the source.
 check_mount() {
@@ -26,7 +27,7 @@ check_mount() {
 		is "$(cat "$T/mount.err")" "" "$name: kernel mounts it"
 		return
 	fi
-	$MANIFEST "$m" > "$T/img.manifest" 2>&1
+	$MANIFEST --dir-nlink "$m" > "$T/img.manifest" 2>&1
 	umount "$m"
 	ok "$name: kernel mount matches the source" diff "$T/src.manifest" "$T/img.manifest"
 }
@@ -49,6 +50,7 @@ for c in gzip lzo xz lz4 zstd; do
 	ok "$c: build" mkfs.squashfs -q -c "$c" -b 16K "$S" "$img"
 	ok "$c: unsquashfs -lls lists it" unsquashfs -lls "$img"
 	check_mount "$c" "$img"
+	[ "$c" = gzip ] && ok "$c: export table maps every inode number" check_export "$img"
 	if [ "$have_ref" = 0 ]; then
 		ok "$c: sqfsdiff finds the contents of mksquashfs' image" content_diff "$img" "$T/ref.sqfs"
 	else
@@ -80,6 +82,8 @@ variant "--always-fragments" -b 16K --always-fragments
 variant "--no-dedup --no-sparse --no-exports" -b 16K --no-dedup --no-sparse --no-exports
 variant "-b 4K" -b 4K -c zstd
 variant "-b 1M, default codec" -b 1M
+variant "xz with a compressor-options block" -b 16K -c xz -X bcj=x86 -X dict-size=8K
+variant "gzip level 1, window 10" -b 16K -X level=1 -X window=10
 variant "mksquashfs spellings" -comp lz4 -Xhc -b 64K -no-duplicates -always-use-fragments -noappend
 
 done_testing

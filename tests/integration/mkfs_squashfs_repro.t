@@ -37,6 +37,11 @@ else
 	skip "cannot mount tmpfs" "readdir order independence"
 fi
 
+# SOURCE_DATE_EPOCH means the same as --mtime.
+ok "SOURCE_DATE_EPOCH: build" env SOURCE_DATE_EPOCH=1500000000 \
+	mkfs.squashfs -q -b 16K -c gzip "$T/a" "$T/sde.sqfs"
+ok "SOURCE_DATE_EPOCH gives the --mtime image" cmp "$T/gzip-j1.sqfs" "$T/sde.sqfs"
+
 # --json reports the size the image has.
 mkfs.squashfs --json --mtime 1500000000 -b 16K "$T/a" "$T/json.sqfs" > "$T/json.out" 2>/dev/null
 used=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["bytes_used"])' "$T/json.out" 2>/dev/null)

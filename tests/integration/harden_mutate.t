@@ -1,0 +1,66 @@
+#!/bin/bash
+# Hostile images: thousands of seeded random mutations (bit flips,
+# truncations, byte runs, boundary values, superblock table-pointer swaps,
+# hits inside the SquashFS metadata tables) of valid images of each format,
+# codec and YAFFS2 layout.  On each, `flashfs check`, `flashfs ls -lR` and
+# `flashfs extract` must end with exit 0/1/2 (a failure with a message on
+# stderr), within a timeout, and extract must write nothing outside its
+# target directory.  Driver: tests/fuzz/mutate.py.
+#
+#   FF_MUTATIONS=N     how many mutations (default 2000, spread over images)
+#   FF_MUTATE_SEED=S   the seed (default 1); a failure reproduces with both
+#   FF_MUTATE_JOBS=J   parallel runs (default 2)
+# Failing images are kept in $FF_BUILD/harden-mutate/ with a .why file.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/harden_lib.sh"
+
+for p in flashfs mkfs.squashfs mkfs.yaffs2; do
+	command -v $p > /dev/null || skip_all "$p not built"
+done
+count=${FF_MUTATIONS:-2000}
+seed=${FF_MUTATE_SEED:-1}
+jobs=${FF_MUTATE_JOBS:-2}
+keep=$FF_BUILD/harden-mutate
+flashfs=$(command -v flashfs)
+
+harden_tree "$T/src"
+ok "valid images of every format and codec built" harden_images "$T/src" "$T/img"
+for img in "$T"/img/*; do
+	ok "unmutated $(basename "$img") checks clean" flashfs check -q "$img"
+done
+
+# The driver's own sanity: an image it damages must not all pass as clean,
+# or the mutations would not be reaching the parsers.
+$MUTATE emit --out "$T/probe" --seed "$seed" --count 40 "$T"/img/sqfs-gzip.img > /dev/null
+bad=0
+for m in "$T"/probe/*; do
+	flashfs check -q "$m" > /dev/null 2>&1 || bad=$((bad + 1))
+done
+ok "mutations are detected by check ($bad of 40 flagged)" test "$bad" -gt 10
+
+rm -rf "$keep"
+sq=("$T"/img/sqfs-*.img "$T"/img/mksquashfs-*.img)
+y2=("$T"/img/yaffs2-*)
+ok "$((count * 2 / 3)) SquashFS mutations (seed $seed): clean exits, no hangs, no escapes" \
+	$MUTATE run --flashfs "$flashfs" --work "$T/work" --keep "$keep" --jobs "$jobs" \
+	--seed "$seed" --count $((count * 2 / 3)) "${sq[@]}"
+ok "$((count - count * 2 / 3)) YAFFS2 mutations (seed $seed): clean exits, no hangs, no escapes" \
+	$MUTATE run --flashfs "$flashfs" --work "$T/work" --keep "$keep" --jobs "$jobs" \
+	--seed "$seed" --count $((count - count * 2 / 3)) "${y2[@]}"
+
+# Saved reproducers of past findings; open bugs (tests/fuzz/regress/OPEN) are TODO.
+for img in "$FF_TOP"/tests/fuzz/regress/mutate/*; do
+	[ -f "$img" ] || continue
+	name=mutate/$(basename "$img")
+	why=$(awk -v f="$name" '$1 == f { $1 = ""; sub(/^ /, ""); print; exit }' \
+		"$FF_TOP/tests/fuzz/regress/OPEN")
+	_tap_n=$((_tap_n + 1))
+	if out=$($MUTATE replay --flashfs "$flashfs" --work "$T/work" --timeout 20 "$img" 2>&1); then
+		echo "ok $_tap_n - replay $name${why:+ # TODO open bug: $why}"
+	else
+		echo "not ok $_tap_n - replay $name${why:+ # TODO open bug: $why}"
+		printf '%s\n' "$out" | sed 's/^/#   /'
+		[ -n "$why" ] || _tap_fail=$((_tap_fail + 1))
+	fi
+done
+done_testing

@@ -1,0 +1,251 @@
+/* ff_sqfs_write end to end on small trees: block/fragment/dedup decisions
+ * (counted in the stats), a dry run reporting exactly what a real run
+ * writes, identical bytes for any thread count, and the table layout the
+ * kernel's super.c checks before it mounts (re-derived here from the
+ * superblock and the location lists, not from the writer's own numbers). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "common/endian.h"
+#include "squashfs/format.h"
+#include "squashfs/writer.h"
+#include "tree_test_util.h"
+
+#define BS 4096
+
+static char *dir;
+static struct ff_comp *comp;
+
+static int setup(void **state)
+{
+	struct ff_err err = {0};
+	char sub[1024];
+	uint8_t buf[5000];
+
+	(void)state;
+	dir = tt_mkdtemp();
+	snprintf(sub, sizeof(sub), "%s/src", dir);
+	mkdir(sub, 0755);
+	memset(buf, 'a', 100);
+	free(tt_write(sub, "a", buf, 100));
+	free(tt_write(sub, "a-copy", buf, 100));
+	for (size_t i = 0; i < sizeof(buf); i++)
+		buf[i] = (uint8_t)(i * 7 + (i >> 5));
+	free(tt_write(sub, "b", buf, sizeof(buf)));
+	snprintf(sub, sizeof(sub), "%s/src/dir", dir);
+	mkdir(sub, 0755);
+	for (int i = 0; i < 300; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "entry-%03d", i);
+		free(tt_write(sub, name, name, (size_t)-1));
+	}
+	comp = ff_comp_new("gzip", BS, &err);
+	return comp ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	ff_comp_free(comp);
+	tt_rmrf(dir);
+	free(dir);
+	return 0;
+}
+
+static struct ff_tree *make_tree(void)
+{
+	struct ff_tree_opts o = tt_opts();
+	struct ff_err err = {0};
+	struct ff_tree *t = ff_tree_new(&o, &err);
+	char src[1024];
+
+	snprintf(src, sizeof(src), "%s/src", dir);
+	assert_non_null(t);
+	assert_int_equal(ff_tree_add_dir(t, src, &err), 0);
+	assert_int_equal(ff_tree_finish(t, &err), 0);
+	return t;
+}
+
+static struct ff_sqfs_write_opts opts(void)
+{
+	struct ff_sqfs_write_opts o;
+
+	memset(&o, 0, sizeof(o));
+	o.comp = comp;
+	o.block_size = BS;
+	o.jobs = 2;
+	o.mkfs_time = 1000;
+	return o;
+}
+
+static struct ff_sqfs_write_stats dry_run(struct ff_sqfs_write_opts o)
+{
+	struct ff_tree *t = make_tree();
+	struct ff_sqfs_write_stats st;
+	struct ff_err err = {0};
+
+	assert_int_equal(ff_sqfs_write(t, &o, NULL, &st, &err), 0);
+	ff_tree_free(t);
+	return st;
+}
+
+/* a (100 B), its copy and b (5000 B = one block + 904) with 4 KiB blocks */
+static void test_split_decisions(void **state)
+{
+	struct ff_sqfs_write_opts o = opts();
+	struct ff_sqfs_write_stats st;
+
+	(void)state;
+	st = dry_run(o);
+	assert_int_equal(st.n_dup_files, 1);
+	assert_int_equal(st.dup_bytes, 100);
+	assert_int_equal(st.n_blocks, 2);          /* b: full + short block */
+	assert_int_equal(st.n_fragment_tails, 301); /* a + 300 small entries */
+	o.always_fragments = 1;
+	st = dry_run(o);
+	assert_int_equal(st.n_blocks, 1);
+	assert_int_equal(st.n_fragment_tails, 302);
+	o.always_fragments = 0;
+	o.no_fragments = 1;
+	st = dry_run(o);
+	assert_int_equal(st.n_blocks, 303);
+	assert_int_equal(st.n_fragment_tails, 0);
+	assert_int_equal(st.n_fragment_blocks, 0);
+	o.no_fragments = 0;
+	o.no_dedup = 1;
+	st = dry_run(o);
+	assert_int_equal(st.n_dup_files, 0);
+	assert_int_equal(st.n_fragment_tails, 302);
+	assert_int_equal(st.inode_count, 305); /* root, dir, a, a-copy, b, 300 */
+	assert_int_equal(st.n_dirs, 2);
+}
+
+static uint8_t *write_image(struct ff_sqfs_write_opts o, const char *name, size_t *size,
+			    struct ff_sqfs_write_stats *st)
+{
+	struct ff_tree *t = make_tree();
+	struct ff_err err = {0};
+	char path[4200];
+	uint8_t *img;
+	FILE *f;
+	long n;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	assert_int_equal(ff_sqfs_write(t, &o, path, st, &err), 0);
+	ff_tree_free(t);
+	f = fopen(path, "rb");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	img = malloc((size_t)n);
+	assert_int_equal(fread(img, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	*size = (size_t)n;
+	return img;
+}
+
+/* One lookup table: every listed block before the next, at most 8194 bytes
+ * apart, the last one before the list, the list ending by `end`. */
+static uint64_t check_table(const uint8_t *img, uint64_t start, uint64_t count,
+			    size_t entry, uint64_t end)
+{
+	uint64_t blocks = (count * entry + SQFS_META_SIZE - 1) / SQFS_META_SIZE;
+
+	assert_true(start + blocks * 8 <= end);
+	for (uint64_t i = 0; i < blocks; i++) {
+		uint64_t a = ff_get_le64(img + start + 8 * i);
+		uint64_t b = i + 1 < blocks ? ff_get_le64(img + start + 8 * (i + 1)) : start;
+
+		assert_true(a < b && b - a <= SQFS_META_SIZE + 2);
+	}
+	return ff_get_le64(img + start);
+}
+
+static void test_layout_and_dry_run(void **state)
+{
+	struct ff_sqfs_write_stats real, dry;
+	struct ff_err err = {0};
+	struct sqfs_super sb;
+	size_t size;
+	uint8_t *img = write_image(opts(), "layout.sqfs", &size, &real);
+	uint64_t next;
+
+	(void)state;
+	dry = dry_run(opts());
+	assert_int_equal(dry.bytes_used, real.bytes_used);
+	assert_int_equal(dry.image_size, real.image_size);
+	assert_int_equal(size % SQFS_PAD, 0);
+	assert_int_equal(size, real.image_size);
+	assert_int_equal(sqfs_super_decode(img, &sb, &err), 0);
+	assert_int_equal(sb.bytes_used, real.bytes_used);
+	assert_int_equal(sb.inode_count, 305);
+	assert_int_equal(sb.mod_time, 1000);
+	assert_int_equal(sb.flags & SQFS_FLAG_EXPORTABLE, SQFS_FLAG_EXPORTABLE);
+	assert_int_equal(sb.flags & SQFS_FLAG_DUPLICATES, SQFS_FLAG_DUPLICATES);
+	assert_true(sb.xattr_id_table == SQFS_INVALID_BLK);
+	/* super.c: id table, then export, then fragments, each below the last */
+	next = check_table(img, sb.id_table, sb.id_count, 4, sb.bytes_used);
+	next = check_table(img, sb.export_table, sb.inode_count, 8, next);
+	assert_true(sb.fragment_count > 0);
+	next = check_table(img, sb.fragment_table, sb.fragment_count, 16, next);
+	assert_true(sb.dir_table <= next);
+	assert_true(sb.inode_table < sb.dir_table);
+	assert_true(sqfs_ref_offset(sb.root_inode) < SQFS_META_SIZE);
+	assert_true(sb.inode_table + sqfs_ref_block(sb.root_inode) < sb.dir_table);
+	free(img);
+}
+
+static void test_threads_do_not_change_bytes(void **state)
+{
+	struct ff_sqfs_write_opts o = opts();
+	struct ff_sqfs_write_stats st;
+	size_t n1, n4;
+	uint8_t *one, *four;
+
+	(void)state;
+	o.jobs = 1;
+	one = write_image(o, "j1.sqfs", &n1, &st);
+	o.jobs = 4;
+	four = write_image(o, "j4.sqfs", &n4, &st);
+	assert_int_equal(n1, n4);
+	assert_memory_equal(one, four, n1);
+	free(one);
+	free(four);
+}
+
+static void test_bad_block_size(void **state)
+{
+	struct ff_sqfs_write_opts o = opts();
+	struct ff_tree *t = make_tree();
+	struct ff_err err = {0};
+	char path[4200];
+
+	(void)state;
+	o.block_size = 3000;
+	snprintf(path, sizeof(path), "%s/bad.sqfs", dir);
+	assert_int_equal(ff_sqfs_write(t, &o, path, NULL, &err), -1);
+	assert_non_null(strstr(err.msg, "3000"));
+	assert_int_equal(access(path, F_OK), -1);
+	ff_tree_free(t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_split_decisions),
+		cmocka_unit_test(test_layout_and_dry_run),
+		cmocka_unit_test(test_threads_do_not_change_bytes),
+		cmocka_unit_test(test_bad_block_size),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
