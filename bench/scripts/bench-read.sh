@@ -14,7 +14,7 @@ while read -r name dir; do
 		mksquashfs "$dir" "$work/img" -comp "$c" -b 128K -noappend -no-progress -quiet > /dev/null 2>&1 ||
 			{ echo "bench-read: mksquashfs -comp $c failed" >&2; status=1; continue; }
 		# each run extracts into a fresh directory
-		ours=$(median_of "$runs" sh -c "rm -rf '$work/x'; exec '$bin/flashfs' extract '$work/img' '$work/x'") || { status=1; continue; }
+		ours=$(median_of "$runs" sh -c "rm -rf '$work/x' && exec '$bin/flashfs' extract --no-progress -j $procs -C '$work/x' '$work/img'") || { status=1; continue; }
 		theirs=$(median_of "$runs" sh -c "rm -rf '$work/y'; exec unsquashfs -q -n -processors $procs -d '$work/y' '$work/img'") || { status=1; continue; }
 		set -- $ours $theirs
 		printf '%-9s %-5s %10.2f %10.2f %6s %9.1f %9.1f %6s\n' "$name" "$c" "$1" "$3" "$(ratio "$1" "$3")" \

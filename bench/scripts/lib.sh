@@ -18,9 +18,11 @@ measure() {
 median_of() {
 	local n=$1 i
 	shift
+	: > "$work/runs"
 	for i in $(seq "$n"); do
-		measure "$@" || return 1
-	done | sort -n | awk '{t[NR] = $1; if ($2 > m) m = $2} END {print t[int((NR + 1) / 2)], m}'
+		measure "$@" >> "$work/runs" || return 1
+	done
+	sort -n "$work/runs" | awk '{t[NR] = $1; if ($2 > m) m = $2} END {print t[int((NR + 1) / 2)], m}'
 }
 
 # corpora: the embedded sample (made if missing) and the minbase rootfs if cached
