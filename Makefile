@@ -91,19 +91,21 @@ asan:
 TEST_ENV := FF_BIN=$(abspath $(BUILD)/bin) FF_TOOLS=$(abspath $(BUILD)/tests/tools) \
             FF_BUILD=$(abspath $(BUILD)) FF_TOP=$(CURDIR) CMOCKA_MESSAGE_OUTPUT=TAP
 check: deps all $(UNIT_BINS) $(TOOL_BINS)
-	$(TEST_ENV) prove --timer --merge $(PROVE_FLAGS) $(UNIT_BINS) $(sort $(wildcard tests/integration/*.t)) $(CHECK_EXTRA)
+	$(TEST_ENV) prove --timer --failures $(PROVE_FLAGS) $(UNIT_BINS) $(sort $(wildcard tests/integration/*.t)) $(CHECK_EXTRA)
 
 unit: all $(UNIT_BINS)
-	$(TEST_ENV) prove --merge $(PROVE_FLAGS) $(UNIT_BINS)
+	$(TEST_ENV) prove --failures $(PROVE_FLAGS) $(UNIT_BINS)
 
 # One integration test or a glob: make integration T=tests/integration/sqfs_*.t
 integration: all $(TOOL_BINS)
-	$(TEST_ENV) prove --merge $(PROVE_FLAGS) $(or $(T),$(sort $(wildcard tests/integration/*.t)))
+	$(TEST_ENV) prove --failures $(PROVE_FLAGS) $(or $(T),$(sort $(wildcard tests/integration/*.t)))
 
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 $(BINS) $(DESTDIR)$(PREFIX)/bin/
-	$(if $(MANPAGES),install -m 644 $(MANPAGES) $(DESTDIR)$(PREFIX)/share/man/man1/)
+	$(foreach s,$(sort $(subst .,,$(suffix $(MANPAGES)))),\
+	  install -d $(DESTDIR)$(PREFIX)/share/man/man$(s) && \
+	  install -m 644 $(filter %.$(s),$(MANPAGES)) $(DESTDIR)$(PREFIX)/share/man/man$(s)/ &&) true
 
 clean:
 	rm -rf build

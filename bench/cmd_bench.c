@@ -390,6 +390,26 @@ static int measure_all(const struct cfg *c, const struct bench_corpus *corpus,
 	return rc;
 }
 
+/* An existing path that is not a regular file (/dev/null, a FIFO): renaming
+ * a temporary over it would replace the device, so it is written in place. */
+static int is_special(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && !S_ISREG(st.st_mode);
+}
+
+static int write_special(const char *path, const struct bench_report *r,
+			 void (*emit)(FILE *, const struct bench_report *))
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return bad("output", path, strerror(errno));
+	emit(f, r);
+	return fclose(f) ? bad("output", path, strerror(errno)) : 0;
+}
+
 /* Writes what `emit` prints to PATH atomically, or to stdout for "-". */
 static int write_output(const char *path, const struct bench_report *r,
 			void (*emit)(FILE *, const struct bench_report *))
@@ -404,6 +424,8 @@ static int write_output(const char *path, const struct bench_report *r,
 		emit(stdout, r);
 		return 0;
 	}
+	if (is_special(path))
+		return write_special(path, r, emit);
 	m = open_memstream(&buf, &len);
 	if (!m)
 		return bad("output", path, "out of memory");

@@ -5,32 +5,25 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "common/outfile.h"
 #include "compress/compress.h"
+#include "mkfs/arg_value.h"
+#include "mkfs/source_args.h"
 #include "mkfs/tree.h"
 #include "yaffs2/writer.h"
 
-#define MAX_LIST 256
-
 struct args {
+	struct ff_source_args src;
 	struct ff_y2_geom geom;
 	const char *chip, *layout, *ecc, *tags, *endian, *codec;
-	int no_tags_ecc, data_ecc, quiet, progress, json, warnings;
-	const char *specs[MAX_LIST], *pseudo_lines[MAX_LIST], *pseudo_files[MAX_LIST];
-	size_t n_specs, n_pseudo_lines, n_pseudo_files;
-	const char *excludes[MAX_LIST + 1];
-	size_t n_excludes;
-	struct ff_tree_opts topts;
-	const char *source, *image;
+	int no_tags_ecc, data_ecc, quiet, progress, json;
+	const char *image;
 };
 
 enum {
 	O_PAGE = 256, O_OOB, O_PPB, O_CHIP, O_LAYOUT, O_ECC, O_TAGS, O_NO_TAGS_ECC,
-	O_DATA_ECC, O_ENDIAN, O_SPEC, O_PSEUDO, O_PSEUDO_FILE, O_ALL_ROOT, O_UID, O_GID,
-	O_MTIME, O_NO_XATTRS, O_PROGRESS, O_JSON,
+	O_DATA_ECC, O_ENDIAN, O_PROGRESS, O_JSON,
 };
 
 static const struct option long_opts[] = {
@@ -45,15 +38,7 @@ static const struct option long_opts[] = {
 	{ "data-ecc", no_argument, NULL, O_DATA_ECC },
 	{ "endian", required_argument, NULL, O_ENDIAN },
 	{ "compress", required_argument, NULL, 'z' },
-	{ "spec", required_argument, NULL, O_SPEC },
-	{ "pseudo", required_argument, NULL, O_PSEUDO },
-	{ "pseudo-file", required_argument, NULL, O_PSEUDO_FILE },
-	{ "all-root", no_argument, NULL, O_ALL_ROOT },
-	{ "force-uid", required_argument, NULL, O_UID },
-	{ "force-gid", required_argument, NULL, O_GID },
-	{ "mtime", required_argument, NULL, O_MTIME },
-	{ "no-xattrs", no_argument, NULL, O_NO_XATTRS },
-	{ "exclude", required_argument, NULL, 'e' },
+	FF_SOURCE_LONG_OPTIONS,
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "progress", no_argument, NULL, O_PROGRESS },
 	{ "json", no_argument, NULL, O_JSON },
@@ -65,9 +50,10 @@ static void usage(FILE *f)
 {
 	fputs("Usage: mkfs.yaffs2 [OPTIONS] SOURCE IMAGE\n"
 	      "       mkfs.yaffs2 [OPTIONS] --spec FILE IMAGE\n"
-	      "Build a YAFFS2 image (pages + OOB) from a directory or tar archive.\n\n"
+	      "Build a YAFFS2 image (pages + OOB) from a directory, a tar archive (plain,\n"
+	      ".gz, .xz, .zst) or '-' for a tar on standard input.\n\n"
 	      "Geometry:\n"
-	      "  --page-size N          512 1024 2048 4096 8192 16384 (default 2048)\n"
+	      "  --page-size N          512..16384, a power of two; 2K = 2048 (default 2048)\n"
 	      "  --oob-size N           spare bytes per page (default page/32)\n"
 	      "  --pages-per-block N    pages per erase block (default 64)\n"
 	      "  --chip NAME|list       a chip preset (nandsim-2k-256m, ...)\n"
@@ -82,14 +68,22 @@ static void usage(FILE *f)
 	      "                         default: left erased for the NAND driver to fill\n"
 	      "  --endian little|big    byte order (default: host)\n"
 	      "  -z, --compress CODEC   write the image as a gzip|lzo|xz|zstd stream\n"
-	      "Source tree:\n"
-	      "  --spec FILE            spec file (repeatable)\n"
-	      "  -p LINE, -pf FILE      mksquashfs pseudo definitions\n"
+	      "Source tree (the same in mkfs.squashfs):\n"
 	      "  --all-root             every object owned by 0:0\n"
-	      "  --force-uid N, --force-gid N\n"
-	      "  --mtime T              every mtime = T (SOURCE_DATE_EPOCH clamps)\n"
+	      "  --force-uid USER, --force-gid GROUP\n"
+	      "                         one owner (number or name)\n"
+	      "  --mtime T              newer mtimes are clamped to T\n"
+	      "                         (SOURCE_DATE_EPOCH does the same)\n"
+	      "  --all-time T           every mtime = T\n"
 	      "  --no-xattrs            do not store extended attributes\n"
 	      "  -e, --exclude GLOB     leave out matching paths (repeatable)\n"
+	      "  --exclude-file FILE    patterns, one a line\n"
+	      "  --one-file-system      do not cross mount points in SOURCE\n"
+	      "  --spec FILE            add or override entries (repeatable)\n"
+	      "  --pseudo-file FILE     mksquashfs pseudo definitions; --pseudo LINE: one\n"
+	      "  --ignore-errors        skip unreadable files with a warning\n"
+	      "  mksquashfs spellings: -all-root -root-owned -force-uid -force-gid\n"
+	      "  -all-time -no-xattrs -ef -one-file-system -pf -p\n"
 	      "Output:\n"
 	      "  -q, --quiet            no summary\n"
 	      "  --progress             progress on stderr\n"
@@ -99,42 +93,11 @@ static void usage(FILE *f)
 	      f);
 }
 
-static int parse_u32(const char *opt, const char *s, uint32_t *v)
+static int usage_error(const char *msg)
 {
-	char *end;
-	unsigned long long n;
-
-	errno = 0;
-	n = strtoull(s, &end, 0);
-	if (errno || *end || end == s || n > 0xffffffffull) {
-		fprintf(stderr, "mkfs.yaffs2: %s: '%s' is not a number\n", opt, s);
-		return -1;
-	}
-	*v = (uint32_t)n;
-	return 0;
-}
-
-static int parse_i64(const char *opt, const char *s, int64_t *v)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtoll(s, &end, 0);
-	if (errno || *end || end == s || *v < 0) {
-		fprintf(stderr, "mkfs.yaffs2: %s: '%s' is not a number\n", opt, s);
-		return -1;
-	}
-	return 0;
-}
-
-static int add_list(const char **list, size_t *n, const char *v, const char *opt)
-{
-	if (*n >= MAX_LIST) {
-		fprintf(stderr, "mkfs.yaffs2: %s: more than %d given\n", opt, MAX_LIST);
-		return -1;
-	}
-	list[(*n)++] = v;
-	return 0;
+	fprintf(stderr, "mkfs.yaffs2: %s\nTry 'mkfs.yaffs2 --help' for more information.\n",
+		msg);
+	return -1;
 }
 
 static void list_chips(void)
@@ -146,13 +109,19 @@ static void list_chips(void)
 		       c->ids[3], c->desc);
 }
 
-/* Returns 0 to go on, 1 for "done, exit 0", -1 for a usage error. */
-static int parse_opt(struct args *a, int c, const char *arg, uint32_t *oob_set)
+/* Geometry and tags options.  0 handled, 1 "--help: done", -1 bad value. */
+static int parse_opt(struct args *a, int c, const char *arg, uint32_t *oob_set,
+		     struct ff_err *err)
 {
 	switch (c) {
-	case O_PAGE: return parse_u32("--page-size", arg, &a->geom.page_size);
-	case O_OOB: *oob_set = 1; return parse_u32("--oob-size", arg, &a->geom.oob_size);
-	case O_PPB: return parse_u32("--pages-per-block", arg, &a->geom.pages_per_block);
+	case O_PAGE:
+		return ff_arg_size("--page-size", arg, 1, UINT32_MAX, &a->geom.page_size, err);
+	case O_OOB:
+		*oob_set = 1;
+		return ff_arg_u32("--oob-size", arg, 0, UINT32_MAX, &a->geom.oob_size, err);
+	case O_PPB:
+		return ff_arg_u32("--pages-per-block", arg, 1, UINT32_MAX,
+				  &a->geom.pages_per_block, err);
 	case O_CHIP: a->chip = arg; return 0;
 	case O_LAYOUT: a->layout = arg; return 0;
 	case O_ECC: a->ecc = arg; return 0;
@@ -161,35 +130,24 @@ static int parse_opt(struct args *a, int c, const char *arg, uint32_t *oob_set)
 	case O_DATA_ECC: a->data_ecc = 1; return 0;
 	case O_ENDIAN: a->endian = arg; return 0;
 	case 'z': a->codec = arg; return 0;
-	case O_SPEC: return add_list(a->specs, &a->n_specs, arg, "--spec");
-	case O_PSEUDO: return add_list(a->pseudo_lines, &a->n_pseudo_lines, arg, "-p");
-	case O_PSEUDO_FILE: return add_list(a->pseudo_files, &a->n_pseudo_files, arg, "-pf");
-	case O_ALL_ROOT: a->topts.all_root = 1; return 0;
-	case O_UID: return parse_i64("--force-uid", arg, &a->topts.force_uid);
-	case O_GID: return parse_i64("--force-gid", arg, &a->topts.force_gid);
-	case O_MTIME: return parse_i64("--mtime", arg, &a->topts.all_time);
-	case O_NO_XATTRS: a->topts.no_xattrs = 1; return 0;
-	case 'e': return add_list(a->excludes, &a->n_excludes, arg, "--exclude");
 	case 'q': a->quiet = 1; return 0;
 	case O_PROGRESS: a->progress = 1; return 0;
 	case O_JSON: a->json = 1; return 0;
 	case 'h': usage(stdout); return 1;
-	default:
-		usage(stderr);
-		return -1;
+	default: return ff_err_set(err, EINVAL, "bad option");
 	}
 }
 
-/* mksquashfs spells the pseudo options -p and -pf; map them to long ones. */
+/* mksquashfs spells some source options with one dash; map them. */
 static void map_single_dash(int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++) {
+		const char *word = ff_source_single_dash(argv[i]);
+
 		if (!strcmp(argv[i], "--"))
 			break;
-		if (!strcmp(argv[i], "-pf"))
-			argv[i] = "--pseudo-file";
-		else if (!strcmp(argv[i], "-p"))
-			argv[i] = "--pseudo";
+		if (word)
+			argv[i] = (char *)word;
 	}
 }
 
@@ -218,88 +176,57 @@ static int apply_chip(struct args *a, const struct ff_y2_geom *explicit_geom, ui
 	return 0;
 }
 
-static int parse_args(struct args *a, int argc, char **argv)
+/* Returns 0 to go on, 1 for "done, exit 0", -1 for a usage error. */
+static int parse_options(struct args *a, int argc, char **argv, uint32_t *mask)
 {
-	struct ff_y2_geom given;
-	uint32_t oob_set = 0, mask = 0;
+	struct ff_err err = { 0, "" };
+	uint32_t oob_set = 0;
 	int c, r;
 
-	ff_y2_geom_default(&a->geom);
-	a->topts.force_uid = a->topts.force_gid = -1;
-	a->topts.all_time = a->topts.clamp_time = -1;
-	map_single_dash(argc, argv);
 	while ((c = getopt_long(argc, argv, "z:e:qh", long_opts, NULL)) != -1) {
-		if (c == O_PAGE)
-			mask |= 1;
-		else if (c == O_PPB)
-			mask |= 4;
-		r = parse_opt(a, c, optarg, &oob_set);
+		if (c == '?')
+			return usage_error("bad option");
+		*mask |= c == O_PAGE ? 1 : c == O_PPB ? 4 : 0;
+		r = ff_source_args_option(&a->src, c, optarg, &err);
+		if (r == 1)
+			r = parse_opt(a, c, optarg, &oob_set, &err);
 		if (r)
-			return r;
+			return r > 0 ? r : usage_error(err.msg);
 	}
-	if (oob_set)
-		mask |= 2;
+	*mask |= oob_set ? 2 : 0;
+	return 0;
+}
+
+static int parse_args(struct args *a, int argc, char **argv)
+{
+	struct ff_err err = { 0, "" };
+	struct ff_y2_geom given;
+	uint32_t mask = 0;
+	int r;
+
+	ff_y2_geom_default(&a->geom);
+	ff_source_args_init(&a->src);
+	map_single_dash(argc, argv);
+	r = parse_options(a, argc, argv, &mask);
+	if (r)
+		return r;
 	given = a->geom;
 	r = apply_chip(a, &given, mask);
 	if (r)
 		return r;
-	if (!oob_set && !a->chip)
+	if (!(mask & 2) && !a->chip)
 		a->geom.oob_size = ff_y2_default_oob(a->geom.page_size);
-	if (argc - optind == 2) {
-		a->source = argv[optind];
-		a->image = argv[optind + 1];
-	} else if (argc - optind == 1 && (a->n_specs || a->n_pseudo_lines || a->n_pseudo_files)) {
-		a->image = argv[optind];
-	} else {
-		usage(stderr);
-		return -1;
-	}
+	if (ff_source_args_epoch(&a->src, getenv("SOURCE_DATE_EPOCH"), &err) ||
+	    ff_source_args_positional(&a->src, argc - optind, argv + optind, &a->image, &err) ||
+	    ff_source_args_check_image(&a->src, a->image, &err))
+		return usage_error(err.msg);
 	return 0;
 }
 
 static void warn_cb(void *ctx, const char *msg)
 {
-	struct args *a = ctx;
-
-	a->warnings++;
+	(void)ctx;
 	fprintf(stderr, "mkfs.yaffs2: warning: %s\n", msg);
-}
-
-static int source_date_epoch(struct args *a)
-{
-	const char *s = getenv("SOURCE_DATE_EPOCH");
-
-	if (!s || !*s)
-		return 0;
-	if (parse_i64("SOURCE_DATE_EPOCH", s, &a->topts.clamp_time))
-		return -1;
-	return 0;
-}
-
-static int add_sources(struct ff_tree *t, const struct args *a, struct ff_err *err)
-{
-	struct stat st;
-
-	if (a->source) {
-		if (strcmp(a->source, "-") && stat(a->source, &st))
-			return ff_err_sys(err, errno, "%s", a->source);
-		if (strcmp(a->source, "-") && S_ISDIR(st.st_mode)) {
-			if (ff_tree_add_dir(t, a->source, err))
-				return -1;
-		} else if (ff_tree_add_tar(t, a->source, err)) {
-			return -1;
-		}
-	}
-	for (size_t i = 0; i < a->n_specs; i++)
-		if (ff_tree_add_spec(t, a->specs[i], err))
-			return -1;
-	for (size_t i = 0; i < a->n_pseudo_files; i++)
-		if (ff_tree_add_pseudo_file(t, a->pseudo_files[i], err))
-			return -1;
-	for (size_t i = 0; i < a->n_pseudo_lines; i++)
-		if (ff_tree_add_pseudo_line(t, a->pseudo_lines[i], err))
-			return -1;
-	return ff_tree_finish(t, err);
 }
 
 struct out {
@@ -346,13 +273,12 @@ static int setup_layout(const struct args *a, struct ff_y2_write_opts *wo, struc
 	return 0;
 }
 
-static int build(struct args *a, struct ff_tree *t, struct ff_y2_write_stats *st,
-		 struct ff_y2_write_opts *wo, struct ff_err *err)
+static int write_tree(const struct args *a, const struct ff_tree *t,
+		      struct ff_y2_write_stats *st, struct ff_y2_write_opts *wo,
+		      struct ff_err *err)
 {
 	struct out o = { .cs = NULL };
 
-	if (setup_layout(a, wo, err) || add_sources(t, a, err))
-		return -1;
 	if (ff_outfile_open(&o.of, a->image, err))
 		return -1;
 	if (a->codec) {
@@ -379,6 +305,23 @@ fail:
 		ff_cstream_close(o.cs, NULL);
 	ff_outfile_abort(&o.of);
 	return -1;
+}
+
+static int build(struct args *a, struct ff_y2_write_stats *st, struct ff_y2_write_opts *wo,
+		 struct ff_err *err)
+{
+	struct ff_tree *t;
+	int r;
+
+	if (setup_layout(a, wo, err))
+		return -1;
+	a->src.warn = warn_cb;
+	t = ff_source_args_build(&a->src, err);
+	if (!t)
+		return -1;
+	r = write_tree(a, t, st, wo, err);
+	ff_tree_free(t);
+	return r;
 }
 
 static void report(const struct args *a, const struct ff_y2_write_opts *wo,
@@ -424,28 +367,19 @@ int main(int argc, char **argv)
 	struct ff_err err = { 0, "" };
 	struct ff_y2_write_opts wo;
 	struct ff_y2_write_stats st;
-	struct ff_tree *t;
 	int r;
 
 	memset(&a, 0, sizeof(a));
 	memset(&wo, 0, sizeof(wo));
 	r = parse_args(&a, argc, argv);
+	if (r == 0 && build(&a, &st, &wo, &err)) {
+		fprintf(stderr, "mkfs.yaffs2: %s\n", err.msg);
+		r = -1;
+	}
+	if (r == 0)
+		report(&a, &wo, &st);
+	ff_source_args_free(&a.src);
 	if (r)
 		return r > 0 ? 0 : 2;
-	if (source_date_epoch(&a))
-		return 2;
-	a.excludes[a.n_excludes] = NULL;
-	a.topts.excludes = a.excludes;
-	a.topts.n_excludes = a.n_excludes;
-	a.topts.warn = warn_cb;
-	a.topts.warn_ctx = &a;
-	t = ff_tree_new(&a.topts, &err);
-	if (!t || build(&a, t, &st, &wo, &err)) {
-		fprintf(stderr, "mkfs.yaffs2: %s\n", err.msg);
-		ff_tree_free(t);
-		return 2;
-	}
-	ff_tree_free(t);
-	report(&a, &wo, &st);
-	return a.warnings ? 1 : 0;
+	return a.src.warnings ? 1 : 0;
 }

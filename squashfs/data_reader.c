@@ -128,15 +128,12 @@ static int locate(struct sqfs_rd *rd, const struct fmap *m, uint64_t i, uint32_t
 	return 0;
 }
 
-static struct sqfs_cbuf *load_block(struct sqfs_rd *rd, uint64_t pos, uint32_t size,
-				    struct ff_err *err)
+static struct sqfs_cbuf *decompress(struct sqfs_rd *rd, uint64_t pos, uint32_t size,
+				     struct ff_err *err)
 {
-	struct sqfs_cbuf *b = sqfs_cache_get(rd->data, pos);
+	struct sqfs_cbuf *b = sqfs_cbuf_alloc(rd->sb.block_size);
 	ssize_t n;
 
-	if (b)
-		return b;
-	b = sqfs_cbuf_alloc(rd->sb.block_size);
 	if (!b) {
 		ff_err_set(err, ENOMEM, "out of memory");
 		return NULL;
@@ -149,6 +146,22 @@ static struct sqfs_cbuf *load_block(struct sqfs_rd *rd, uint64_t pos, uint32_t s
 	}
 	b->len = (uint32_t)n;
 	return sqfs_cache_put(rd->data, pos, b);
+}
+
+static struct sqfs_cbuf *load_block(struct sqfs_rd *rd, uint64_t pos, uint32_t size,
+				    struct ff_err *err)
+{
+	struct sqfs_cbuf *b = sqfs_cache_get(rd->data, pos);
+	pthread_mutex_t *lock = &rd->load_lock[(pos >> 4) % SQFS_LOAD_LOCKS];
+
+	if (b)
+		return b;
+	pthread_mutex_lock(lock);
+	b = sqfs_cache_get(rd->data, pos); /* another thread may have loaded it */
+	if (!b)
+		b = decompress(rd, pos, size, err);
+	pthread_mutex_unlock(lock);
+	return b;
 }
 
 /* Copies part of block i (want bytes from `skip`) into out. */

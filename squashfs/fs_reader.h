@@ -4,6 +4,7 @@
 #ifndef FF_SQUASHFS_FS_READER_H
 #define FF_SQUASHFS_FS_READER_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -14,6 +15,11 @@
 #include "squashfs/format.h"
 
 struct sqfs_ctx_pool;
+
+/* Striped locks held while a missing data block is decompressed, so
+ * threads wanting the same block (files sharing a fragment) wait for one
+ * decompression instead of each doing it. */
+#define SQFS_LOAD_LOCKS 64
 
 struct sqfs_rd {
 	struct ff_fs base;
@@ -31,6 +37,7 @@ struct sqfs_rd {
 	uint64_t *xattr_blocks;      /* xattr id table index, NULL when none */
 	uint64_t xattr_kv_start, xattr_ids_start;
 	uint32_t xattr_count;
+	pthread_mutex_t load_lock[SQFS_LOAD_LOCKS];
 };
 
 /* decomp_reader.c: raw reads and decompression with pooled contexts. */

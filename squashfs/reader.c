@@ -198,6 +198,7 @@ static int op_statfs(struct ff_fs *fs, struct ff_statfs *sf)
 static void op_close(struct ff_fs *fs)
 {
 	struct sqfs_rd *rd = rd_of(fs);
+	int i;
 
 	if (rd->fd >= 0)
 		close(rd->fd);
@@ -210,6 +211,8 @@ static void op_close(struct ff_fs *fs)
 	free(rd->frags);
 	free(rd->export_blocks);
 	free(rd->xattr_blocks);
+	for (i = 0; i < SQFS_LOAD_LOCKS; i++)
+		pthread_mutex_destroy(&rd->load_lock[i]);
 	free(rd);
 }
 
@@ -357,11 +360,14 @@ int ff_squashfs_open(const char *path, const struct ff_open_opts *opts, struct f
 		     struct ff_err *err)
 {
 	struct sqfs_rd *rd = calloc(1, sizeof(*rd));
+	int i;
 
 	*fs = NULL;
 	if (!rd)
 		return ff_err_set(err, ENOMEM, "out of memory");
 	rd->fd = -1;
+	for (i = 0; i < SQFS_LOAD_LOCKS; i++)
+		pthread_mutex_init(&rd->load_lock[i], NULL);
 	rd->base.ops = &sqfs_ops;
 	rd->base.log = opts ? opts->log : NULL;
 	rd->base.log_ctx = opts ? opts->log_ctx : NULL;

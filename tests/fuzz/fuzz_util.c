@@ -215,18 +215,27 @@ static void walk_node(struct walk *w, uint64_t h, unsigned depth)
 	}
 }
 
+/* The callbacks read every string they are handed, so ASan sees a string
+ * that is not terminated or points into freed memory. */
+static size_t touch(const char *s)
+{
+	volatile size_t n = strlen(s);
+
+	return n;
+}
+
 static void info_sink(void *ctx, const char *key, const char *value, int is_number)
 {
 	(void)ctx;
-	if (strlen(key) + strlen(value) + (unsigned)is_number == (size_t)-1)
-		abort();
+	(void)is_number;
+	touch(key);
+	touch(value);
 }
 
 static void problem_sink(void *ctx, const char *what)
 {
 	(void)ctx;
-	if (strlen(what) == (size_t)-1)
-		abort();
+	touch(what);
 }
 
 void fuzz_walk_fs(struct ff_fs *fs)
