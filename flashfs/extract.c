@@ -64,6 +64,8 @@ struct ex {
 	int sgid_dir; /* some target directory passes its group on */
 	const struct ff_extract_opts *o;
 	int root, is_root;
+	uid_t uid;
+	gid_t gid;
 	struct ff_hmap links, dirs_seen;
 	struct items dirs;
 	atomic_int errors;
@@ -176,8 +178,8 @@ static void set_owner_ok(struct ex *ex, const struct ff_stat *st, int *do_chown)
 {
 	/* a new file is already ours unless a setgid directory gave it a group */
 	*do_chown = ex->is_root &&
-		    (st->uid != geteuid() || st->gid != getegid() || ex->sgid_dir);
-	if (!ex->is_root && (st->uid != geteuid() || st->gid != getegid()))
+		    (st->uid != ex->uid || st->gid != ex->gid || ex->sgid_dir);
+	if (!ex->is_root && (st->uid != ex->uid || st->gid != ex->gid))
 		warn_once(ex, W_OWNER, "cannot restore file owners");
 }
 
@@ -687,7 +689,8 @@ static void free_items(struct items *it)
 
 int ff_extract(struct ff_fs *fs, const struct ff_extract_opts *o, char **paths, int n)
 {
-	struct ex ex = {.fs = fs, .o = o, .is_root = geteuid() == 0};
+	struct ex ex = {.fs = fs, .o = o, .is_root = geteuid() == 0, .uid = geteuid(),
+			.gid = getegid()};
 	int i, whole = n == 0, started;
 	pthread_t *threads;
 

@@ -1,2 +1,3 @@
 PROGRAMS += flashfs
 flashfs_MAIN := flashfs/flashfs_main.c
+MANPAGES += docs/man/flashfs.1

@@ -10,7 +10,7 @@ out=$2
 src=$(mktemp -d "${TMPDIR:-/tmp}/ff-seeds.XXXXXX")
 trap 'rm -rf "$src"' EXIT
 
-mkdir -p "$out"/{squashfs,yaffs2,tar}
+mkdir -p "$out"/{squashfs,yaffs2,tar,cstream}
 
 # A small tree with every kind of object the formats store.
 mkdir -p "$src/tree/dir/sub" "$src/tree/empty"
@@ -59,3 +59,15 @@ for fmt in ustar gnu pax; do
 		tar -C "$src/tree" --format=$fmt -cf "$out/tar/$fmt.tar" .
 done
 gzip -9 -c "$out/tar/pax.tar" > "$out/tar/pax.tar.gz"
+
+# Stream containers, as flashfs meets them around YAFFS2 images (without
+# the fuzz_yaffs2 selector byte).
+if [ -f "$out/yaffs2/linux-kernel.y2" ]; then
+	tail -c +2 "$out/yaffs2/linux-kernel.y2" > "$src/y2.raw"
+	gzip -9 -c "$src/y2.raw" > "$out/cstream/image.gz"
+	xz -c "$src/y2.raw" > "$out/cstream/image.xz"
+	zstd -q -c "$src/y2.raw" > "$out/cstream/image.zst"
+	if command -v lzop > /dev/null; then
+		lzop -c "$src/y2.raw" > "$out/cstream/image.lzo"
+	fi
+fi

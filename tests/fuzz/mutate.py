@@ -203,7 +203,7 @@ def run_one(args, images, i, slot):
 
 
 def cmd_run(args):
-    env_fix = {"ASAN_OPTIONS": "abort_on_error=1:detect_leaks=0",
+    env_fix = {"ASAN_OPTIONS": "abort_on_error=1:detect_leaks=1",
                "UBSAN_OPTIONS": "halt_on_error=1:abort_on_error=1:print_stacktrace=1"}
     for k, v in env_fix.items():
         os.environ.setdefault(k, v)

@@ -21,6 +21,7 @@ max_len() {
 	case $1 in
 	squashfs | yaffs2) echo 262144 ;;
 	decompress) echo 140000 ;;
+	cstream) echo 65536 ;;
 	tar) echo 131072 ;;
 	*) echo 8192 ;;
 	esac
