@@ -107,6 +107,8 @@ struct bench_layout {
 	uint32_t *file_blocks;       /* per file: entries of its block list */
 	size_t *file_first;          /* per file: index of its first block */
 	uint8_t *file_has_frag;      /* per file: tail is in a fragment */
+	uint32_t *file_frag;         /* per file: its fragment block, offset in it */
+	uint32_t *file_frag_off;
 };
 
 int bench_layout_build(const struct bench_corpus *c, const struct bench_layout_opts *o,

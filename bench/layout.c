@@ -77,10 +77,12 @@ struct frag_fill {
 	uint64_t start, used;  /* current fragment block in the arena */
 };
 
-static int add_tail(const struct bench_corpus *c, const struct bench_file *f, uint32_t len,
+static int add_tail(const struct bench_corpus *c, size_t fi, uint32_t len,
 		    struct bench_layout *l, struct frag_fill *ff, size_t *cap,
 		    struct ff_err *err)
 {
+	const struct bench_file *f = &c->files[fi];
+
 	if (ff->used + len > l->block_size) {
 		if (push_block(l, cap, l->frag_arena + ff->start, (uint32_t)ff->used,
 			       BENCH_BLOCK_FRAG, err))
@@ -90,6 +92,8 @@ static int add_tail(const struct bench_corpus *c, const struct bench_file *f, ui
 		ff->used = 0;
 	}
 	memcpy(l->frag_arena + ff->start + ff->used, c->data + f->off + f->size - len, len);
+	l->file_frag[fi] = l->n_frag_blocks;
+	l->file_frag_off[fi] = (uint32_t)ff->used;
 	ff->used += len;
 	return 0;
 }
@@ -106,7 +110,10 @@ static int alloc_arrays(const struct bench_corpus *c, const struct bench_layout_
 	l->file_blocks = calloc(c->n_files + 1, sizeof(*l->file_blocks));
 	l->file_has_frag = calloc(c->n_files + 1, 1);
 	l->file_first = calloc(c->n_files + 1, sizeof(*l->file_first));
-	if (!l->frag_arena || !l->file_blocks || !l->file_has_frag || !l->file_first)
+	l->file_frag = calloc(c->n_files + 1, sizeof(*l->file_frag));
+	l->file_frag_off = calloc(c->n_files + 1, sizeof(*l->file_frag_off));
+	if (!l->frag_arena || !l->file_blocks || !l->file_has_frag || !l->file_first ||
+	    !l->file_frag || !l->file_frag_off)
 		return ff_err_set(err, ENOMEM, "bench: out of memory for the block layout");
 	return 0;
 }
@@ -121,6 +128,8 @@ static void copy_dup_shapes(const struct bench_corpus *c, const struct bench_lay
 			l->file_blocks[i] = l->file_blocks[f->dup_of];
 			l->file_has_frag[i] = l->file_has_frag[f->dup_of];
 			l->file_first[i] = l->file_first[f->dup_of];
+			l->file_frag[i] = l->file_frag[f->dup_of];
+			l->file_frag_off[i] = l->file_frag_off[f->dup_of];
 		}
 	}
 }
@@ -148,7 +157,7 @@ int bench_layout_build(const struct bench_corpus *c, const struct bench_layout_o
 		if (file_blocks(c, i, o, l, &cap, err))
 			goto fail;
 		l->file_has_frag[i] = tail > 0;
-		if (tail && add_tail(c, f, tail, l, &ff, &cap, err))
+		if (tail && add_tail(c, i, tail, l, &ff, &cap, err))
 			goto fail;
 	}
 	if (ff.used) {
@@ -171,5 +180,7 @@ void bench_layout_free(struct bench_layout *l)
 	free(l->file_blocks);
 	free(l->file_has_frag);
 	free(l->file_first);
+	free(l->file_frag);
+	free(l->file_frag_off);
 	memset(l, 0, sizeof(*l));
 }

@@ -123,7 +123,6 @@ static int inode_type(uint32_t mode)
 struct cursor {
 	uint64_t data_pos;    /* where the next file's blocks start */
 	uint64_t dir_pos;     /* where the next listing starts */
-	uint32_t frag_seen;
 };
 
 static void file_fields(const struct bench_corpus *c, const struct bench_layout *l,
@@ -135,9 +134,8 @@ static void file_fields(const struct bench_corpus *c, const struct bench_layout 
 
 	in->file_size = f->size;
 	in->blocks_start = SQFS_SUPER_SIZE + cur->data_pos;
-	in->frag_index = l->file_has_frag[fi] ? cur->frag_seen++ % (l->n_frag_blocks + 1)
-					      : SQFS_INVALID_FRAG;
-	in->frag_offset = l->file_has_frag[fi] ? (uint32_t)(f->off % l->block_size) : 0;
+	in->frag_index = l->file_has_frag[fi] ? l->file_frag[fi] : SQFS_INVALID_FRAG;
+	in->frag_offset = l->file_has_frag[fi] ? l->file_frag_off[fi] : 0;
 	for (uint32_t k = 0; k < l->file_blocks[fi] && f->dup_of < 0; k++)
 		cur->data_pos += stored[l->file_first[fi] + k];
 }

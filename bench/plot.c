@@ -92,14 +92,14 @@ static void lines(FILE *g, const struct bench_report *r)
 int bench_plot(const struct bench_report *r, const char *path, struct ff_err *err)
 {
 	const char *term = terminal(path);
-	struct stat st;
+	struct stat sb;
 	char tmp[4096];
 	FILE *g;
 	int st;
 
 	if (!term)
 		return ff_err_set(err, EINVAL, "%s: plot name must end in .svg or .png", path);
-	if (!stat(path, &st) && !S_ISREG(st.st_mode))
+	if (!stat(path, &sb) && !S_ISREG(sb.st_mode))
 		return ff_err_set(err, EINVAL, "%s: exists and is not a regular file", path);
 	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid()) >= (int)sizeof(tmp))
 		return ff_err_set(err, ENAMETOOLONG, "%s: name too long", path);

@@ -11,6 +11,16 @@
 int ff_outfile_open(struct ff_outfile *of, const char *path, struct ff_err *err)
 {
 	size_t len = strlen(path);
+	struct stat st;
+
+	/* Renaming over /dev/null or a device node would replace the node
+	 * itself with a regular file: only regular files are replaced. */
+	if (!lstat(path, &st) && !S_ISREG(st.st_mode)) {
+		memset(of, 0, sizeof(*of));
+		of->fd = -1;
+		return ff_err_set(err, EEXIST, "%s: exists and is not a regular file; not replacing it",
+				  path);
+	}
 
 	memset(of, 0, sizeof(*of));
 	of->fd = -1;

@@ -1,6 +1,7 @@
 /* flashfs info [--json] IMAGE */
 #include <getopt.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "flashfs/cli.h"
 #include "flashfs/commands.h"
@@ -8,12 +9,15 @@
 struct out {
 	int json;
 	int n;
+	int have_format; /* a format's own info may repeat the "format" key */
 };
 
 static void put(void *ctx, const char *key, const char *value, int is_number)
 {
 	struct out *o = ctx;
 
+	if (!strcmp(key, "format") && o->have_format++)
+		return;
 	if (!o->json) {
 		printf("%-20s %s\n", key, value);
 		return;
@@ -42,7 +46,7 @@ int ff_cmd_info(int argc, char **argv)
 		{"json", no_argument, NULL, 'j'}, {"help", no_argument, NULL, 'h'},
 		FF_CLI_LONGOPTS, {NULL, 0, NULL, 0}};
 	struct ff_open_opts oo = {.big_endian = -1};
-	struct out o = {0, 0};
+	struct out o = {0, 0, 0};
 	struct ff_statfs sf;
 	struct ff_fs *fs;
 	char num[32];

@@ -1,7 +1,10 @@
-/* Finding an image's geometry, tag layout and byte order: every candidate
- * (from the open options, or the common geometries) is tried on a sample of
- * pages; the candidate under which the most pages carry plausible tags (and
- * headers that decode) wins, with no implausible page allowed. */
+/* Finding an image's geometry, tag layout and byte order.  Every candidate
+ * (from the open options, or the common geometries) is judged on the same
+ * window of the image's first bytes: the candidate that explains the most
+ * chunks in that window wins.  Counting chunks per byte window, not per
+ * sampled page, matters: a candidate with pages N times too large still
+ * finds valid tags (those of every N-th real chunk) on every page it looks
+ * at, but explains only 1/N of the chunks the right geometry does. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,11 +14,18 @@
 #include "yaffs2/scan.h"
 #include "yaffs2/tags.h"
 
-#define SAMPLE_PAGES 64
+/* 1 MiB holds about 60 pages of the largest geometry (16384 + 1024) and
+ * about 1000 of the smallest. */
+#define WINDOW_BYTES (1u << 20)
 
 struct cand {
 	struct ff_y2_layout lay;
 	int big;
+};
+
+struct window {
+	uint8_t *buf;
+	uint64_t len;
 };
 
 /* 16-byte tags in the OOB leave the next 12 bytes erased; where they are
@@ -39,12 +49,23 @@ static int plain_tail_erased(const struct cand *c, const uint8_t *raw)
 	return 1;
 }
 
+/* A header chunk must decode, and kernel-style header tags repeat the
+ * header's parent and type: under a wrong page size the tags found belong
+ * to another chunk than the data they are read with, and these disagree. */
+static int header_plausible(const struct cand *c, const uint8_t *raw, const struct ff_y2_tags *t)
+{
+	struct ff_y2_obj_header oh;
+
+	if (ff_y2_obj_header_decode(raw, c->big, &oh, NULL))
+		return 0;
+	return !t->has_extra || (oh.parent_id == t->extra_parent && oh.type == t->extra_type);
+}
+
 /* 1 plausible, 0 erased, -1 implausible. */
 static int page_plausible(const struct cand *c, const uint8_t *raw)
 {
 	uint8_t tb[FF_Y2_TAGS_SIZE_ECC];
 	struct ff_y2_tags t;
-	struct ff_y2_obj_header oh;
 	enum ff_y2_tags_result r;
 
 	ff_y2_page_get_tags(&c->lay, raw, tb);
@@ -57,33 +78,29 @@ static int page_plausible(const struct cand *c, const uint8_t *raw)
 	    t.obj_id == 0 || t.obj_id > FF_Y2_OBJID_MAX)
 		return -1;
 	if (t.chunk_id == 0)
-		return ff_y2_obj_header_decode(raw, c->big, &oh, NULL) ? -1 : 1;
+		return header_plausible(c, raw, &t) ? 1 : -1;
 	return t.n_bytes <= c->lay.chunk_bytes && t.chunk_id <= 0x7fffffffu ? 1 : -1;
 }
 
-/* Score: plausible minus implausible pages among the first SAMPLE_PAGES, or
- * -1 when more than one page in five is implausible (a dump may hold a
- * few damaged pages; a wrong candidate makes nearly every page nonsense). */
-static int score(int fd, uint64_t offset, uint64_t bytes, const struct cand *c, uint8_t *buf)
+/* Score: chunks explained minus twice the implausible pages in the window,
+ * or -1 when more than one page in five is implausible (a dump may hold a
+ * few damaged pages; a wrong candidate makes most pages nonsense). */
+static int score(const struct window *w, const struct cand *c)
 {
-	uint64_t pages = bytes / c->lay.raw_page;
+	uint64_t pages = w->len / c->lay.raw_page;
 	int good = 0, bad = 0;
 
 	if (!pages)
 		return -1;
-	for (uint64_t p = 0; p < pages && p < SAMPLE_PAGES; p++) {
-		int k;
+	for (uint64_t p = 0; p < pages; p++) {
+		int k = page_plausible(c, w->buf + p * c->lay.raw_page);
 
-		if (pread(fd, buf, c->lay.raw_page, (off_t)(offset + p * c->lay.raw_page)) !=
-		    (ssize_t)c->lay.raw_page)
-			return -1;
-		k = page_plausible(c, buf);
 		if (k < 0)
 			bad++;
 		else
 			good += k;
 	}
-	return bad * 4 > good ? -1 : good - bad;
+	return bad * 4 > good ? -1 : good - 2 * bad;
 }
 
 struct axes {
@@ -120,9 +137,8 @@ static void fill_axes(const struct ff_open_opts *o, struct axes *a)
 	a->tag_eccs[a->n_tag_eccs++] = 0;
 }
 
-static void try_oobs(int fd, uint64_t offset, uint64_t bytes, const struct ff_open_opts *o,
-		     struct cand *c, const char *layout, int tecc, struct cand *best,
-		     int *best_score, uint8_t *buf)
+static void try_oobs(const struct window *w, const struct ff_open_opts *o, struct cand *c,
+		     const char *layout, int tecc, struct cand *best, int *best_score)
 {
 	uint32_t oobs[2] = { c->lay.geom.page_size / 32, c->lay.geom.page_size / 16 };
 	uint32_t n = 2;
@@ -138,7 +154,7 @@ static void try_oobs(int fd, uint64_t offset, uint64_t bytes, const struct ff_op
 		g.oob_size = oobs[i];
 		if (ff_y2_layout_init(&c->lay, &g, layout, NULL, tecc, NULL))
 			continue;
-		sc = score(fd, offset, bytes, c, buf);
+		sc = score(w, c);
 		if (sc > *best_score) {
 			*best_score = sc;
 			*best = *c;
@@ -177,18 +193,32 @@ static uint32_t guess_ppb(int fd, uint64_t offset, uint64_t bytes, const struct 
 	return ppb == 1024 && pages > 1024 ? 64 : ppb;
 }
 
-int ff_y2_detect(int fd, uint64_t offset, uint64_t bytes, const struct ff_open_opts *opts,
-		 struct ff_y2_layout *lay, int *big, struct ff_err *err)
+static int read_window(int fd, uint64_t offset, uint64_t bytes, struct window *w,
+		       struct ff_err *err)
+{
+	w->len = bytes < WINDOW_BYTES ? bytes : WINDOW_BYTES;
+	w->buf = malloc(w->len ? w->len : 1);
+	if (!w->buf)
+		return ff_err_set(err, ENOMEM, "out of memory");
+	for (uint64_t done = 0; done < w->len;) {
+		ssize_t got = pread(fd, w->buf + done, w->len - done, (off_t)(offset + done));
+
+		if (got <= 0) {
+			w->len = done; /* judge what could be read */
+			break;
+		}
+		done += (uint64_t)got;
+	}
+	return 0;
+}
+
+static void find_best(const struct window *w, const struct ff_open_opts *opts,
+		      struct cand *best, int *best_score)
 {
 	struct axes a;
-	struct cand c, best;
-	int best_score = 0;
-	uint8_t *buf = malloc(16384 + 1024);
+	struct cand c;
 
-	if (!buf)
-		return ff_err_set(err, ENOMEM, "out of memory");
 	fill_axes(opts, &a);
-	memset(&best, 0, sizeof(best));
 	for (uint32_t p = 0; p < a.n_pages; p++)
 		for (uint32_t l = 0; l < a.n_layouts; l++)
 			for (int b = 0; b < a.n_bigs; b++)
@@ -197,19 +227,33 @@ int ff_y2_detect(int fd, uint64_t offset, uint64_t bytes, const struct ff_open_o
 					c.lay.geom.page_size = a.pages[p];
 					c.lay.geom.pages_per_block = 64;
 					c.big = a.bigs[b];
-					try_oobs(fd, offset, bytes, opts, &c, a.layouts[l],
-						 a.tag_eccs[e], &best, &best_score, buf);
+					try_oobs(w, opts, &c, a.layouts[l], a.tag_eccs[e], best,
+						 best_score);
 				}
+}
+
+int ff_y2_detect(int fd, uint64_t offset, uint64_t bytes, const struct ff_open_opts *opts,
+		 struct ff_y2_layout *lay, int *big, struct ff_err *err)
+{
+	struct window w;
+	struct cand best;
+	int best_score = 0;
+
+	if (read_window(fd, offset, bytes, &w, err))
+		return -1;
+	memset(&best, 0, sizeof(best));
+	find_best(&w, opts, &best, &best_score);
 	if (best_score < 1) {
-		free(buf);
+		free(w.buf);
 		return ff_err_set(err, EINVAL, "no YAFFS2 geometry, tag layout and byte order"
-				  " fits the first pages (%llu bytes)",
-				  (unsigned long long)bytes);
+				  " fits the first %llu bytes (%llu bytes in all)",
+				  (unsigned long long)w.len, (unsigned long long)bytes);
 	}
 	*lay = best.lay;
 	*big = best.big;
+	/* The window buffer holds at least one page of the winner. */
 	lay->geom.pages_per_block = opts && opts->pages_per_block ? opts->pages_per_block
-				    : guess_ppb(fd, offset, bytes, &best, buf);
-	free(buf);
+				    : guess_ppb(fd, offset, bytes, &best, w.buf);
+	free(w.buf);
 	return 0;
 }

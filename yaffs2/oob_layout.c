@@ -123,6 +123,43 @@ static int parse_ecc(const char *s, enum ff_y2_ecc_kind *e, struct ff_err *err)
 	return 0;
 }
 
+/* The Linux yaffs2 driver mounts a chip with tags in the OOB only when its
+ * pages have at least YAFFS_MIN_YAFFS2_CHUNK_SIZE (1024) bytes and
+ * YAFFS_MIN_YAFFS2_SPARE_SIZE (32) OOB bytes; below that only with the
+ * inband-tags mount option.  Inband tags take 16 bytes of each page, so a
+ * 512-byte page keeps 496 data bytes: the driver then writes object headers
+ * truncated to 496 bytes (the tags overwrite file_size_high, shadows_obj and
+ * is_shrink), a variant this builder does not produce. */
+#define KERNEL_MIN_PAGE 1024u
+#define KERNEL_MIN_OOB 32u
+
+static int kernel_limits(const struct ff_y2_layout *lay, struct ff_err *err)
+{
+	const struct ff_y2_geom *g = &lay->geom;
+
+	if (lay->kind != FF_Y2_LAYOUT_INBAND &&
+	    (g->page_size < KERNEL_MIN_PAGE || g->oob_size < KERNEL_MIN_OOB))
+		return ff_err_set(err, EINVAL,
+				  "page size %u + OOB %u with %s tags: the Linux yaffs2 driver"
+				  " needs pages of at least %u bytes with at least %u OOB bytes for"
+				  " tags in the OOB (YAFFS_MIN_YAFFS2_CHUNK_SIZE,"
+				  " YAFFS_MIN_YAFFS2_SPARE_SIZE); smaller chips only with inband tags",
+				  g->page_size, g->oob_size, ff_y2_layout_name(lay->kind),
+				  KERNEL_MIN_PAGE, KERNEL_MIN_OOB);
+	if (lay->kind == FF_Y2_LAYOUT_INBAND &&
+	    g->page_size - FF_Y2_TAGS_SIZE_PLAIN < FF_Y2_OBJ_HEADER_SIZE)
+		return ff_err_set(err, EINVAL,
+				  "page size %u with inband tags%s: %u data bytes per chunk, less"
+				  " than the %u-byte object header; the Linux yaffs2 driver (mount"
+				  " -o inband-tags) would store headers truncated to %u bytes, which"
+				  " mkfs.yaffs2 does not write: use pages of at least %u bytes",
+				  g->page_size, lay->fallback ? " (too few free OOB bytes for"
+				  " tags in the OOB)" : "", g->page_size - FF_Y2_TAGS_SIZE_PLAIN,
+				  FF_Y2_OBJ_HEADER_SIZE, g->page_size - FF_Y2_TAGS_SIZE_PLAIN,
+				  KERNEL_MIN_PAGE);
+	return 0;
+}
+
 int ff_y2_layout_init(struct ff_y2_layout *lay, const struct ff_y2_geom *geom,
 		      const char *kind, const char *ecc, int tags_ecc, struct ff_err *err)
 {
@@ -140,6 +177,8 @@ int ff_y2_layout_init(struct ff_y2_layout *lay, const struct ff_y2_geom *geom,
 		lay->kind = FF_Y2_LAYOUT_INBAND;
 		lay->fallback = 1;
 	}
+	if (kernel_limits(lay, err))
+		return -1;
 	if (lay->kind == FF_Y2_LAYOUT_OFFSET0 && geom->oob_size < lay->tags_size)
 		return ff_err_set(err, EINVAL, "OOB size %u: too small for %u bytes of tags",
 				  geom->oob_size, lay->tags_size);

@@ -20,8 +20,9 @@ int fuzz_tmp_file(const uint8_t *data, size_t size, const char *name, char *path
 		  size_t cap);
 
 /* Every operation on every reachable node, with bounds on depth, node
- * count and bytes read so a hostile image cannot make one input slow. */
-void fuzz_walk_fs(struct ff_fs *fs);
+ * count and bytes read so a hostile image cannot make one input slow;
+ * then ops->check unless run_check is 0. */
+void fuzz_walk_fs(struct ff_fs *fs, int run_check);
 
 /* ff_open_opts with a log callback that discards messages. */
 void fuzz_open_opts(struct ff_open_opts *o);

@@ -39,7 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_memfd(data + 1, size - 1, &fd, path, sizeof(path));
 	ff_yaffs2_probe(path, &o);
 	if (ff_yaffs2_open(path, &o, &fs, &err) == 0) {
-		fuzz_walk_fs(fs);
+		fuzz_walk_fs(fs, 1);
 		ff_fs_close(fs);
 	}
 	close(fd);

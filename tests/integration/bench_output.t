@@ -87,6 +87,14 @@ is "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["corpus"][
 	"$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["corpus"]["bytes"])' "$T/j1.json")" \
 	"tar corpus has the directory's bytes"
 
+# an output that is not a regular file is written in place, never replaced
+mkfifo "$T/fifo"
+(timeout 60 cat "$T/fifo" > "$T/fifo.out") &
+run -q -c lz4 -b 128K --json "$T/fifo" "$T/src"
+wait
+ok "a FIFO given as --json stays a FIFO" test -p "$T/fifo"
+ok "the JSON went through the FIFO" grep -q flashfs-bench/1 "$T/fifo.out"
+
 fails "unknown codec refused" run -q -c nosuch "$T/src"
 fails "bad block size refused" run -q -b 3K "$T/src"
 fails "bad flash speed refused" run -q -f 12furlongs "$T/src"

@@ -42,15 +42,26 @@ roundtrip "chip nandsim-2k-256m" --chip nandsim-2k-256m
 roundtrip "chip nandsim-4k" --chip nandsim-4k
 roundtrip "128 pages per block" --pages-per-block 128
 
-# Small pages: only 16-byte tags at OOB 0 fit, and no room for xattrs.
-rm -rf "$T/out"
-ok "512 offset0 no tags ECC: mkfs" mkfs.yaffs2 -q --chip nandsim-512 --oob-layout offset0 \
-	--no-tags-ecc --no-xattrs "$T/src" "$T/img512"
-ok "512: extract" "$DUMP" "$T/img512" extract "$T/out"
-same_manifest "512: manifest" "$T/src" "$T/out" --no-xattrs
-fails "512 linux layout is refused" mkfs.yaffs2 -q --chip nandsim-512 "$T/src" "$T/bad"
-mkfs.yaffs2 -q --chip nandsim-512 "$T/src" "$T/bad" 2> "$T/err"
-ok "512 linux: message names the page size" grep -q "page size 512" "$T/err"
+# 512-byte pages: the Linux driver mounts YAFFS2 with tags in the OOB only
+# from 1024+32 up (YAFFS_MIN_YAFFS2_CHUNK_SIZE / _SPARE_SIZE), and inband
+# tags leave 496 bytes, less than an object header: every variant is
+# refused with a message that says why, and nothing is written.
+refuse512() { # NAME mkfs options... ; stderr must contain $want
+	local name=$1
+	shift
+	fails "512 $name: refused" mkfs.yaffs2 -q "$@" "$T/src" "$T/bad"
+	mkfs.yaffs2 -q "$@" "$T/src" "$T/bad" 2> "$T/err"
+	ok "512 $name: message cites the kernel's limit" grep -q "$want" "$T/err"
+	ok "512 $name: message names the page size" grep -q "page size 512" "$T/err"
+}
+want="at least 1024 bytes with at least 32 OOB bytes"
+refuse512 "offset0 no tags ECC" --chip nandsim-512 --oob-layout offset0 --no-tags-ecc \
+	--no-xattrs
+refuse512 "offset0 64-byte OOB" --page-size 512 --oob-size 64 --oob-layout offset0
+refuse512 "linux 64-byte OOB" --page-size 512 --oob-size 64
+want="496 data bytes per chunk, less than the 512-byte object header"
+refuse512 "linux layout (inband fallback)" --chip nandsim-512
+refuse512 "inband" --chip nandsim-512 --oob-layout inband
 ok "no image left behind" test ! -e "$T/bad"
 
 # Detection with explicit overrides agrees with auto-detection.

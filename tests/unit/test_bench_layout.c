@@ -137,6 +137,12 @@ static void fragment_overflow(void **state)
 	assert_int_equal(l.blocks[1].len, 4000);
 	assert_int_equal(l.blocks[1].p[0], 2);
 	assert_int_equal(l.blocks[1].p[3999], 3);
+	/* where each tail sits, as the inode's fragment index and offset */
+	assert_int_equal(l.file_frag[0], 0);
+	assert_int_equal(l.file_frag[1], 1);
+	assert_int_equal(l.file_frag[2], 1);
+	assert_int_equal(l.file_frag_off[1], 0);
+	assert_int_equal(l.file_frag_off[2], 3000);
 	bench_layout_free(&l);
 	bench_corpus_free(c);
 }

@@ -259,13 +259,22 @@ static void test_layout_small_and_inband(void **state)
 {
 	struct ff_y2_geom g = { 512, 16, 32 };
 	struct ff_y2_layout l;
+	struct ff_err e = { 0, "" };
 
 	(void)state;
 	/* 8 free bytes: inband, and 496-byte chunks cannot hold a header. */
-	assert_int_not_equal(ff_y2_layout_init(&l, &g, "linux", NULL, 1, NULL), 0);
-	assert_int_equal(ff_y2_layout_init(&l, &g, "offset0", NULL, 0, NULL), 0);
-	assert_int_equal(l.tags_size, 16);
+	assert_int_not_equal(ff_y2_layout_init(&l, &g, "linux", NULL, 1, &e), 0);
+	assert_non_null(strstr(e.msg, "496 data bytes"));
+	/* The kernel mounts tags in the OOB only from 1024+32 up. */
+	assert_int_not_equal(ff_y2_layout_init(&l, &g, "offset0", NULL, 0, &e), 0);
+	assert_non_null(strstr(e.msg, "at least 1024 bytes with at least 32 OOB bytes"));
 	assert_int_not_equal(ff_y2_layout_init(&l, &g, "offset0", NULL, 1, NULL), 0);
+	assert_int_not_equal(ff_y2_layout_init(&l, &g, "inband", NULL, 1, NULL), 0);
+	g = (struct ff_y2_geom){ 512, 64, 32 };
+	assert_int_not_equal(ff_y2_layout_init(&l, &g, "offset0", NULL, 1, NULL), 0);
+	g = (struct ff_y2_geom){ 1024, 32, 32 };
+	assert_int_equal(ff_y2_layout_init(&l, &g, "offset0", NULL, 1, NULL), 0);
+	assert_int_equal(l.tags_size, 28);
 	g = (struct ff_y2_geom){ 2048, 64, 64 };
 	assert_int_equal(ff_y2_layout_init(&l, &g, "inband", NULL, 1, NULL), 0);
 	assert_int_equal(l.chunk_bytes, 2032);
