@@ -91,14 +91,14 @@ asan:
 TEST_ENV := FF_BIN=$(abspath $(BUILD)/bin) FF_TOOLS=$(abspath $(BUILD)/tests/tools) \
             FF_BUILD=$(abspath $(BUILD)) FF_TOP=$(CURDIR) CMOCKA_MESSAGE_OUTPUT=TAP
 check: deps all $(UNIT_BINS) $(TOOL_BINS)
-	$(TEST_ENV) prove --timer --failures $(PROVE_FLAGS) $(UNIT_BINS) $(sort $(wildcard tests/integration/*.t)) $(CHECK_EXTRA)
+	$(TEST_ENV) prove --timer --failures --comments $(PROVE_FLAGS) $(UNIT_BINS) $(sort $(wildcard tests/integration/*.t)) $(CHECK_EXTRA)
 
 unit: all $(UNIT_BINS)
-	$(TEST_ENV) prove --failures $(PROVE_FLAGS) $(UNIT_BINS)
+	$(TEST_ENV) prove --failures --comments $(PROVE_FLAGS) $(UNIT_BINS)
 
 # One integration test or a glob: make integration T=tests/integration/sqfs_*.t
 integration: all $(TOOL_BINS)
-	$(TEST_ENV) prove --failures $(PROVE_FLAGS) $(or $(T),$(sort $(wildcard tests/integration/*.t)))
+	$(TEST_ENV) prove --failures --comments $(PROVE_FLAGS) $(or $(T),$(sort $(wildcard tests/integration/*.t)))
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "flashfs/commands.h"
 
@@ -77,6 +78,10 @@ static int dispatch(int argc, char **argv)
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].run(argc - 1, argv + 1);
+	/* mount(8) without /sbin/mount.fuse.flashfs falls back to mount.fuse3,
+	 * which runs `flashfs IMAGE MOUNTPOINT -o OPTIONS` for fuse.flashfs. */
+	if (argc >= 3 && argv[1][0] != '-' && access(argv[1], F_OK) == 0)
+		return ff_cmd_mount(argc, argv);
 	fprintf(stderr, "flashfs: unknown command '%s'\n", argv[1]);
 	usage(stderr);
 	return 2;

@@ -23,8 +23,13 @@ struct cand {
 	int big;
 };
 
+/* At most this many leading all-erased windows are skipped: a dump of a
+ * used partition may start with erased blocks. */
+#define MAX_ERASED_WINDOWS 256
+
 struct window {
 	uint8_t *buf;
+	uint64_t start;  /* image offset of buf[0] */
 	uint64_t len;
 };
 
@@ -87,13 +92,14 @@ static int page_plausible(const struct cand *c, const uint8_t *raw)
  * few damaged pages; a wrong candidate makes most pages nonsense). */
 static int score(const struct window *w, const struct cand *c)
 {
-	uint64_t pages = w->len / c->lay.raw_page;
+	uint64_t raw = c->lay.raw_page;
+	uint64_t first = (w->start + raw - 1) / raw, end = (w->start + w->len) / raw;
 	int good = 0, bad = 0;
 
-	if (!pages)
+	if (end <= first)
 		return -1;
-	for (uint64_t p = 0; p < pages; p++) {
-		int k = page_plausible(c, w->buf + p * c->lay.raw_page);
+	for (uint64_t p = first; p < end; p++) {
+		int k = page_plausible(c, w->buf + (p * raw - w->start));
 
 		if (k < 0)
 			bad++;
@@ -193,21 +199,40 @@ static uint32_t guess_ppb(int fd, uint64_t offset, uint64_t bytes, const struct 
 	return ppb == 1024 && pages > 1024 ? 64 : ppb;
 }
 
-static int read_window(int fd, uint64_t offset, uint64_t bytes, struct window *w,
-		       struct ff_err *err)
+static int all_erased(const uint8_t *p, uint64_t n)
 {
-	w->len = bytes < WINDOW_BYTES ? bytes : WINDOW_BYTES;
-	w->buf = malloc(w->len ? w->len : 1);
+	return n && p[0] == 0xff && !memcmp(p, p + 1, n - 1);
+}
+
+/* Read the window at w->start (shorter at the end of the image). */
+static void read_window(int fd, uint64_t offset, uint64_t bytes, struct window *w)
+{
+	uint64_t want = bytes - w->start < WINDOW_BYTES ? bytes - w->start : WINDOW_BYTES;
+
+	w->len = 0;
+	while (w->len < want) {
+		ssize_t got = pread(fd, w->buf + w->len, want - w->len,
+				    (off_t)(offset + w->start + w->len));
+
+		if (got <= 0)
+			break; /* judge what could be read */
+		w->len += (uint64_t)got;
+	}
+}
+
+/* The first window that is not entirely erased (or the last one tried). */
+static int first_window(int fd, uint64_t offset, uint64_t bytes, struct window *w,
+			struct ff_err *err)
+{
+	w->buf = malloc(WINDOW_BYTES);
 	if (!w->buf)
 		return ff_err_set(err, ENOMEM, "out of memory");
-	for (uint64_t done = 0; done < w->len;) {
-		ssize_t got = pread(fd, w->buf + done, w->len - done, (off_t)(offset + done));
-
-		if (got <= 0) {
-			w->len = done; /* judge what could be read */
+	w->start = 0;
+	for (int i = 0; i < MAX_ERASED_WINDOWS; i++) {
+		read_window(fd, offset, bytes, w);
+		if (!all_erased(w->buf, w->len) || w->len < WINDOW_BYTES)
 			break;
-		}
-		done += (uint64_t)got;
+		w->start += WINDOW_BYTES;
 	}
 	return 0;
 }
@@ -239,19 +264,20 @@ int ff_y2_detect(int fd, uint64_t offset, uint64_t bytes, const struct ff_open_o
 	struct cand best;
 	int best_score = 0;
 
-	if (read_window(fd, offset, bytes, &w, err))
+	if (first_window(fd, offset, bytes, &w, err))
 		return -1;
 	memset(&best, 0, sizeof(best));
 	find_best(&w, opts, &best, &best_score);
 	if (best_score < 1) {
 		free(w.buf);
 		return ff_err_set(err, EINVAL, "no YAFFS2 geometry, tag layout and byte order"
-				  " fits the first %llu bytes (%llu bytes in all)",
-				  (unsigned long long)w.len, (unsigned long long)bytes);
+				  " fits the %llu bytes at offset %llu (%llu bytes in all)",
+				  (unsigned long long)w.len, (unsigned long long)w.start,
+				  (unsigned long long)bytes);
 	}
 	*lay = best.lay;
 	*big = best.big;
-	/* The window buffer holds at least one page of the winner. */
+	/* The window buffer (WINDOW_BYTES) holds a page of any geometry. */
 	lay->geom.pages_per_block = opts && opts->pages_per_block ? opts->pages_per_block
 				    : guess_ppb(fd, offset, bytes, &best, w.buf);
 	free(w.buf);

@@ -148,4 +148,19 @@ else
 	rm -f /sbin/mount.fuse.flashfs
 fi
 
+# --- without the helper, mount(8) goes through mount.fuse3, which runs
+# `flashfs IMAGE MOUNTPOINT -o OPTIONS`, looking flashfs up in mount's own
+# fixed PATH, so the test puts it in /usr/sbin for the duration.
+if [ -e /sbin/mount.fuse.flashfs ] || ! command -v mount.fuse3 >/dev/null ||
+	[ -e /usr/sbin/flashfs ]; then
+	skip "mount.fuse3 missing, or mount.fuse.flashfs / /usr/sbin/flashfs present" "mount -t fuse.flashfs via mount.fuse3"
+else
+	cp "$(command -v flashfs)" /usr/sbin/flashfs
+	trap '_tap_cleanup; rm -f /usr/sbin/flashfs' EXIT
+	ok "mount -t fuse.flashfs via mount.fuse3" mount -t fuse.flashfs "$T/img.sqfs" "$M"
+	same_manifest "mount.fuse3: every object matches" "$T/src" "$M"
+	ok "umount" umount "$M"
+	rm -f /usr/sbin/flashfs
+fi
+
 done_testing
