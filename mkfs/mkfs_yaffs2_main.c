@@ -53,7 +53,7 @@ static void usage(FILE *f)
 	      "Build a YAFFS2 image (pages + OOB) from a directory, a tar archive (plain,\n"
 	      ".gz, .xz, .zst) or '-' for a tar on standard input.\n\n"
 	      "Geometry:\n"
-	      "  --page-size N          512..16384, a power of two; 2K = 2048 (default 2048)\n"
+	      "  --page-size N          1024..16384, a power of two; 2K = 2048 (default 2048)\n"
 	      "  --oob-size N           spare bytes per page (default page/32)\n"
 	      "  --pages-per-block N    pages per erase block (default 64)\n"
 	      "  --chip NAME|list       a chip preset (nandsim-2k-256m, ...)\n"

@@ -1,7 +1,7 @@
 /* Finding an image's geometry, tag layout and byte order.  Every candidate
  * (from the open options, or the common geometries) is judged on the same
- * window of the image's first bytes: the candidate that explains the most
- * chunks in that window wins.  Counting chunks per byte window, not per
+ * window of the image (its first bytes that are not all erased): the
+ * candidate that explains the most chunks in that window wins.  Counting chunks per byte window, not per
  * sampled page, matters: a candidate with pages N times too large still
  * finds valid tags (those of every N-th real chunk) on every page it looks
  * at, but explains only 1/N of the chunks the right geometry does. */
@@ -84,7 +84,7 @@ static int page_plausible(const struct cand *c, const uint8_t *raw)
 		return -1;
 	if (t.chunk_id == 0)
 		return header_plausible(c, raw, &t) ? 1 : -1;
-	return t.n_bytes <= c->lay.chunk_bytes && t.chunk_id <= 0x7fffffffu ? 1 : -1;
+	return t.n_bytes <= c->lay.chunk_bytes && t.chunk_id <= FF_Y2_READ_MAX_CHUNK_ID ? 1 : -1;
 }
 
 /* Score: chunks explained minus twice the implausible pages in the window,
@@ -224,13 +224,14 @@ static void read_window(int fd, uint64_t offset, uint64_t bytes, struct window *
 static int first_window(int fd, uint64_t offset, uint64_t bytes, struct window *w,
 			struct ff_err *err)
 {
+	w->start = w->len = 0;
 	w->buf = malloc(WINDOW_BYTES);
 	if (!w->buf)
 		return ff_err_set(err, ENOMEM, "out of memory");
-	w->start = 0;
 	for (int i = 0; i < MAX_ERASED_WINDOWS; i++) {
 		read_window(fd, offset, bytes, w);
-		if (!all_erased(w->buf, w->len) || w->len < WINDOW_BYTES)
+		if (!all_erased(w->buf, w->len) || w->len < WINDOW_BYTES ||
+		    w->start + w->len >= bytes)
 			break;
 		w->start += WINDOW_BYTES;
 	}

@@ -240,6 +240,29 @@ static void shadow(struct ff_y2_scan *s, uint32_t victim, uint32_t by)
 	}
 }
 
+/* A size beyond what the driver can address (FF_Y2_READ_MAX_CHUNK_ID chunks) is
+ * damage; the data chunks then say how long the file is. */
+static uint64_t header_size(struct ff_y2_scan *s, const struct rec *r, const struct ff_y2_obj *o,
+			    uint64_t size)
+{
+	uint32_t cb = s->lay.chunk_bytes;
+	uint64_t end = 0, max = (uint64_t)FF_Y2_READ_MAX_CHUNK_ID * cb;
+
+	if (size <= max)
+		return size;
+	ff_y2_scan_problem(s, "page %u: object %u: file size %llu is more than the %llu bytes"
+			   " YAFFS2 addresses with %u-byte chunks; size taken from the data",
+			   r->page, r->obj_id, (unsigned long long)size,
+			   (unsigned long long)max, cb);
+	for (uint32_t i = 0; i < o->n_chunks; i++) {
+		uint64_t e = (uint64_t)(o->chunks[i].chunk_id - 1) * cb + o->chunks[i].n_bytes;
+
+		if (e > end)
+			end = e;
+	}
+	return end;
+}
+
 static int apply_header(struct ff_y2_scan *s, const struct rec *r, uint8_t *buf,
 			struct ff_err *err)
 {
@@ -276,7 +299,7 @@ static int apply_header(struct ff_y2_scan *s, const struct rec *r, uint8_t *buf,
 	o->mtime = oh.mtime;
 	o->ctime = oh.ctime;
 	o->hdr_page = r->page;
-	o->size = oh.type == FF_Y2_TYPE_FILE ? oh.file_size : 0;
+	o->size = oh.type == FF_Y2_TYPE_FILE ? header_size(s, r, o, oh.file_size) : 0;
 	if (oh.type == FF_Y2_TYPE_FILE && (oh.is_shrink || r->shrink))
 		drop_chunks_from(o, o->size, s->lay.chunk_bytes);
 	return 0;
@@ -288,7 +311,7 @@ static int apply_data(struct ff_y2_scan *s, const struct rec *r, uint32_t order)
 	struct ff_y2_obj *o;
 	uint64_t end;
 
-	if (r->n_bytes > cb || r->chunk_id > 0x7fffffffu) {
+	if (r->n_bytes > cb || r->chunk_id > FF_Y2_READ_MAX_CHUNK_ID) {
 		ff_y2_scan_problem(s, "page %u: object %u chunk %u: %u bytes in a %u-byte chunk; ignored",
 			r->page, r->obj_id, r->chunk_id, r->n_bytes, cb);
 		return 0;

@@ -69,6 +69,10 @@ struct ff_y2_scan {
 
 #define FF_Y2_MAX_PROBLEMS 1000
 
+/* Newer drivers address 22 bits of chunk ids (older ones and our writer 20,
+ * FF_Y2_MAX_CHUNK_ID): the scan and detection accept the larger range. */
+#define FF_Y2_READ_MAX_CHUNK_ID 0x3fffffu
+
 /* Scan an open file (not closed by ff_y2_scan_free). */
 int ff_y2_scan_run(struct ff_y2_scan *s, struct ff_err *err);
 void ff_y2_scan_free(struct ff_y2_scan *s);

@@ -239,11 +239,45 @@ static void test_hostile(void **state)
 	unlink(path);
 }
 
+static void on_problem_text(void *ctx, const char *what)
+{
+	if (strstr(what, "file size 1152921504606846976 is more than"))
+		(*(int *)ctx)++;
+}
+
+/* A header claiming more bytes than YAFFS2 can address (a damaged size
+ * word) gives way to the size the data chunks cover, and check says so. */
+static void test_oversized_header(void **state)
+{
+	static struct img im;
+	char path[] = "/tmp/y2size.XXXXXX";
+	struct ff_stat st;
+	uint64_t h;
+	int problems = 0;
+	struct ff_fs *fs;
+
+	(void)state;
+	build(&im); /* for its layout; the pages are replaced */
+	memset(im.buf, 0xff, sizeof(im.buf));
+	header(&im, 0, 0, 0x1000, 257, 1, "huge", 1ull << 60, 0, 0);
+	data(&im, 0, 1, 0x1000, 257, 1, 'A', 2048);
+	data(&im, 0, 2, 0x1000, 257, 2, 'B', 100);
+	fs = open_img(&im, path);
+	assert_int_equal(ff_fs_resolve(fs, "huge", &h), 0);
+	assert_int_equal(fs->ops->getattr(fs, h, &st), 0);
+	assert_int_equal(st.size, 2148);
+	assert_true(fs->ops->check(fs, on_problem_text, &problems) >= 1);
+	assert_int_equal(problems, 1);
+	ff_fs_close(fs);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_used_partition),
 		cmocka_unit_test(test_hostile),
+		cmocka_unit_test(test_oversized_header),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
