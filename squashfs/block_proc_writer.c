@@ -5,7 +5,12 @@
  *
  * Slots form a ring: [retire, claim) are being compressed or done,
  * [claim, submit) wait for a worker.  Memory is bounded by the ring: two
- * block-size buffers per slot, whatever the size of the files. */
+ * block-size buffers per slot, whatever the size of the files.
+ *
+ * When the ring is full the submitter retires down to three quarters
+ * before filling again, so it sleeps once per batch of blocks instead of
+ * once per block, and the workers always have a queue to take from; a
+ * worker wakes the submitter only when the block it waits for is done. */
 #include "squashfs/writer_priv.h"
 
 #include <errno.h>
@@ -14,7 +19,8 @@
 
 enum { SLOT_FREE, SLOT_FILLING, SLOT_READY, SLOT_BUSY, SLOT_DONE };
 
-#define RING_BYTES_MAX (48u << 20) /* cap on buffer memory */
+#define RING_BYTES_MAX (24u << 20) /* cap on buffer memory */
+#define RING_PER_THREAD 12       /* slots per worker: slack for uneven blocks */
 
 struct sqfs_block_proc {
 	pthread_mutex_t lock;
@@ -22,6 +28,8 @@ struct sqfs_block_proc {
 	struct sqfs_block *slots;
 	size_t n_slots;
 	uint64_t submit, claim, retire;
+	uint64_t waiting_for;     /* slot number the submitter sleeps on, or ~0 */
+	int freeing;              /* free() waits for any busy slot */
 	pthread_t *threads;
 	struct ff_comp_ctx **ctx;
 	unsigned n_ctx;
@@ -80,7 +88,9 @@ static void *worker(void *arg)
 		process(b, bp->ctx[id]);
 		pthread_mutex_lock(&bp->lock);
 		b->state = SLOT_DONE;
-		pthread_cond_broadcast(&bp->done);
+		if (bp->freeing || (bp->waiting_for != UINT64_MAX &&
+				    b == &bp->slots[bp->waiting_for % bp->n_slots]))
+			pthread_cond_broadcast(&bp->done);
 	}
 	pthread_mutex_unlock(&bp->lock);
 	return NULL;
@@ -88,7 +98,7 @@ static void *worker(void *arg)
 
 static size_t ring_size(uint32_t block_size, unsigned threads)
 {
-	size_t n = 4 * (size_t)threads + 4;
+	size_t n = RING_PER_THREAD * ((size_t)threads + 1);
 	size_t max = RING_BYTES_MAX / (2 * (size_t)block_size);
 
 	if (n > max)
@@ -166,6 +176,7 @@ struct sqfs_block_proc *sqfs_block_proc_new(const struct ff_comp *comp, uint32_t
 	pthread_cond_init(&bp->work, NULL);
 	pthread_cond_init(&bp->done, NULL);
 	bp->block_size = block_size;
+	bp->waiting_for = UINT64_MAX;
 	bp->retire_fn = retire;
 	bp->user = user;
 	bp->n_slots = ring_size(block_size, want);
@@ -183,8 +194,12 @@ static int retire_one(struct sqfs_block_proc *bp, struct ff_err *err)
 	int ret;
 
 	pthread_mutex_lock(&bp->lock);
-	while (b->state != SLOT_DONE)
-		pthread_cond_wait(&bp->done, &bp->lock);
+	if (b->state != SLOT_DONE) {
+		bp->waiting_for = bp->retire;
+		while (b->state != SLOT_DONE)
+			pthread_cond_wait(&bp->done, &bp->lock);
+		bp->waiting_for = UINT64_MAX;
+	}
 	pthread_mutex_unlock(&bp->lock);
 	if (b->failed) {
 		*err = b->err;
@@ -201,8 +216,10 @@ struct sqfs_block *sqfs_block_proc_get(struct sqfs_block_proc *bp, struct ff_err
 {
 	struct sqfs_block *b;
 
-	if (bp->submit - bp->retire == bp->n_slots && retire_one(bp, err) < 0)
-		return NULL;
+	if (bp->submit - bp->retire == bp->n_slots)
+		while (bp->submit - bp->retire > bp->n_slots - (bp->n_slots + 3) / 4)
+			if (retire_one(bp, err) < 0)
+				return NULL;
 	b = &bp->slots[bp->submit % bp->n_slots];
 	b->state = SLOT_FILLING;
 	b->kind = FF_SQFS_BLOCK_DATA;
@@ -239,6 +256,7 @@ void sqfs_block_proc_free(struct sqfs_block_proc *bp)
 	pthread_mutex_lock(&bp->lock);
 	/* Let workers finish what they hold, so no thread touches a buffer
 	 * freed below. */
+	bp->freeing = 1;
 	while (any_busy(bp))
 		pthread_cond_wait(&bp->done, &bp->lock);
 	bp->stop = 1;

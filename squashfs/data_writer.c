@@ -173,6 +173,7 @@ static int write_all(struct sqfs_writer *w, struct ff_err *err)
 			return ff_err_prefix(err, "%s",
 					     sqfs_node_name(w->files[i], path, sizeof(path)));
 		w->bytes_done += w->files[i]->size;
+		sqfs_readahead_progress(w->ra, w->bytes_done);
 		report_progress(w, i + 1);
 	}
 	if (sqfs_frag_flush(w, err) < 0)
@@ -189,14 +190,10 @@ static void count_dups(struct sqfs_writer *w)
 		}
 }
 
-int sqfs_data_write(struct sqfs_writer *w, struct ff_err *err)
+static int write_data(struct sqfs_writer *w, struct ff_err *err)
 {
 	int ret;
 
-	if (collect_files(w, err) < 0)
-		return -1;
-	w->st->n_files = w->n_files;
-	w->st->data_in = w->bytes_total;
 	if (!w->o->no_dedup && sqfs_dedup(w, err) < 0)
 		return -1;
 	if (sqfs_frag_init(&w->frags, w->block_size, err) < 0)
@@ -207,6 +204,21 @@ int sqfs_data_write(struct sqfs_writer *w, struct ff_err *err)
 	ret = write_all(w, err);
 	sqfs_block_proc_free(w->bp);
 	w->bp = NULL;
+	return ret;
+}
+
+int sqfs_data_write(struct sqfs_writer *w, struct ff_err *err)
+{
+	int ret;
+
+	if (collect_files(w, err) < 0)
+		return -1;
+	w->st->n_files = w->n_files;
+	w->st->data_in = w->bytes_total;
+	w->ra = sqfs_readahead_start(w->files, w->n_files);
+	ret = write_data(w, err);
+	sqfs_readahead_stop(w->ra);
+	w->ra = NULL;
 	if (ret < 0)
 		return -1;
 	count_dups(w);

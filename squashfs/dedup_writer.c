@@ -2,7 +2,10 @@
  * files whose size occurs more than once are read; a zlib crc32 of each
  * groups likely twins, and a byte-by-byte comparison confirms them, so a
  * crc collision can never merge different files.  The first file in data
- * order keeps the content; later copies point at it. */
+ * order keeps the content; later copies point at it.
+ *
+ * The crcs are taken in data order, the order the read-ahead helper and
+ * the data pass follow, so a cold page cache is filled front to back. */
 #include "squashfs/writer_priv.h"
 
 #include <errno.h>
@@ -115,14 +118,13 @@ static int dedup_crc_run(struct sqfs_writer *w, struct cand *c, size_t n, uint8_
 	return 0;
 }
 
-static int dedup_size_run(struct sqfs_writer *w, struct cand *c, size_t n, uint8_t *buf,
-			  struct ff_err *err)
+static int dedup_size_run(struct sqfs_writer *w, struct cand *c, size_t n, const uint32_t *crcs,
+			  uint8_t *buf, struct ff_err *err)
 {
 	size_t s = 0;
 
 	for (size_t k = 0; k < n; k++)
-		if (file_crc(w, c[k].i, buf, &c[k].crc, err) < 0)
-			return -1;
+		c[k].crc = crcs[c[k].i];
 	qsort(c, n, sizeof(*c), by_crc);
 	for (size_t k = 1; k <= n; k++) {
 		if (k < n && c[k].crc == c[s].crc)
@@ -134,31 +136,73 @@ static int dedup_size_run(struct sqfs_writer *w, struct cand *c, size_t n, uint8
 	return 0;
 }
 
+/* Marks in want[] (by data index) the files whose size is shared. */
+static void mark_shared_sizes(const struct cand *c, size_t n, uint8_t *want)
+{
+	size_t s = 0;
+
+	for (size_t k = 1; k <= n; k++) {
+		if (k < n && c[k].size == c[s].size)
+			continue;
+		for (size_t r = s; k - s > 1 && c[s].size && r < k; r++)
+			want[c[r].i] = 1;
+		s = k;
+	}
+}
+
+static int crc_wanted(struct sqfs_writer *w, const uint8_t *want, uint32_t *crcs, uint8_t *buf,
+		      struct ff_err *err)
+{
+	uint64_t pos = 0;
+
+	for (size_t i = 0; i < w->n_files; i++) {
+		sqfs_readahead_progress(w->ra, pos);
+		if (want[i] && file_crc(w, i, buf, &crcs[i], err) < 0)
+			return -1;
+		pos += w->files[i]->size;
+	}
+	return 0;
+}
+
+static int dedup_groups(struct sqfs_writer *w, struct cand *c, const uint32_t *crcs,
+			uint8_t *buf, struct ff_err *err)
+{
+	size_t s = 0;
+
+	for (size_t k = 1; k <= w->n_files; k++) {
+		if (k < w->n_files && c[k].size == c[s].size)
+			continue;
+		if (k - s > 1 && c[s].size && dedup_size_run(w, c + s, k - s, crcs, buf, err) < 0)
+			return -1;
+		s = k;
+	}
+	return 0;
+}
+
 int sqfs_dedup(struct sqfs_writer *w, struct ff_err *err)
 {
 	struct cand *c = calloc(w->n_files + 1, sizeof(*c));
+	uint32_t *crcs = calloc(w->n_files + 1, sizeof(*crcs));
+	uint8_t *want = calloc(w->n_files + 1, 1);
 	uint8_t *buf = malloc(2 * CHUNK);
-	size_t s = 0;
-	int ret = 0;
+	int ret = -1;
 
-	if (!c || !buf) {
-		free(c);
-		free(buf);
-		return ff_err_set(err, ENOMEM, "dedup: out of memory");
+	if (!c || !crcs || !want || !buf) {
+		ff_err_set(err, ENOMEM, "dedup: out of memory");
+		goto out;
 	}
 	for (size_t i = 0; i < w->n_files; i++) {
 		c[i].i = i;
 		c[i].size = w->files[i]->size;
 	}
 	qsort(c, w->n_files, sizeof(*c), by_size);
-	for (size_t k = 1; k <= w->n_files && !ret; k++) {
-		if (k < w->n_files && c[k].size == c[s].size)
-			continue;
-		if (k - s > 1 && c[s].size)
-			ret = dedup_size_run(w, c + s, k - s, buf, err);
-		s = k;
-	}
+	mark_shared_sizes(c, w->n_files, want);
+	if (crc_wanted(w, want, crcs, buf, err) == 0)
+		ret = dedup_groups(w, c, crcs, buf, err);
+out:
 	free(c);
+	free(crcs);
+	free(want);
 	free(buf);
 	return ret;
 }

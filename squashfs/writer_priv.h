@@ -88,6 +88,14 @@ void sqfs_block_proc_submit(struct sqfs_block_proc *bp, struct sqfs_block *b);
 int sqfs_block_proc_drain(struct sqfs_block_proc *bp, struct ff_err *err);
 void sqfs_block_proc_free(struct sqfs_block_proc *bp);
 
+/* ---- readahead_writer.c: page-cache hints ahead of the file reads ---- */
+struct sqfs_readahead;
+/* NULL when the helper cannot start: the writer then simply goes without. */
+struct sqfs_readahead *sqfs_readahead_start(struct ff_node *const *files, size_t n_files);
+/* The writer has consumed the first bytes_done bytes of files (data order). */
+void sqfs_readahead_progress(struct sqfs_readahead *ra, uint64_t bytes_done);
+void sqfs_readahead_stop(struct sqfs_readahead *ra);
+
 /* ---- per-node state ---- */
 struct sqfs_file_data {
 	uint64_t blocks_start;
@@ -144,6 +152,7 @@ struct sqfs_writer {
 	struct sqfs_frag_writer frags;
 	uint64_t *export_refs;          /* by inode number - 1 */
 	struct sqfs_block_proc *bp;
+	struct sqfs_readahead *ra;
 	struct ff_node **files;         /* regular files (primaries), data order */
 	struct sqfs_file_data *fdata;   /* parallel to files */
 	size_t n_files;

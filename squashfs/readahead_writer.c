@@ -1,0 +1,105 @@
+/* Read-ahead of file contents: a helper thread walks the files in data
+ * order a bounded distance ahead of the writer and asks the kernel to start
+ * reading each one (posix_fadvise WILLNEED).  With a cold page cache the
+ * writer would otherwise wait for the disk file after file (inode, then
+ * data) while the compressors idle; with the hint the disk works ahead of
+ * it.  Only a hint: it never reads data itself, its failures are ignored,
+ * and the image does not depend on it. */
+#include "squashfs/writer_priv.h"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#define AHEAD_MAX (64ull << 20) /* page cache asked for beyond the writer */
+
+struct sqfs_readahead {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	pthread_t thread;
+	struct ff_node *const *files;
+	size_t n_files;
+	uint64_t done;        /* bytes the writer has consumed */
+	int waiting;          /* the helper sleeps until done moves */
+	int stop;
+};
+
+static void hint(const struct ff_node *n)
+{
+	int fd;
+
+	if (!n->src_path || !n->size)
+		return;
+	fd = open(n->src_path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return;
+	(void)posix_fadvise(fd, 0, 0, POSIX_FADV_WILLNEED);
+	close(fd);
+}
+
+static void *helper(void *arg)
+{
+	struct sqfs_readahead *ra = arg;
+	uint64_t ahead = 0;
+
+	for (size_t i = 0; i < ra->n_files; i++) {
+		pthread_mutex_lock(&ra->lock);
+		while (!ra->stop && ahead > ra->done + AHEAD_MAX) {
+			ra->waiting = 1;
+			pthread_cond_wait(&ra->cond, &ra->lock);
+		}
+		ra->waiting = 0;
+		if (ra->stop) {
+			pthread_mutex_unlock(&ra->lock);
+			break;
+		}
+		pthread_mutex_unlock(&ra->lock);
+		hint(ra->files[i]);
+		ahead += ra->files[i]->size;
+	}
+	return NULL;
+}
+
+struct sqfs_readahead *sqfs_readahead_start(struct ff_node *const *files, size_t n_files)
+{
+	struct sqfs_readahead *ra = calloc(1, sizeof(*ra));
+
+	if (!ra)
+		return NULL;
+	pthread_mutex_init(&ra->lock, NULL);
+	pthread_cond_init(&ra->cond, NULL);
+	ra->files = files;
+	ra->n_files = n_files;
+	if (pthread_create(&ra->thread, NULL, helper, ra)) {
+		pthread_mutex_destroy(&ra->lock);
+		pthread_cond_destroy(&ra->cond);
+		free(ra);
+		return NULL;
+	}
+	return ra;
+}
+
+void sqfs_readahead_progress(struct sqfs_readahead *ra, uint64_t bytes_done)
+{
+	if (!ra)
+		return;
+	pthread_mutex_lock(&ra->lock);
+	ra->done = bytes_done;
+	if (ra->waiting)
+		pthread_cond_signal(&ra->cond);
+	pthread_mutex_unlock(&ra->lock);
+}
+
+void sqfs_readahead_stop(struct sqfs_readahead *ra)
+{
+	if (!ra)
+		return;
+	pthread_mutex_lock(&ra->lock);
+	ra->stop = 1;
+	pthread_cond_signal(&ra->cond);
+	pthread_mutex_unlock(&ra->lock);
+	pthread_join(ra->thread, NULL);
+	pthread_mutex_destroy(&ra->lock);
+	pthread_cond_destroy(&ra->cond);
+	free(ra);
+}
