@@ -228,6 +228,17 @@ static void check_fragments(struct chk *c)
 	free(buf);
 }
 
+/* Most inodes the inode table could hold: every metadata block is at
+ * least 3 bytes on disk and holds at most 8 KiB of inodes of at least 16
+ * bytes each.  A superblock claiming more is lying, and sizing the
+ * per-inode arrays from it would let a tiny image demand gigabytes. */
+static uint64_t max_inodes(const struct sqfs_super *sb)
+{
+	uint64_t span = sb->dir_table > sb->inode_table ? sb->dir_table - sb->inode_table : 0;
+
+	return (span / 3 + 1) * (SQFS_META_SIZE / 16);
+}
+
 long sqfs_check(struct ff_fs *fs, ff_problem_fn fn, void *ctx)
 {
 	struct chk *c = calloc(1, sizeof(*c));
@@ -240,6 +251,13 @@ long sqfs_check(struct ff_fs *fs, ff_problem_fn fn, void *ctx)
 	c->fn = fn;
 	c->ctx = ctx;
 	n = (uint64_t)c->rd->sb.inode_count + 1;
+	if (n - 1 > max_inodes(&c->rd->sb)) {
+		problem(c, "superblock: inode count %u cannot fit in an inode table of %llu bytes",
+			c->rd->sb.inode_count,
+			(unsigned long long)(c->rd->sb.dir_table - c->rd->sb.inode_table));
+		ret = c->problems;
+		goto out;
+	}
 	c->links = calloc(n, sizeof(*c->links));
 	c->refs = malloc(n * sizeof(*c->refs));
 	if (!c->links || !c->refs) {

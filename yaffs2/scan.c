@@ -343,7 +343,8 @@ static int pass2(struct ff_y2_scan *s, struct rec *v, size_t n, struct ff_err *e
 
 	if (!buf)
 		return ff_err_set(err, ENOMEM, "out of memory");
-	qsort(v, n, sizeof(*v), rec_cmp);
+	if (n > 1) /* qsort(NULL, 0) is undefined */
+		qsort(v, n, sizeof(*v), rec_cmp);
 	if (n) {
 		s->st.seq_min = v[0].seq;
 		s->st.seq_max = v[n - 1].seq;

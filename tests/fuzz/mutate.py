@@ -261,6 +261,8 @@ def main():
         p.add_argument("images", nargs="+")
     args = ap.parse_args()
     args.replay = args.cmd == "replay"
+    if getattr(args, "flashfs", None) and "/" in args.flashfs:
+        args.flashfs = os.path.abspath(args.flashfs)  # runs happen in a work dir
     if args.replay:
         args.count = len(args.images)
     return cmd_emit(args) if args.cmd == "emit" else cmd_run(args)
