@@ -41,12 +41,27 @@ struct items {
 	size_t n, cap;
 };
 
-struct job {
+/* A regular file being filled.  A big file is split into several jobs so
+ * that all workers can decompress it at once (one worker per file leaves
+ * the others idle at the end of a tree with a few large files); the job
+ * that finishes last restores the metadata, or removes the file when any
+ * part failed. */
+struct file {
 	int fd;
 	char *rel;
 	uint64_t handle;
 	struct ff_stat st;
+	atomic_int pending; /* jobs not finished */
+	atomic_int failed;
+	atomic_int tail_hole; /* the last bytes were not written: truncate */
 };
+
+struct job {
+	struct file *f;
+	uint64_t off, end;
+};
+
+#define SPLIT (4u * CHUNK) /* bytes per job */
 
 #define QUEUE 256
 
@@ -334,26 +349,55 @@ static void make_node(struct ex *ex, int dirfd, const char *name, const char *re
 static void process(struct ex *ex, struct job *j, uint8_t *buf);
 static void enqueue(struct ex *ex, struct job *j);
 
+static void queue_file(struct ex *ex, struct file *f)
+{
+	uint64_t n = f->st.size ? (f->st.size + SPLIT - 1) / SPLIT : 1, i;
+
+	if (n >= INT32_MAX) /* too many to count: one job does it all */
+		n = 1;
+	atomic_init(&f->pending, (int)n);
+	atomic_init(&f->failed, 0);
+	atomic_init(&f->tail_hole, 0);
+	ex->queued_bytes += f->st.size;
+	if (ex->prog)
+		ff_progress_set_total(ex->prog, ex->queued_bytes, ++ex->queued);
+	for (i = 0; i < n; i++) {
+		struct job j = {f, i * SPLIT, i + 1 < n ? (i + 1) * SPLIT : f->st.size};
+
+		enqueue(ex, &j);
+	}
+}
+
 static void make_file(struct ex *ex, int dirfd, const char *name, const char *rel, uint64_t h,
 		      const struct ff_stat *st)
 {
 	const int flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
 	mode_t mode = ex->o->umask_cleared ? (st->mode & 0777) : 0600;
-	struct job j = {openat(dirfd, name, flags, mode), strdup(rel), h, *st};
+	struct file *f = malloc(sizeof(*f));
+	int fd = openat(dirfd, name, flags, mode);
 
-	if (j.fd < 0 && errno == EEXIST && clear_slot(ex, dirfd, name, rel) == 0)
-		j.fd = openat(dirfd, name, flags, mode);
-	else if (j.fd < 0 && errno == EEXIST)
+	if (fd < 0 && errno == EEXIST && clear_slot(ex, dirfd, name, rel) == 0)
+		fd = openat(dirfd, name, flags, mode);
+	else if (fd < 0 && errno == EEXIST)
 		errno = 0; /* reported by clear_slot */
-	if (j.fd < 0 || !j.rel) {
-		if (errno)
-			fail(ex, rel, "create: %s", strerror(errno));
-		if (j.fd >= 0)
-			close(j.fd);
-		free(j.rel);
+	if (f)
+		f->rel = strdup(rel);
+	if (fd < 0 || !f || !f->rel) {
+		if (fd >= 0 || errno)
+			fail(ex, rel, "create: %s", fd < 0 ? strerror(errno) : "out of memory");
+		if (fd >= 0) {
+			close(fd);
+			unlinkat(dirfd, name, 0);
+		}
+		if (f)
+			free(f->rel);
+		free(f);
 		return;
 	}
-	enqueue(ex, &j);
+	f->fd = fd;
+	f->handle = h;
+	f->st = *st;
+	queue_file(ex, f);
 }
 
 static void make_dir(struct ex *ex, int dirfd, const char *name, const char *rel, uint64_t h,
@@ -490,59 +534,102 @@ static int is_zero(const uint8_t *p, size_t n)
 	return n == 0 || (p[0] == 0 && !memcmp(p, p + 1, n - 1));
 }
 
-static int fill(struct ex *ex, const struct job *it, uint8_t *buf)
+/* Writes bytes [j->off, j->end) of the file, leaving zero runs as holes. */
+static int fill(struct ex *ex, const struct job *j, uint8_t *buf)
 {
-	uint64_t off = 0;
-	int hole = 0;
+	struct file *f = j->f;
+	uint64_t off = j->off;
 
-	while (off < it->st.size) {
-		ssize_t n = ex->fs->ops->read(ex->fs, it->handle, buf, CHUNK, off);
+	while (off < j->end) {
+		size_t want = j->end - off < CHUNK ? (size_t)(j->end - off) : CHUNK;
+		ssize_t n = ex->fs->ops->read(ex->fs, f->handle, buf, want, off);
 
 		if (n <= 0) {
-			fail(ex, it->rel, "reading at %llu: %s", (unsigned long long)off,
+			fail(ex, f->rel, "reading at %llu: %s", (unsigned long long)off,
 			     n < 0 ? strerror((int)-n) : "file shorter than its size");
 			return -1;
 		}
-		hole = is_zero(buf, (size_t)n);
-		if (!hole && pwrite(it->fd, buf, (size_t)n, (off_t)off) != n) {
-			fail(ex, it->rel, "write: %s", strerror(errno));
-			return -1;
+		if (!is_zero(buf, (size_t)n)) {
+			if (pwrite(f->fd, buf, (size_t)n, (off_t)off) != n) {
+				fail(ex, f->rel, "write: %s", strerror(errno));
+				return -1;
+			}
+		} else if (off + (uint64_t)n == f->st.size) {
+			atomic_store(&f->tail_hole, 1);
 		}
 		off += (uint64_t)n;
-	}
-	if (hole && ftruncate(it->fd, (off_t)it->st.size) < 0) {
-		fail(ex, it->rel, "truncate: %s", strerror(errno));
-		return -1;
 	}
 	return 0;
 }
 
-static void process(struct ex *ex, struct job *j, uint8_t *buf)
+static void finish_file(struct ex *ex, struct file *f)
 {
-	if (fill(ex, j, buf) < 0)
-		unlinkat(ex->root, j->rel, 0); /* no partial files */
+	int ok = !atomic_load(&f->failed);
+
+	if (ok && atomic_load(&f->tail_hole) && ftruncate(f->fd, (off_t)f->st.size) < 0) {
+		fail(ex, f->rel, "truncate: %s", strerror(errno));
+		ok = 0;
+	}
+	if (!ok)
+		unlinkat(ex->root, f->rel, 0); /* no partial files */
 	else
-		meta_fd(ex, j->rel, j->handle, &j->st, j->fd);
-	close(j->fd);
+		meta_fd(ex, f->rel, f->handle, &f->st, f->fd);
+	close(f->fd);
 	if (ex->prog)
-		ff_progress_add(ex->prog, j->st.size, 1);
-	free(j->rel);
+		ff_progress_add(ex->prog, f->st.size, 1);
+	free(f->rel);
+	free(f);
 }
 
+/* buf NULL: no buffer could be had, the job fails. */
+static void process(struct ex *ex, struct job *j, uint8_t *buf)
+{
+	struct file *f = j->f;
+
+	if (!buf)
+		fail(ex, f->rel, "out of memory");
+	if (!buf || (!atomic_load(&f->failed) && fill(ex, j, buf) < 0))
+		atomic_store(&f->failed, 1);
+	if (atomic_fetch_sub(&f->pending, 1) == 1)
+		finish_file(ex, f);
+}
+
+/* Takes the oldest job if there is one, without waiting. */
+static int try_dequeue(struct queue *q, struct job *j)
+{
+	int got;
+
+	pthread_mutex_lock(&q->lock);
+	got = q->count > 0;
+	if (got) {
+		*j = q->ring[q->head];
+		q->head = (q->head + 1) % QUEUE;
+		q->count--;
+		pthread_cond_signal(&q->not_full);
+	}
+	pthread_mutex_unlock(&q->lock);
+	return got;
+}
+
+/* When the queue is full the walker does the oldest job itself rather than
+ * sleep, so it is one more decompressing thread while it has nothing else
+ * to do. */
 static void enqueue(struct ex *ex, struct job *j)
 {
 	struct queue *q = &ex->q;
+	struct job own;
 
-	ex->queued_bytes += j->st.size;
-	if (ex->prog)
-		ff_progress_set_total(ex->prog, ex->queued_bytes, ++ex->queued);
 	if (ex->o->jobs <= 1 || ex->jobs_inline) {
 		process(ex, j, ex->inline_buf);
 		return;
 	}
 	pthread_mutex_lock(&q->lock);
-	while (q->count == QUEUE)
-		pthread_cond_wait(&q->not_full, &q->lock);
+	while (q->count == QUEUE) {
+		pthread_mutex_unlock(&q->lock);
+		if (try_dequeue(q, &own))
+			process(ex, &own, ex->inline_buf);
+		pthread_mutex_lock(&q->lock);
+	}
 	q->ring[(q->head + q->count++) % QUEUE] = *j;
 	pthread_cond_signal(&q->not_empty);
 	pthread_mutex_unlock(&q->lock);
@@ -571,16 +658,8 @@ static void *worker(void *arg)
 	uint8_t *buf = malloc(CHUNK);
 	struct job j;
 
-	while (dequeue(&ex->q, &j)) {
-		if (buf) {
-			process(ex, &j, buf);
-		} else {
-			fail(ex, j.rel, "out of memory");
-			close(j.fd);
-			unlinkat(ex->root, j.rel, 0);
-			free(j.rel);
-		}
-	}
+	while (dequeue(&ex->q, &j))
+		process(ex, &j, buf);
 	free(buf);
 	return NULL;
 }
@@ -599,7 +678,11 @@ static int start_workers(struct ex *ex, pthread_t *t)
 
 static void stop_workers(struct ex *ex, pthread_t *t, int started)
 {
+	struct job j;
 	int i;
+
+	while (started && try_dequeue(&ex->q, &j)) /* help finish the queue */
+		process(ex, &j, ex->inline_buf);
 
 	pthread_mutex_lock(&ex->q.lock);
 	ex->q.closed = 1;
@@ -610,6 +693,53 @@ static void stop_workers(struct ex *ex, pthread_t *t, int started)
 	pthread_mutex_destroy(&ex->q.lock);
 	pthread_cond_destroy(&ex->q.not_empty);
 	pthread_cond_destroy(&ex->q.not_full);
+}
+
+/* ---- image prefetch ---- */
+
+/* A whole-image extraction reads (nearly) every byte of the image, but the
+ * walker and the workers each issue small reads at scattered positions, so
+ * the kernel's read-ahead never gets going and every cold block costs a
+ * disk round trip.  This thread asks the kernel to stream the image into
+ * the page cache ahead of them, a few MiB at a time so it can be stopped. */
+#define PREFETCH_STEP (4u << 20)
+
+struct prefetch {
+	pthread_t t;
+	int fd, started;
+	atomic_int stop;
+};
+
+static void *prefetch_run(void *arg)
+{
+	struct prefetch *p = arg;
+	struct stat st;
+	off_t off;
+
+	if (fstat(p->fd, &st) < 0)
+		return NULL;
+	for (off = 0; off < st.st_size && !atomic_load(&p->stop); off += PREFETCH_STEP)
+		if (posix_fadvise(p->fd, off, PREFETCH_STEP, POSIX_FADV_WILLNEED) != 0)
+			break;
+	return NULL;
+}
+
+static void prefetch_start(struct prefetch *p, const char *image)
+{
+	atomic_init(&p->stop, 0);
+	p->started = 0;
+	p->fd = image ? open(image, O_RDONLY | O_CLOEXEC) : -1;
+	if (p->fd >= 0 && pthread_create(&p->t, NULL, prefetch_run, p) == 0)
+		p->started = 1;
+}
+
+static void prefetch_stop(struct prefetch *p)
+{
+	atomic_store(&p->stop, 1);
+	if (p->started)
+		pthread_join(p->t, NULL);
+	if (p->fd >= 0)
+		close(p->fd);
 }
 
 /* ---- pass 3 and the driver ---- */
@@ -692,6 +822,7 @@ int ff_extract(struct ff_fs *fs, const struct ff_extract_opts *o, char **paths, 
 	struct ex ex = {.fs = fs, .o = o, .is_root = geteuid() == 0, .uid = geteuid(),
 			.gid = getegid()};
 	int i, whole = n == 0, started;
+	struct prefetch pf = {.fd = -1};
 	pthread_t *threads;
 
 	if (mkdir(o->dir, 0755) < 0 && errno != EEXIST) {
@@ -719,17 +850,18 @@ int ff_extract(struct ff_fs *fs, const struct ff_extract_opts *o, char **paths, 
 	started = start_workers(&ex, threads);
 	if (o->jobs > 1 && !started)
 		ex.jobs_inline = 1;
-	for (i = 0; i < n; i++) {
-		const char *p = paths[i] + strspn(paths[i], "/");
-
-		if (!*p)
+	for (i = 0; i < n; i++)
+		if (!paths[i][strspn(paths[i], "/")])
 			whole = 1;
-		else
+	if (whole)
+		prefetch_start(&pf, o->image);
+	for (i = 0; i < n; i++)
+		if (paths[i][strspn(paths[i], "/")])
 			extract_path(&ex, paths[i]);
-	}
 	if (whole)
 		whole_image(&ex);
 	stop_workers(&ex, threads, started);
+	prefetch_stop(&pf);
 	finish_dirs(&ex);
 	if (ex.prog) {
 		ff_progress_finish(ex.prog);

@@ -1,6 +1,7 @@
 /* mkfs.yaffs2: options -> source tree (mkfs/tree.h) -> yaffs2 writer.
  * Exit codes: 0 ok, 1 built with warnings, 2 usage or fatal error. */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -229,10 +230,27 @@ static void warn_cb(void *ctx, const char *msg)
 	fprintf(stderr, "mkfs.yaffs2: warning: %s\n", msg);
 }
 
+/* Start writeback every few MiB so the disk works while the tree is still
+ * being read; the final fsync then waits only for the tail instead of the
+ * whole image.  A hint only: the fsync at commit reports any error. */
+#define WRITEBACK_BYTES (8u << 20)
+
 struct out {
 	struct ff_outfile of;
 	struct ff_cstream *cs;
+	uint64_t queued; /* bytes handed to writeback so far */
 };
+
+static void start_writeback(struct out *o)
+{
+	uint64_t pending = o->of.size - o->queued;
+
+	if (pending < WRITEBACK_BYTES)
+		return;
+	(void)sync_file_range(o->of.fd, (off_t)o->queued, (off_t)pending,
+			      SYNC_FILE_RANGE_WRITE);
+	o->queued = o->of.size;
+}
 
 static int sink(void *ctx, const void *buf, size_t len, struct ff_err *err)
 {
@@ -240,7 +258,10 @@ static int sink(void *ctx, const void *buf, size_t len, struct ff_err *err)
 
 	if (o->cs)
 		return ff_cstream_write(o->cs, buf, len, err) < 0 ? -1 : 0;
-	return ff_outfile_write(&o->of, buf, len, err);
+	if (ff_outfile_write(&o->of, buf, len, err))
+		return -1;
+	start_writeback(o);
+	return 0;
 }
 
 static void progress_cb(void *ctx, uint64_t done, uint64_t total)
@@ -277,7 +298,7 @@ static int write_tree(const struct args *a, const struct ff_tree *t,
 		      struct ff_y2_write_stats *st, struct ff_y2_write_opts *wo,
 		      struct ff_err *err)
 {
-	struct out o = { .cs = NULL };
+	struct out o = { .cs = NULL, .queued = 0 };
 
 	if (ff_outfile_open(&o.of, a->image, err))
 		return -1;

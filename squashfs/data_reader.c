@@ -10,6 +10,7 @@
  * Decompressed data and fragment blocks are cached by image position, so a
  * block decompressed once serves many small sequential reads. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -110,22 +111,50 @@ static struct sqfs_cbuf *get_map(struct sqfs_rd *rd, uint64_t ref, struct ff_err
 	return sqfs_cache_put(rd->files, ref, b);
 }
 
-/* Size field and data position of block i. */
-static int locate(struct sqfs_rd *rd, const struct fmap *m, uint64_t i, uint32_t *size,
-		  uint64_t *start, struct ff_err *err)
+/* Size field and data position of block i, and of block i + 1 when its
+ * size entry is in the same chunk (next->size 0 otherwise). */
+struct blk {
+	uint64_t start;
+	uint32_t size;
+};
+
+static int locate(struct sqfs_rd *rd, const struct fmap *m, uint64_t i, struct blk *cur,
+		  struct blk *next, struct ff_err *err)
 {
 	const struct chk *c = &m->chk[i / CHK];
 	struct sqfs_mpos pos = c->pos;
 	uint8_t raw[CHK * 4];
 	uint64_t k, n = i % CHK;
+	int more = n + 1 < CHK && i + 1 < m->count;
 
-	if (sqfs_meta_read(rd, &pos, raw, (n + 1) * 4, err) < 0)
+	if (sqfs_meta_read(rd, &pos, raw, (n + 1 + more) * 4, err) < 0)
 		return -1;
-	*start = c->start;
+	cur->start = c->start;
 	for (k = 0; k < n; k++)
-		*start += ff_get_le32(raw + 4 * k) & SQFS_BLOCK_SIZE_MASK;
-	*size = ff_get_le32(raw + 4 * n);
+		cur->start += ff_get_le32(raw + 4 * k) & SQFS_BLOCK_SIZE_MASK;
+	cur->size = ff_get_le32(raw + 4 * n);
+	next->start = cur->start + (cur->size & SQFS_BLOCK_SIZE_MASK);
+	next->size = more ? ff_get_le32(raw + 4 * (n + 1)) : 0;
 	return 0;
+}
+
+/* Several threads reading one scan interleave their preads, which hides
+ * the pattern from the kernel's read-ahead; a miss that starts at or a
+ * little after where the previous one ended asks for the next stretch of
+ * the image explicitly, once per half stretch.  Random reads rarely match,
+ * so they do not pay for it. */
+#define DATA_AHEAD (1u << 20)
+
+static void data_ahead(struct sqfs_rd *rd, uint64_t pos, uint32_t size)
+{
+	const uint64_t half = DATA_AHEAD / 2;
+	uint64_t end = pos + (size & SQFS_BLOCK_SIZE_MASK);
+	uint64_t prev = atomic_exchange(&rd->data_end, end);
+	int sequential = pos >= prev && pos - prev <= DATA_AHEAD / 4;
+
+	if (sequential && end < rd->size && end / half != pos / half)
+		(void)posix_fadvise(rd->fd, (off_t)(rd->file_off + end), DATA_AHEAD,
+				    POSIX_FADV_WILLNEED);
 }
 
 static struct sqfs_cbuf *decompress(struct sqfs_rd *rd, uint64_t pos, uint32_t size,
@@ -138,6 +167,7 @@ static struct sqfs_cbuf *decompress(struct sqfs_rd *rd, uint64_t pos, uint32_t s
 		ff_err_set(err, ENOMEM, "out of memory");
 		return NULL;
 	}
+	data_ahead(rd, pos, size);
 	n = sqfs_read_block(rd, pos, size & SQFS_BLOCK_SIZE_MASK, !!(size & SQFS_BLOCK_UNCOMPRESSED),
 			    b->data, rd->sb.block_size, err);
 	if (n < 0) {
@@ -148,18 +178,53 @@ static struct sqfs_cbuf *decompress(struct sqfs_rd *rd, uint64_t pos, uint32_t s
 	return sqfs_cache_put(rd->data, pos, b);
 }
 
-static struct sqfs_cbuf *load_block(struct sqfs_rd *rd, uint64_t pos, uint32_t size,
-				    struct ff_err *err)
+static pthread_mutex_t *load_lock(struct sqfs_rd *rd, uint64_t pos)
 {
-	struct sqfs_cbuf *b = sqfs_cache_get(rd->data, pos);
-	pthread_mutex_t *lock = &rd->load_lock[(pos >> 4) % SQFS_LOAD_LOCKS];
+	return &rd->load_lock[(pos >> 4) % SQFS_LOAD_LOCKS];
+}
+
+/* Called by a thread that would otherwise sleep while another decompresses
+ * the block it wants: it decompresses the block after that one instead
+ * (the next fragment, the file's next data block), which the reader
+ * usually needs next.  Never waits: a busy lock means someone is on it. */
+static void help_ahead(struct sqfs_rd *rd, const struct blk *next)
+{
+	pthread_mutex_t *lock = load_lock(rd, next->start);
+	struct ff_err err = {0};
+	struct sqfs_cbuf *b;
+
+	if (!(next->size & SQFS_BLOCK_SIZE_MASK))
+		return;
+	b = sqfs_cache_get(rd->data, next->start);
+	if (b || pthread_mutex_trylock(lock) != 0) {
+		sqfs_cbuf_release(b);
+		return;
+	}
+	b = sqfs_cache_get(rd->data, next->start);
+	if (!b)
+		b = decompress(rd, next->start, next->size, &err); /* errors show up later */
+	pthread_mutex_unlock(lock);
+	sqfs_cbuf_release(b);
+}
+
+/* The cached block at cur->start, decompressing it once however many
+ * threads want it at the same time. */
+static struct sqfs_cbuf *load_block(struct sqfs_rd *rd, const struct blk *cur,
+				    const struct blk *next, struct ff_err *err)
+{
+	struct sqfs_cbuf *b = sqfs_cache_get(rd->data, cur->start);
+	pthread_mutex_t *lock = load_lock(rd, cur->start);
 
 	if (b)
 		return b;
-	pthread_mutex_lock(lock);
-	b = sqfs_cache_get(rd->data, pos); /* another thread may have loaded it */
+	if (pthread_mutex_trylock(lock) != 0) {
+		if (next && load_lock(rd, next->start) != lock)
+			help_ahead(rd, next);
+		pthread_mutex_lock(lock);
+	}
+	b = sqfs_cache_get(rd->data, cur->start); /* another thread may have loaded it */
 	if (!b)
-		b = decompress(rd, pos, size, err);
+		b = decompress(rd, cur->start, cur->size, err);
 	pthread_mutex_unlock(lock);
 	return b;
 }
@@ -169,23 +234,23 @@ static int copy_block(struct sqfs_rd *rd, const struct fmap *m, uint64_t i, size
 		      size_t want, uint8_t *out, struct ff_err *err)
 {
 	uint64_t fsize = m->node.in.file_size, bs = rd->sb.block_size;
-	uint64_t expect = fsize - i * bs < bs ? fsize - i * bs : bs, start;
+	uint64_t expect = fsize - i * bs < bs ? fsize - i * bs : bs;
+	struct blk cur, next;
 	struct sqfs_cbuf *b;
-	uint32_t size;
 
-	if (locate(rd, m, i, &size, &start, err) < 0)
+	if (locate(rd, m, i, &cur, &next, err) < 0)
 		return -1;
-	if ((size & SQFS_BLOCK_SIZE_MASK) == 0) {
+	if ((cur.size & SQFS_BLOCK_SIZE_MASK) == 0) {
 		memset(out, 0, want);
 		return 0;
 	}
-	b = load_block(rd, start, size, err);
+	b = load_block(rd, &cur, &next, err);
 	if (!b)
 		return ff_err_prefix(err, "block %llu", (unsigned long long)i);
 	if (b->len != expect) {
 		sqfs_cbuf_release(b);
 		return ff_err_set(err, EIO, "block %llu at %llu: %u bytes decompressed, expected %llu",
-				  (unsigned long long)i, (unsigned long long)start, b->len,
+				  (unsigned long long)i, (unsigned long long)cur.start, b->len,
 				  (unsigned long long)expect);
 	}
 	memcpy(out, b->data + skip, want);
@@ -199,7 +264,14 @@ static int copy_fragment(struct sqfs_rd *rd, const struct fmap *m, size_t skip, 
 	const struct sqfs_inode *in = &m->node.in;
 	const struct sqfs_fragment_entry *f = &rd->frags[in->frag_index];
 	uint64_t tail = in->file_size % rd->sb.block_size;
-	struct sqfs_cbuf *b = load_block(rd, f->start, f->size, err);
+	struct blk cur = {f->start, f->size}, next = {0, 0};
+	struct sqfs_cbuf *b;
+
+	if (in->frag_index + 1 < rd->sb.fragment_count) {
+		next.start = f[1].start;
+		next.size = f[1].size;
+	}
+	b = load_block(rd, &cur, &next, err);
 
 	if (!b)
 		return ff_err_prefix(err, "fragment %u", in->frag_index);

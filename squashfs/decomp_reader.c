@@ -5,8 +5,10 @@
 #include <errno.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
+#include "common/endian.h"
 #include "squashfs/fs_reader.h"
 
 #define POOL_SLOTS 32
@@ -66,8 +68,10 @@ static struct pool_item *pool_get(struct sqfs_rd *rd, struct ff_err *err)
 		ff_err_set(err, ENOMEM, "out of memory");
 		return NULL;
 	}
-	it->scratch = malloc(rd->sb.block_size > SQFS_META_SIZE ? rd->sb.block_size
-								 : SQFS_META_SIZE);
+	/* room for a data block, or a metadata block with its header */
+	it->scratch = malloc(rd->sb.block_size > SQFS_META_SIZE + SQFS_META_HEADER_SIZE
+				     ? rd->sb.block_size
+				     : SQFS_META_SIZE + SQFS_META_HEADER_SIZE);
 	it->ctx = ff_comp_ctx_new(rd->comp, err);
 	if (!it->scratch || !it->ctx) {
 		if (!it->scratch)
@@ -142,5 +146,49 @@ ssize_t sqfs_read_block(struct sqfs_rd *rd, uint64_t pos, uint32_t stored, int r
 	pool_put(rd, it);
 	if (n < 0)
 		ff_err_prefix(err, "block at %llu (%u bytes)", (unsigned long long)pos, stored);
+	return n;
+}
+
+/* One pread fetches the header and the largest payload that can follow it
+ * (clamped to the table end), so a cold metadata block costs one disk round
+ * trip instead of two. */
+ssize_t sqfs_read_meta_block(struct sqfs_rd *rd, uint64_t pos, uint64_t limit, void *out,
+			     uint64_t *next, struct ff_err *err)
+{
+	size_t want = SQFS_META_HEADER_SIZE + SQFS_META_SIZE;
+	struct pool_item *it;
+	uint32_t size;
+	ssize_t n = -1;
+	int raw;
+
+	if (want > limit - pos)
+		want = (size_t)(limit - pos);
+	it = pool_get(rd, err);
+	if (!it)
+		return -1;
+	if (sqfs_pread(rd, it->scratch, want, pos, err) < 0)
+		goto out;
+	if (sqfs_meta_header_decode(ff_get_le16(it->scratch), &size, &raw, err) < 0) {
+		ff_err_prefix(err, "metadata block at %llu", (unsigned long long)pos);
+		goto out;
+	}
+	if (size > want - SQFS_META_HEADER_SIZE) {
+		ff_err_set(err, EIO, "metadata block at %llu: %u bytes run past its table end %llu",
+			   (unsigned long long)pos, size, (unsigned long long)limit);
+		goto out;
+	}
+	*next = pos + SQFS_META_HEADER_SIZE + size;
+	if (raw) {
+		memcpy(out, it->scratch + SQFS_META_HEADER_SIZE, size);
+		n = size;
+	} else {
+		n = ff_comp_decompress(it->ctx, it->scratch + SQFS_META_HEADER_SIZE, size, out,
+				       SQFS_META_SIZE, err);
+		if (n < 0)
+			ff_err_prefix(err, "metadata: block at %llu (%u bytes)",
+				      (unsigned long long)pos + SQFS_META_HEADER_SIZE, size);
+	}
+out:
+	pool_put(rd, it);
 	return n;
 }

@@ -5,6 +5,7 @@
 #define FF_SQUASHFS_FS_READER_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -38,6 +39,9 @@ struct sqfs_rd {
 	uint64_t xattr_kv_start, xattr_ids_start;
 	uint32_t xattr_count;
 	pthread_mutex_t load_lock[SQFS_LOAD_LOCKS];
+	/* where the last data block read from disk ended: a miss starting
+	 * there is taken as a sequential scan and reads ahead */
+	_Atomic uint64_t data_end;
 };
 
 /* decomp_reader.c: raw reads and decompression with pooled contexts. */
@@ -48,6 +52,11 @@ int sqfs_pread(struct sqfs_rd *rd, void *buf, size_t len, uint64_t pos, struct f
  * into out; returns the output length (<= cap) or -1. */
 ssize_t sqfs_read_block(struct sqfs_rd *rd, uint64_t pos, uint32_t stored, int raw, void *out,
 			size_t cap, struct ff_err *err);
+/* Reads and decodes the metadata block whose header is at pos (the table
+ * ends at limit > pos) into out (SQFS_META_SIZE bytes); sets *next to the
+ * position of the following block and returns the payload length or -1. */
+ssize_t sqfs_read_meta_block(struct sqfs_rd *rd, uint64_t pos, uint64_t limit, void *out,
+			     uint64_t *next, struct ff_err *err);
 
 /* meta_reader.c: a position in a metadata table and reads through it. */
 struct sqfs_mpos {

@@ -3,18 +3,31 @@
  * remembers where the next one starts, so walking a table after the first
  * visit costs no I/O.  Reads may span any number of blocks. */
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
 
 #include "common/endian.h"
 #include "squashfs/fs_reader.h"
 
+/* Metadata is read in scattered 8 KiB pieces (a directory, then its
+ * children's inodes), which never triggers the kernel's read-ahead, so a
+ * cold walk pays one disk round trip per block.  On a miss, ask the kernel
+ * to start reading the next stretch of the table as well: the tables are
+ * small and a walk touches most of them. */
+#define META_AHEAD (512u << 10)
+
+static void meta_ahead(struct sqfs_rd *rd, uint64_t pos, uint64_t limit)
+{
+	uint64_t len = limit - pos < META_AHEAD ? limit - pos : META_AHEAD;
+
+	(void)posix_fadvise(rd->fd, (off_t)(rd->file_off + pos), (off_t)len,
+			    POSIX_FADV_WILLNEED);
+}
+
 static struct sqfs_cbuf *load_block(struct sqfs_rd *rd, uint64_t pos, uint64_t limit,
 				    struct ff_err *err)
 {
 	struct sqfs_cbuf *b = sqfs_cache_get(rd->meta, pos);
-	uint8_t hdr[SQFS_META_HEADER_SIZE];
-	uint32_t size;
-	int raw;
 	ssize_t n;
 
 	if (b)
@@ -24,31 +37,18 @@ static struct sqfs_cbuf *load_block(struct sqfs_rd *rd, uint64_t pos, uint64_t l
 			   (unsigned long long)pos, (unsigned long long)limit);
 		return NULL;
 	}
-	if (sqfs_pread(rd, hdr, sizeof(hdr), pos, err) < 0)
-		return NULL;
-	if (sqfs_meta_header_decode(ff_get_le16(hdr), &size, &raw, err) < 0) {
-		ff_err_prefix(err, "metadata block at %llu", (unsigned long long)pos);
-		return NULL;
-	}
-	if (size > limit - pos - SQFS_META_HEADER_SIZE) {
-		ff_err_set(err, EIO, "metadata block at %llu: %u bytes run past its table end %llu",
-			   (unsigned long long)pos, size, (unsigned long long)limit);
-		return NULL;
-	}
+	meta_ahead(rd, pos, limit);
 	b = sqfs_cbuf_alloc(SQFS_META_SIZE);
 	if (!b) {
 		ff_err_set(err, ENOMEM, "out of memory");
 		return NULL;
 	}
-	n = sqfs_read_block(rd, pos + SQFS_META_HEADER_SIZE, size, raw, b->data, SQFS_META_SIZE,
-			    err);
+	n = sqfs_read_meta_block(rd, pos, limit, b->data, &b->aux, err);
 	if (n < 0) {
-		ff_err_prefix(err, "metadata");
 		sqfs_cbuf_release(b);
 		return NULL;
 	}
 	b->len = (uint32_t)n;
-	b->aux = pos + SQFS_META_HEADER_SIZE + size;
 	return sqfs_cache_put(rd->meta, pos, b);
 }
 

@@ -366,6 +366,7 @@ int ff_squashfs_open(const char *path, const struct ff_open_opts *opts, struct f
 	if (!rd)
 		return ff_err_set(err, ENOMEM, "out of memory");
 	rd->fd = -1;
+	atomic_init(&rd->data_end, 0);
 	for (i = 0; i < SQFS_LOAD_LOCKS; i++)
 		pthread_mutex_init(&rd->load_lock[i], NULL);
 	rd->base.ops = &sqfs_ops;

@@ -13,19 +13,21 @@ static uint8_t col_bits(uint8_t b)
 	return r;
 }
 
+/* Column parity is linear over XOR, so it is taken once over the XOR of
+ * all bytes rather than per byte (this runs for every chunk written). */
 void ff_y2_ecc_calc_other(const uint8_t *data, size_t n, struct ff_y2_ecc_other *ecc)
 {
-	uint8_t col = 0;
+	uint8_t all = 0;
 	uint32_t line = 0, line_prime = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		col ^= col_bits(data[i]);
+		all ^= data[i];
 		if (__builtin_parity(data[i])) {
 			line ^= (uint32_t)i;
 			line_prime ^= ~(uint32_t)i;
 		}
 	}
-	ecc->col_parity = col & 0x3f;
+	ecc->col_parity = col_bits(all) & 0x3f;
 	ecc->line_parity = line;
 	ecc->line_parity_prime = line_prime;
 }
@@ -61,23 +63,33 @@ int ff_y2_ecc_correct_other(uint8_t *data, size_t n, struct ff_y2_ecc_other *sto
 
 /* Row parity rp(2k) covers bytes whose index has bit k clear, rp(2k+1)
  * those with it set; the code stores inverted parities, so an erased
- * (all 0xff) block has an all-0xff code. */
+ * (all 0xff) block has an all-0xff code.  Only the parities of the rp
+ * bytes are stored, so each is derived from `odd` (the XOR of the indices
+ * of odd-parity bytes: its bit k is the parity of rp(2k+1)) and the parity
+ * of the whole block, instead of XORing every byte into eight rp bytes. */
+static unsigned rp_parity(unsigned r, uint32_t odd, unsigned total)
+{
+	unsigned set = (odd >> (r / 2)) & 1;
+
+	return r % 2 ? set : set ^ total;
+}
+
 void ff_y2_hamming256(const uint8_t *data, uint8_t code[3])
 {
-	uint8_t rp[16] = { 0 };
 	uint8_t par = 0;
+	uint32_t odd = 0;
 	uint16_t lo = 0, hi = 0;
+	unsigned total;
 
 	for (unsigned i = 0; i < 256; i++) {
-		uint8_t b = data[i];
-
-		par ^= b;
-		for (unsigned k = 0; k < 8; k++)
-			rp[2 * k + ((i >> k) & 1)] ^= b;
+		par ^= data[i];
+		if (__builtin_parity(data[i]))
+			odd ^= i;
 	}
+	total = (unsigned)__builtin_parity(par);
 	for (unsigned k = 0; k < 8; k++) {
-		lo |= (uint16_t)(!__builtin_parity(rp[k]) << k);
-		hi |= (uint16_t)(!__builtin_parity(rp[k + 8]) << k);
+		lo |= (uint16_t)(!rp_parity(k, odd, total) << k);
+		hi |= (uint16_t)(!rp_parity(k + 8, odd, total) << k);
 	}
 	code[0] = (uint8_t)hi;
 	code[1] = (uint8_t)lo;

@@ -12,7 +12,7 @@
 #include "yaffs2/tags.h"
 #include "yaffs2/xattr.h"
 
-#define READ_CHUNKS 64 /* chunks read from a source file per call */
+#define READ_CHUNKS 256 /* chunks read from a source file per call */
 #define WRITE_BYTES (1u << 20) /* erase blocks are handed to the sink in ~1 MiB */
 
 struct writer {
@@ -93,8 +93,8 @@ static int emit_chunk(struct writer *w, struct ff_y2_tags *t, const uint8_t *dat
 	uint8_t *raw = w->block + (size_t)w->page * lay->raw_page;
 	uint8_t tagbuf[FF_Y2_TAGS_SIZE_ECC];
 
-	memset(raw, 0xff, lay->raw_page);
 	memcpy(raw, data, len);
+	memset(raw + len, 0xff, lay->raw_page - len);
 	t->seq = w->seq;
 	ff_y2_tags_pack(t, tagbuf, w->o->big_endian, lay->tags_size == FF_Y2_TAGS_SIZE_ECC);
 	ff_y2_page_put_tags(lay, raw, tagbuf);
