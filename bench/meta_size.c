@@ -107,19 +107,6 @@ static void free_shape(struct shape *sh)
 	free(sh->listing);
 }
 
-static int inode_type(uint32_t mode)
-{
-	switch (mode & S_IFMT) {
-	case S_IFDIR: return SQFS_DIR;
-	case S_IFREG: return SQFS_FILE;
-	case S_IFLNK: return SQFS_SYMLINK;
-	case S_IFBLK: return SQFS_BLKDEV;
-	case S_IFCHR: return SQFS_CHRDEV;
-	case S_IFIFO: return SQFS_FIFO;
-	default: return SQFS_SOCKET;
-	}
-}
-
 struct cursor {
 	uint64_t data_pos;    /* where the next file's blocks start */
 	uint64_t dir_pos;     /* where the next listing starts */
@@ -164,7 +151,7 @@ static void fill_inode(const struct bench_corpus *c, const struct bench_layout *
 	const struct bench_node *b = &c->nodes[i];
 
 	memset(in, 0, sizeof(*in));
-	in->type = (uint16_t)inode_type(b->mode);
+	in->type = (uint16_t)sqfs_type_from_mode(b->mode);
 	in->mode = (uint16_t)(b->mode & 07777);
 	in->uid_idx = (uint16_t)(b->uid != 0);
 	in->gid_idx = (uint16_t)(b->gid != 0);
@@ -272,7 +259,7 @@ static void put_listing(struct sink *s, const struct bench_corpus *c, const stru
 			struct sqfs_dir_entry e = {
 				.offset = (uint16_t)(sh->ipos[t] % SQFS_META_SIZE),
 				.inode_delta = (int16_t)((int64_t)sh->ino[t] - h.inode_number),
-				.type = (uint16_t)inode_type(c->nodes[t].mode),
+				.type = (uint16_t)sqfs_type_from_mode(c->nodes[t].mode),
 				.name_len = (uint16_t)strlen(b->name),
 			};
 			uint8_t eb[SQFS_DIR_ENTRY_SIZE];

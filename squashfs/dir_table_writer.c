@@ -14,19 +14,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static int basic_type(uint32_t mode)
-{
-	switch (mode & S_IFMT) {
-	case S_IFDIR: return SQFS_DIR;
-	case S_IFREG: return SQFS_FILE;
-	case S_IFLNK: return SQFS_SYMLINK;
-	case S_IFBLK: return SQFS_BLKDEV;
-	case S_IFCHR: return SQFS_CHRDEV;
-	case S_IFIFO: return SQFS_FIFO;
-	default: return SQFS_SOCKET;
-	}
-}
-
 /* Would an entry for c starting at listing offset pos end more than one
  * metadata block past the last index point? */
 static int needs_index(const struct ff_node *c, uint64_t pos, uint64_t index_point)
@@ -95,7 +82,7 @@ static int write_run(struct sqfs_writer *w, const struct ff_node *dir, uint32_t 
 		struct sqfs_dir_entry de = {
 			.offset = (uint16_t)sqfs_ref_offset(e->ref),
 			.inode_delta = (int16_t)((int64_t)e->ino - (int64_t)h->ino),
-			.type = (uint16_t)basic_type(c->mode),
+			.type = (uint16_t)sqfs_type_from_mode(c->mode),
 			.name_len = (uint16_t)c->name_len,
 		};
 

@@ -134,6 +134,9 @@ struct sqfs_inode {
 	uint32_t rdev;        /* Linux new_encode_dev() form */
 };
 
+/* The basic inode type for a file mode's S_IFMT bits. */
+int sqfs_type_from_mode(uint32_t mode);
+
 /* Size of the fixed part for a type, 0 for an unknown type. */
 size_t sqfs_inode_fixed_size(int type);
 void sqfs_inode_encode_fixed(const struct sqfs_inode *in, uint8_t *out);

@@ -2,11 +2,25 @@
  * (type, mode, uid/gid index, mtime, inode number); the rest depends on the
  * type.  Offsets below are from the start of the inode. */
 #include <errno.h>
+#include <sys/stat.h>
 
 #include "common/endian.h"
 #include "squashfs/format.h"
 
 #define HDR 16
+
+int sqfs_type_from_mode(uint32_t mode)
+{
+	switch (mode & S_IFMT) {
+	case S_IFDIR: return SQFS_DIR;
+	case S_IFREG: return SQFS_FILE;
+	case S_IFLNK: return SQFS_SYMLINK;
+	case S_IFBLK: return SQFS_BLKDEV;
+	case S_IFCHR: return SQFS_CHRDEV;
+	case S_IFIFO: return SQFS_FIFO;
+	default: return SQFS_SOCKET;
+	}
+}
 
 size_t sqfs_inode_fixed_size(int type)
 {

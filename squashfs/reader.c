@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "common/endian.h"
+#include "common/xattr_query.h"
 #include "squashfs/fs_reader.h"
 #include "squashfs/reader.h"
 
@@ -127,41 +128,13 @@ static ssize_t op_readlink(struct ff_fs *fs, uint64_t handle, char *buf, size_t 
 	return n.in.target_size;
 }
 
-struct xattr_ctx {
-	ff_xattr_fn list;
-	void *ctx;
-	const char *want;
-	void *buf;
-	size_t cap;
-	ssize_t result;
-};
-
-static int xattr_cb(void *ctx, const char *name, size_t name_len, const uint8_t *value,
-		    size_t value_len)
-{
-	struct xattr_ctx *xc = ctx;
-
-	if (xc->list)
-		return xc->list(xc->ctx, name, name_len) ? 1 : 0;
-	if (strcmp(name, xc->want))
-		return 0;
-	if (xc->cap && xc->cap < value_len) {
-		xc->result = -ERANGE;
-		return 1;
-	}
-	if (xc->cap)
-		memcpy(xc->buf, value, value_len);
-	xc->result = (ssize_t)value_len;
-	return 1;
-}
-
-static int xattr_run(struct sqfs_rd *rd, uint64_t handle, struct xattr_ctx *xc)
+static int xattr_run(struct sqfs_rd *rd, uint64_t handle, struct ff_xattr_query *xc)
 {
 	struct ff_err err = {0};
 	struct sqfs_node n;
 
 	if (sqfs_node_load(rd, handle, &n, &err) < 0 ||
-	    sqfs_xattr_walk(rd, n.in.xattr_idx, xattr_cb, xc, &err) < 0) {
+	    sqfs_xattr_walk(rd, n.in.xattr_idx, ff_xattr_query_visit, xc, &err) < 0) {
 		ff_err_prefix(&err, "inode reference 0x%llx", (unsigned long long)handle);
 		return sqfs_fail(rd, &err);
 	}
@@ -170,16 +143,20 @@ static int xattr_run(struct sqfs_rd *rd, uint64_t handle, struct xattr_ctx *xc)
 
 static int op_listxattr(struct ff_fs *fs, uint64_t handle, ff_xattr_fn fn, void *ctx)
 {
-	struct xattr_ctx xc = {fn, ctx, NULL, NULL, 0, 0};
+	struct ff_xattr_query xc;
 
+	ff_xattr_query_list(&xc, fn, ctx);
 	return xattr_run(rd_of(fs), handle, &xc);
 }
 
 static ssize_t op_getxattr(struct ff_fs *fs, uint64_t handle, const char *name, void *buf,
 			   size_t cap)
 {
-	struct xattr_ctx xc = {NULL, NULL, name, buf, cap, -ENODATA};
-	int ret = xattr_run(rd_of(fs), handle, &xc);
+	struct ff_xattr_query xc;
+	int ret;
+
+	ff_xattr_query_get(&xc, name, buf, cap);
+	ret = xattr_run(rd_of(fs), handle, &xc);
 
 	return ret < 0 ? ret : xc.result;
 }

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/xattr_query.h"
 #include "yaffs2/scan.h"
 #include "yaffs2/xattr.h"
 
@@ -194,35 +195,7 @@ static ssize_t y2_readlink(struct ff_fs *fs, uint64_t h, char *buf, size_t cap)
 	return (ssize_t)len;
 }
 
-struct xwalk {
-	ff_xattr_fn list_fn;
-	void *list_ctx;
-	const char *want;
-	void *buf;
-	size_t cap;
-	ssize_t found;
-};
-
-static int xattr_visit(void *ctx, const char *name, size_t name_len, const uint8_t *value,
-		       size_t len)
-{
-	struct xwalk *w = ctx;
-
-	if (w->list_fn)
-		return w->list_fn(w->list_ctx, name, name_len);
-	if (strlen(w->want) != name_len || memcmp(w->want, name, name_len))
-		return 0;
-	if (w->cap && len > w->cap) {
-		w->found = -ERANGE;
-		return 1;
-	}
-	if (w->cap)
-		memcpy(w->buf, value, len);
-	w->found = (ssize_t)len;
-	return 1;
-}
-
-static int walk_xattrs(struct ff_fs *fs, const struct ff_y2_obj *o, struct xwalk *w)
+static int walk_xattrs(struct ff_fs *fs, const struct ff_y2_obj *o, struct ff_xattr_query *w)
 {
 	const struct ff_y2_scan *s = &Y(fs)->s;
 	struct ff_err err = { 0, "" };
@@ -238,7 +211,7 @@ static int walk_xattrs(struct ff_fs *fs, const struct ff_y2_obj *o, struct xwalk
 	if (!ret)
 		ret = ff_y2_xattr_walk(page + FF_Y2_OBJ_HEADER_SIZE,
 				       s->lay.chunk_bytes - FF_Y2_OBJ_HEADER_SIZE, s->big,
-				       xattr_visit, w, &err);
+				       ff_xattr_query_visit, w, &err);
 	free(page);
 	if (ret < 0) {
 		ff_fs_log(fs, "object %u: xattrs: %s", o->id, err.msg);
@@ -250,8 +223,9 @@ static int walk_xattrs(struct ff_fs *fs, const struct ff_y2_obj *o, struct xwalk
 static int y2_listxattr(struct ff_fs *fs, uint64_t h, ff_xattr_fn fn, void *ctx)
 {
 	const struct ff_y2_obj *o = obj_of(fs, h);
-	struct xwalk w = { fn, ctx, NULL, NULL, 0, 0 };
+	struct ff_xattr_query w;
 
+	ff_xattr_query_list(&w, fn, ctx);
 	if (!o)
 		return -ENOENT;
 	return walk_xattrs(fs, o, &w);
@@ -261,13 +235,14 @@ static ssize_t y2_getxattr(struct ff_fs *fs, uint64_t h, const char *name, void 
 			   size_t cap)
 {
 	const struct ff_y2_obj *o = obj_of(fs, h);
-	struct xwalk w = { NULL, NULL, name, buf, cap, -ENODATA };
+	struct ff_xattr_query w;
 	int ret;
 
+	ff_xattr_query_get(&w, name, buf, cap);
 	if (!o)
 		return -ENOENT;
 	ret = walk_xattrs(fs, o, &w);
-	return ret < 0 ? ret : w.found;
+	return ret < 0 ? ret : w.result;
 }
 
 static int y2_statfs(struct ff_fs *fs, struct ff_statfs *sf)
