@@ -58,6 +58,17 @@ extern const struct ff_codec ff_codec_zstd;
 int ff_codec_reserve(uint8_t **buf, size_t *cap, size_t need, const char *codec,
 		     struct ff_err *err);
 
+/* One way of compressing a block (a gzip strategy, an xz BCJ filter):
+ * returns the length, FF_CODEC_NOFIT-style 0 when it did not fit cap, or -1. */
+typedef ssize_t (*ff_codec_variant_fn)(void *state, int variant, const uint8_t *src, size_t n,
+				       uint8_t *dst, size_t cap, struct ff_err *err);
+/* Try every variant whose bit is set in mask and keep the smallest result
+ * in dst.  dst already holds `best` bytes (0 = nothing yet); each later try
+ * only has to beat it, so cap shrinks.  scratch must hold cap bytes. */
+ssize_t ff_codec_smallest(void *state, ff_codec_variant_fn run, uint32_t mask, int count,
+			  ssize_t best, uint8_t *scratch, const uint8_t *src, size_t n, uint8_t *dst,
+			  size_t cap, struct ff_err *err);
+
 /* Integer in [lo, hi]; errors read "CODEC: KEY=VALUE: ...". */
 int ff_opt_int(const char *codec, const char *key, const char *value, long lo, long hi,
 	       long *out, struct ff_err *err);

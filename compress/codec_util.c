@@ -168,3 +168,23 @@ int ff_codec_reserve(uint8_t **buf, size_t *cap, size_t need, const char *codec,
 	*cap = need;
 	return 0;
 }
+
+ssize_t ff_codec_smallest(void *state, ff_codec_variant_fn run, uint32_t mask, int count,
+			  ssize_t best, uint8_t *scratch, const uint8_t *src, size_t n, uint8_t *dst,
+			  size_t cap, struct ff_err *err)
+{
+	for (int i = 0; i < count; i++) {
+		ssize_t got;
+
+		if (!(mask & (1u << i)))
+			continue;
+		got = run(state, i, src, n, scratch, best ? (size_t)best - 1 : cap, err);
+		if (got < 0)
+			return -1;
+		if (got > 0) {
+			memcpy(dst, scratch, (size_t)got);
+			best = got;
+		}
+	}
+	return best;
+}

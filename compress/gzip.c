@@ -184,31 +184,24 @@ static ssize_t gz_run(struct gz_state *s, int strat, const uint8_t *src, size_t 
 	return ff_err_set(err, EIO, "gzip: deflate failed (%d)", ret);
 }
 
+static ssize_t gz_variant(void *state, int i, const uint8_t *src, size_t n, uint8_t *dst,
+			  size_t cap, struct ff_err *err)
+{
+	return gz_run(state, strat_zlib[i], src, n, dst, cap, err);
+}
+
 static ssize_t gz_compress(void *state, const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
 			   struct ff_err *err)
 {
 	struct gz_state *s = state;
-	ssize_t best = 0, got;
 
 	if (!s->o.strategies)
 		return gz_run(s, Z_DEFAULT_STRATEGY, src, n, dst, cap, err);
 	if (ff_codec_reserve(&s->scratch, &s->scratch_cap, cap, "gzip", err))
 		return -1;
-	/* Try every chosen strategy; dst always holds the smallest so far, and
-	 * a later run only has to beat it (cap shrinks). */
-	for (int i = 0; i < GZ_NSTRAT; i++) {
-		if (!(s->o.strategies & (1u << i)))
-			continue;
-		got = gz_run(s, strat_zlib[i], src, n, s->scratch, best ? (size_t)best - 1 : cap,
-			     err);
-		if (got < 0)
-			return -1;
-		if (got > 0) {
-			memcpy(dst, s->scratch, (size_t)got);
-			best = got;
-		}
-	}
-	return best;
+	/* Every chosen strategy is tried and the smallest kept, as mksquashfs does. */
+	return ff_codec_smallest(s, gz_variant, s->o.strategies, GZ_NSTRAT, 0, s->scratch, src, n,
+				 dst, cap, err);
 }
 
 static ssize_t gz_decompress(void *state, const uint8_t *src, size_t n, uint8_t *dst, size_t cap,

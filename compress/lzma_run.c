@@ -27,8 +27,10 @@ const char *ff_lzma_strerror(lzma_ret ret)
 	}
 }
 
-ssize_t ff_lzma_encode_run(lzma_stream *strm, const char *codec, const uint8_t *src, size_t n,
-			   uint8_t *dst, size_t cap, struct ff_err *err)
+/* One whole buffer through an encoder or decoder: runs until it ends,
+ * fails, or stops making progress (LZMA_BUF_ERROR). */
+static lzma_ret run_to_end(lzma_stream *strm, const uint8_t *src, size_t n, uint8_t *dst,
+			   size_t cap)
 {
 	lzma_ret ret;
 
@@ -39,6 +41,14 @@ ssize_t ff_lzma_encode_run(lzma_stream *strm, const char *codec, const uint8_t *
 	do
 		ret = lzma_code(strm, LZMA_FINISH);
 	while (ret == LZMA_OK);
+	return ret;
+}
+
+ssize_t ff_lzma_encode_run(lzma_stream *strm, const char *codec, const uint8_t *src, size_t n,
+			   uint8_t *dst, size_t cap, struct ff_err *err)
+{
+	lzma_ret ret = run_to_end(strm, src, n, dst, cap);
+
 	if (ret == LZMA_STREAM_END)
 		return (ssize_t)(cap - strm->avail_out);
 	if (ret == LZMA_OK || ret == LZMA_BUF_ERROR)
@@ -49,15 +59,8 @@ ssize_t ff_lzma_encode_run(lzma_stream *strm, const char *codec, const uint8_t *
 ssize_t ff_lzma_decode_run(lzma_stream *strm, const char *codec, const uint8_t *src, size_t n,
 			   uint8_t *dst, size_t cap, struct ff_err *err)
 {
-	lzma_ret ret;
+	lzma_ret ret = run_to_end(strm, src, n, dst, cap);
 
-	strm->next_in = src;
-	strm->avail_in = n;
-	strm->next_out = dst;
-	strm->avail_out = cap;
-	do
-		ret = lzma_code(strm, LZMA_FINISH);
-	while (ret == LZMA_OK);
 	if (ret == LZMA_STREAM_END)
 		return (ssize_t)(cap - strm->avail_out);
 	if (ret == LZMA_OK || ret == LZMA_BUF_ERROR) {

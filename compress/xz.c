@@ -206,11 +206,17 @@ static ssize_t xz_run(struct xz_state *s, int bcj, const uint8_t *src, size_t n,
 	return ff_lzma_encode_run(&s->enc[bcj + 1], "xz", src, n, dst, cap, err);
 }
 
+static ssize_t xz_variant(void *state, int i, const uint8_t *src, size_t n, uint8_t *dst,
+			  size_t cap, struct ff_err *err)
+{
+	return xz_run(state, i, src, n, dst, cap, err);
+}
+
 static ssize_t xz_compress(void *state, const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
 			   struct ff_err *err)
 {
 	struct xz_state *s = state;
-	ssize_t best, got;
+	ssize_t best;
 
 	best = xz_run(s, -1, src, n, dst, cap, err);
 	if (best < 0 || !s->bcj)
@@ -218,18 +224,8 @@ static ssize_t xz_compress(void *state, const uint8_t *src, size_t n, uint8_t *d
 	if (ff_codec_reserve(&s->scratch, &s->scratch_cap, cap, "xz", err))
 		return -1;
 	/* As mksquashfs: no filter plus each chosen BCJ filter, smallest wins. */
-	for (int i = 0; i < XZ_NBCJ; i++) {
-		if (!(s->bcj & (1u << i)))
-			continue;
-		got = xz_run(s, i, src, n, s->scratch, best ? (size_t)best - 1 : cap, err);
-		if (got < 0)
-			return -1;
-		if (got > 0) {
-			memcpy(dst, s->scratch, (size_t)got);
-			best = got;
-		}
-	}
-	return best;
+	return ff_codec_smallest(s, xz_variant, s->bcj, XZ_NBCJ, best, s->scratch, src, n, dst,
+				 cap, err);
 }
 
 static ssize_t xz_decompress(void *state, const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
