@@ -54,6 +54,15 @@ struct ff_data *ff_tree_open_data(const struct ff_tree *tree, const struct ff_no
 	return d;
 }
 
+/* Checked once the last byte has been read: an image holding only the
+ * scanned prefix of a file still being written would be silently wrong. */
+static int grew(const struct ff_data *d)
+{
+	struct stat st;
+
+	return !fstat(d->fd, &st) && (uint64_t)st.st_size > d->size;
+}
+
 ssize_t ff_data_pread(struct ff_data *d, void *buf, size_t len, uint64_t off,
 		      struct ff_err *err)
 {
@@ -78,6 +87,10 @@ ssize_t ff_data_pread(struct ff_data *d, void *buf, size_t len, uint64_t off,
 					  (unsigned long long)(off + got));
 		got += (size_t)r;
 	}
+	if (off + got == d->size && d->own_fd && grew(d))
+		return ff_err_set(err, EIO,
+				  "%s: file grew while being read (scanned %llu bytes, now longer)",
+				  d->path, (unsigned long long)d->size);
 	return (ssize_t)got;
 }
 

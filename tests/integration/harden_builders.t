@@ -132,14 +132,9 @@ if command -v gdb > /dev/null; then
 			"$(change_while_building $b "truncate -s 1000 $T/chg/victim")"
 		reported "$b: a file that vanished is reported by name" \
 			"$(change_while_building $b "rm -f $T/chg/victim")"
-		# Growth leaves a self-consistent image (the scanned size is stored);
-		# the issue asks for it to be reported all the same.
-		out=$(change_while_building $b "head -c 5000 /dev/zero >> $T/chg/victim")
-		_tap_n=$((_tap_n + 1))
-		case $out in
-		*victim*) echo "ok $_tap_n - $b: a file that grew is reported by name" ;;
-		*) echo "not ok $_tap_n - $b: a file that grew is reported by name # TODO not reported yet (mkfs/data.c reads only the scanned size)" ;;
-		esac
+		# Growth would leave only the scanned prefix in the image.
+		reported "$b: a file that grew is reported by name" \
+			"$(change_while_building $b "head -c 5000 /dev/zero >> $T/chg/victim")"
 	done
 else
 	skip "gdb not installed" "sources changing during the build"
