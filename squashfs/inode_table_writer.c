@@ -1,10 +1,11 @@
 /* The inode table.  Inodes are written bottom-up: a directory's listing
  * needs the references of its children's inodes, and its own inode needs
  * the listing's position, so each directory comes after its subtree and
- * the root comes last.  Numbers follow the same walk (a first pass), which
- * gives the root the highest number as mksquashfs does and lets a
- * directory inode name its parent before the parent is written.  A hard
- * link group has one inode, written where its first name is met. */
+ * the root comes last.  Numbers are given in a first pass, so a directory
+ * inode can name its parent before the parent is written; the root gets
+ * the highest.  Order and numbering are mksquashfs' own, so for the same
+ * tree and codec both tools write the same metadata.  A hard link group
+ * has one inode, written where its first name is met. */
 #include "squashfs/writer_priv.h"
 
 #include <errno.h>
@@ -156,39 +157,51 @@ static int write_dir(struct sqfs_writer *w, const struct ff_node *d, struct ff_e
 	return ret;
 }
 
-/* One walk for both passes, so numbering and writing cannot disagree. */
-static int visit(struct sqfs_writer *w, const struct ff_node *d, int writing,
-		 struct ff_err *err)
+/* Numbers go in name order, each directory before its subtree (pre-order),
+ * as mksquashfs numbers them, so a listing's entries carry small rising
+ * deltas. */
+static void number(struct sqfs_writer *w, const struct ff_node *d)
 {
-	for (uint32_t i = 0; i < d->n_children; i++)
-		if (S_ISDIR(d->children[i]->mode) && visit(w, d->children[i], writing, err) < 0)
-			return -1;
+	for (uint32_t i = 0; i < d->n_children; i++) {
+		const struct ff_node *c = d->children[i];
+		struct sqfs_node_info *info = &w->info[(c->link ? c->link : c)->index];
+
+		if (!info->ino)
+			info->ino = ++w->next_ino;
+		if (S_ISDIR(c->mode))
+			number(w, c);
+	}
+}
+
+/* Inodes go in name order too, a subdirectory's right after its own
+ * subtree: a listing's entries then sit in rising inode-table positions
+ * and cross a metadata block at most once per block, so a directory needs
+ * few headers.  Hard-linked names share the inode written at the first. */
+static int write_subtree(struct sqfs_writer *w, const struct ff_node *d, struct ff_err *err)
+{
 	for (uint32_t i = 0; i < d->n_children; i++) {
 		const struct ff_node *c = d->children[i];
 		const struct ff_node *p = c->link ? c->link : c;
-		struct sqfs_node_info *info = &w->info[p->index];
 
-		if (S_ISDIR(c->mode))
+		if (S_ISDIR(c->mode)) {
+			if (write_subtree(w, c, err) < 0)
+				return -1;
 			continue;
-		if (c->link)
-			w->st->n_hardlinks += writing;
-		if (!writing && !info->ino)
-			info->ino = ++w->next_ino;
-		else if (writing && !info->written && write_inode(w, p, NULL, err) < 0)
+		}
+		w->st->n_hardlinks += c->link != NULL;
+		if (!w->info[p->index].written && write_inode(w, p, NULL, err) < 0)
 			return -1;
-	}
-	if (!writing) {
-		w->info[d->index].ino = ++w->next_ino;
-		return 0;
 	}
 	return write_dir(w, d, err);
 }
 
 int sqfs_inodes_number(struct sqfs_writer *w, struct ff_err *err)
 {
+	const struct ff_node *root = ff_tree_root(w->tree);
+
 	w->next_ino = 0;
-	if (visit(w, ff_tree_root(w->tree), 0, err) < 0)
-		return -1;
+	number(w, root);
+	w->info[root->index].ino = ++w->next_ino;
 	w->inode_count = w->next_ino;
 	w->st->inode_count = w->inode_count;
 	w->export_refs = calloc(w->inode_count + 1, sizeof(*w->export_refs));
@@ -199,5 +212,5 @@ int sqfs_inodes_number(struct sqfs_writer *w, struct ff_err *err)
 
 int sqfs_inodes_write(struct sqfs_writer *w, struct ff_err *err)
 {
-	return visit(w, ff_tree_root(w->tree), 1, err);
+	return write_subtree(w, ff_tree_root(w->tree), err);
 }

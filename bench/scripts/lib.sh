@@ -22,7 +22,21 @@ median_of() {
 	for i in $(seq "$n"); do
 		measure "$@" >> "$work/runs" || return 1
 	done
-	sort -n "$work/runs" | awk '{t[NR] = $1; if ($2 > m) m = $2} END {print t[int((NR + 1) / 2)], m}'
+	median_rss < "$work/runs"
+}
+
+# take_turns N A B — runs the commands A and B (words, unquoted) in turn, N times each,
+# so that a change of machine load during the run hits both the same
+take_turns() {
+	local i
+	for i in $(seq "$1"); do
+		$2 && $3 || return 1
+	done
+}
+
+# median_rss — lines "seconds kb" on stdin; prints "median-seconds max-kb"
+median_rss() {
+	sort -n | awk '{t[NR] = $1; if ($2 > m) m = $2} END {if (NR) print t[int((NR + 1) / 2)], m}'
 }
 
 # corpora: the embedded sample (made if missing) and the minbase rootfs if cached
@@ -37,7 +51,8 @@ corpora() {
 	fi
 }
 
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'; }
+# ratio A B [DIGITS] — A/B with DIGITS decimals (2): sizes need 4 to show a 4 KiB pad
+ratio() { awk -v a="$1" -v b="$2" -v d="${3:-2}" 'BEGIN { if (b > 0) printf "%.*f", d, a / b; else print "-" }'; }
 
 machine() {
 	echo "machine: $(nproc) CPUs, $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo), $(uname -r)"
