@@ -1,22 +1,27 @@
 #!/bin/bash
 # bench-yaffs2.sh — mkfs.yaffs2 (2K pages + 64 OOB) against the floor of
 # writing the same number of bytes with dd (bs=1M, fsync, the same file
-# system), median of BENCH_RUNS (3), with peak RSS.  One untimed build
-# first warms the page cache for the source tree.  The machine may be
-# shared, so the CPU seconds (user + sys, median) are shown as well: with
-# other jobs running, wall time follows CPU time.
+# system), the two taking turns BENCH_RUNS (5) times so that a change of
+# machine load hits both; medians, with peak RSS.  One untimed build first
+# warms the page cache for the source tree.  The machine may be shared, so
+# the CPU seconds (user + sys, median) are shown as well: with other jobs
+# running, wall time follows CPU time.
 set -u
 . "$(dirname "$0")/lib.sh"
 [ -x "$bin/mkfs.yaffs2" ] || { echo "bench-yaffs2: $bin/mkfs.yaffs2 not built" >&2; exit 2; }
 
-# cpu_median N CMD... — median user+sys seconds of N runs
-cpu_median() {
-	local n=$1 i
-	shift
-	for i in $(seq "$n"); do
-		/usr/bin/time -f '%U %S' -o "$work/cpu.out" "$@" > /dev/null 2>&1 || return 1
-		awk '{print $1 + $2}' "$work/cpu.out"
-	done | sort -n | awk '{t[NR] = $1} END {print t[int((NR + 1) / 2)]}'
+runs=${BENCH_RUNS:-5}
+
+# one_run TOOL — append "wall-seconds kb cpu-seconds" of one run to $work/TOOL
+one_run() {
+	local -n cmd=$1
+	/usr/bin/time -f '%e %M %U %S' -o "$work/time.out" "${cmd[@]}" > /dev/null 2>&1 || return 1
+	awk '{print $1, $2, $3 + $4}' "$work/time.out" >> "$work/$1"
+}
+
+# col_median FILE COLUMN
+col_median() {
+	sort -n -k "$2" "$1" | awk -v c="$2" '{t[NR] = $c} END {print t[int((NR + 1) / 2)]}'
 }
 
 machine
@@ -28,11 +33,12 @@ while read -r name dir; do
 	"${mkfs[@]}" > /dev/null || { status=1; continue; }
 	size=$(stat -c %s "$work/y.img")
 	dd=(dd if=/dev/zero of="$work/dd.img" bs=1M count="$size" iflag=count_bytes conv=fsync)
-	ours=$(median_of "$runs" "${mkfs[@]}") || { status=1; continue; }
-	floor=$(median_of "$runs" "${dd[@]}") || { status=1; continue; }
-	ours_cpu=$(cpu_median "$runs" "${mkfs[@]}") || { status=1; continue; }
-	dd_cpu=$(cpu_median "$runs" "${dd[@]}") || { status=1; continue; }
-	set -- $ours $floor
+	: > "$work/mkfs"
+	: > "$work/dd"
+	take_turns "$runs" "one_run mkfs" "one_run dd" || { status=1; continue; }
+	ours_cpu=$(col_median "$work/mkfs" 3)
+	dd_cpu=$(col_median "$work/dd" 3)
+	set -- $(cut -d' ' -f1,2 "$work/mkfs" | median_rss) $(cut -d' ' -f1,2 "$work/dd" | median_rss)
 	printf '%-9s %12d %9.2f %9.2f %6s %9.2f %9.2f %9.1f %9.1f\n' "$name" "$size" "$1" "$3" \
 		"$(ratio "$1" "$3")" "$ours_cpu" "$dd_cpu" \
 		"$(echo "$2" | awk '{print $1 / 1024}')" "$(echo "$4" | awk '{print $1 / 1024}')"
