@@ -1,5 +1,6 @@
 /* mkfs.yaffs2: options -> source tree (mkfs/tree.h) -> yaffs2 writer.
- * Exit codes: 0 ok, 1 built with warnings, 2 usage or fatal error. */
+ * Exit codes: 0 ok, 1 built with warnings (files skipped by --ignore-errors),
+ * 2 usage error or the build failed (nothing left behind). */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -54,7 +55,8 @@ static void usage(FILE *f)
 	      "Build a YAFFS2 image (pages + OOB) from a directory, a tar archive (plain,\n"
 	      ".gz, .xz, .zst) or '-' for a tar on standard input.\n\n"
 	      "Geometry:\n"
-	      "  --page-size N          1024..16384, a power of two; 2K = 2048 (default 2048)\n"
+	      "  --page-size N          512..16384, a power of two; 2K = 2048 (default 2048);\n"
+	      "                         512 only with inband tags (496-byte chunks)\n"
 	      "  --oob-size N           spare bytes per page (default page/32)\n"
 	      "  --pages-per-block N    pages per erase block (default 64)\n"
 	      "  --chip NAME|list       a chip preset (nandsim-2k-256m, ...)\n"
@@ -90,7 +92,8 @@ static void usage(FILE *f)
 	      "  --progress             progress on stderr\n"
 	      "  --json                 summary as JSON\n"
 	      "  -h, --help             this text\n\n"
-	      "Exit status: 0 ok, 1 built with warnings, 2 usage or fatal error.\n",
+	      "Exit status: 0 ok, 1 built but files were skipped (--ignore-errors) or\n"
+	      "other warnings printed, 2 usage error or the build failed (no image).\n",
 	      f);
 }
 

@@ -107,3 +107,32 @@ same_manifest() {
 		_tap_fail=$((_tap_fail + 1))
 	fi
 }
+
+# damage SRC DST SEED COUNT — a copy of SRC with COUNT random bytes replaced
+# (the same bytes for the same SEED)
+damage() {
+	python3 - "$@" <<'PY'
+import random, sys
+src, dst, seed, count = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+b = bytearray(open(src, 'rb').read())
+r = random.Random(seed)
+for _ in range(count):
+    b[r.randrange(len(b))] = r.randrange(256)
+open(dst, 'wb').write(b)
+PY
+}
+
+# unreadable_tree DIR — DIR/src with a root-only file "secret" (0600) and a
+# world-readable "public", and a world-writable DIR/out, for builds run as
+# nobody (as_nobody)
+unreadable_tree() {
+	mkdir -p "$1/src" "$1/out"
+	chmod 755 "$T" "$1" "$1/src"
+	chmod 777 "$1/out"
+	echo secret > "$1/src/secret"
+	chmod 600 "$1/src/secret"
+	echo public > "$1/src/public"
+	chmod 644 "$1/src/public"
+}
+
+as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }

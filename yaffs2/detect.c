@@ -1,10 +1,12 @@
 /* Finding an image's geometry, tag layout and byte order.  Every candidate
  * (from the open options, or the common geometries) is judged on the same
  * window of the image (its first bytes that are not all erased): the
- * candidate that explains the most chunks in that window wins.  Counting chunks per byte window, not per
- * sampled page, matters: a candidate with pages N times too large still
- * finds valid tags (those of every N-th real chunk) on every page it looks
- * at, but explains only 1/N of the chunks the right geometry does. */
+ * candidate that explains the most chunks in that window wins.  Counting
+ * chunks per byte window, not per sampled page, matters: a candidate with
+ * pages N times too large still finds valid tags (those of every N-th real
+ * chunk) on every page it looks at, but explains only 1/N of the chunks the
+ * right geometry does.  Header chunks are decoded only as far as the
+ * candidate's chunk holds them (496 bytes on 512-byte inband pages). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,7 +63,8 @@ static int header_plausible(const struct cand *c, const uint8_t *raw, const stru
 {
 	struct ff_y2_obj_header oh;
 
-	if (ff_y2_obj_header_decode(raw, c->big, &oh, NULL))
+	if (ff_y2_obj_header_decode_len(raw, ff_y2_obj_header_len(c->lay.chunk_bytes), c->big,
+					&oh, NULL))
 		return 0;
 	return !t->has_extra || (oh.parent_id == t->extra_parent && oh.type == t->extra_type);
 }

@@ -18,6 +18,12 @@
 #include "common/error.h"
 
 #define FF_Y2_OBJ_HEADER_SIZE 512
+/* The shortest header stored: with inband tags on 512-byte pages a chunk
+ * keeps 496 data bytes, and the Linux driver (yaffs_tags_marshall_write)
+ * packs the 16-byte tags over header bytes 496..511, so file_size_high,
+ * reserved, shadows_obj and is_shrink are lost; its scan (yaffs2_scan_chunk)
+ * takes shadows and shrink from the inband_* copies instead. */
+#define FF_Y2_OBJ_HEADER_MIN 496
 #define FF_Y2_NAME_MAX 255
 #define FF_Y2_ALIAS_MAX 159
 
@@ -58,6 +64,19 @@ void ff_y2_obj_header_encode(const struct ff_y2_obj_header *oh, uint8_t *buf, in
  * which field is wrong. */
 int ff_y2_obj_header_decode(const uint8_t *buf, int big, struct ff_y2_obj_header *oh,
 			    struct ff_err *err);
+
+/* The header bytes a chunk of chunk_bytes data bytes holds: 512, or fewer
+ * (truncated) for chunks below 512 bytes. */
+uint32_t ff_y2_obj_header_len(uint32_t chunk_bytes);
+
+/* The same for a header stored in len bytes (FF_Y2_OBJ_HEADER_MIN..512):
+ * nothing at or past buf[len] is written or read.  A truncated header has
+ * no file_size_high, so encoding fails for a size of 4 GiB or more, as it
+ * does for len below FF_Y2_OBJ_HEADER_MIN; decoding fails for such a len. */
+int ff_y2_obj_header_encode_len(const struct ff_y2_obj_header *oh, uint8_t *buf, uint32_t len,
+				int big, struct ff_err *err);
+int ff_y2_obj_header_decode_len(const uint8_t *buf, uint32_t len, int big,
+				struct ff_y2_obj_header *oh, struct ff_err *err);
 
 /* Linux old_encode_dev: (major << 8) | minor, both below 256.  Returns -1
  * when the device number does not fit. */

@@ -126,10 +126,10 @@ static int parse_ecc(const char *s, enum ff_y2_ecc_kind *e, struct ff_err *err)
 /* The Linux yaffs2 driver mounts a chip with tags in the OOB only when its
  * pages have at least YAFFS_MIN_YAFFS2_CHUNK_SIZE (1024) bytes and
  * YAFFS_MIN_YAFFS2_SPARE_SIZE (32) OOB bytes; below that only with the
- * inband-tags mount option.  Inband tags take 16 bytes of each page, so a
- * 512-byte page keeps 496 data bytes: the driver then writes object headers
- * truncated to 496 bytes (the tags overwrite file_size_high, shadows_obj and
- * is_shrink), a variant this builder does not produce. */
+ * inband-tags mount option (yaffs_guts_ll_init checks the 1024 only
+ * without inband tags).  Inband tags take 16 bytes of each page, so a
+ * 512-byte page keeps 496 data bytes and object headers are stored
+ * truncated (obj_header.h). */
 #define KERNEL_MIN_PAGE 1024u
 #define KERNEL_MIN_OOB 32u
 
@@ -146,17 +146,6 @@ static int kernel_limits(const struct ff_y2_layout *lay, struct ff_err *err)
 				  " YAFFS_MIN_YAFFS2_SPARE_SIZE); smaller chips only with inband tags",
 				  g->page_size, g->oob_size, ff_y2_layout_name(lay->kind),
 				  KERNEL_MIN_PAGE, KERNEL_MIN_OOB);
-	if (lay->kind == FF_Y2_LAYOUT_INBAND &&
-	    g->page_size - FF_Y2_TAGS_SIZE_PLAIN < FF_Y2_OBJ_HEADER_SIZE)
-		return ff_err_set(err, EINVAL,
-				  "page size %u with inband tags%s: %u data bytes per chunk, less"
-				  " than the %u-byte object header; the Linux yaffs2 driver (mount"
-				  " -o inband-tags) would store headers truncated to %u bytes, which"
-				  " mkfs.yaffs2 does not write: use pages of at least %u bytes",
-				  g->page_size, lay->fallback ? " (too few free OOB bytes for"
-				  " tags in the OOB)" : "", g->page_size - FF_Y2_TAGS_SIZE_PLAIN,
-				  FF_Y2_OBJ_HEADER_SIZE, g->page_size - FF_Y2_TAGS_SIZE_PLAIN,
-				  KERNEL_MIN_PAGE);
 	return 0;
 }
 
@@ -190,12 +179,12 @@ int ff_y2_layout_init(struct ff_y2_layout *lay, const struct ff_y2_geom *geom,
 		lay->chunk_bytes = geom->page_size;
 		lay->raw_page = geom->page_size + geom->oob_size;
 	}
-	if (lay->chunk_bytes < FF_Y2_OBJ_HEADER_SIZE)
+	if (lay->chunk_bytes < FF_Y2_OBJ_HEADER_MIN)
 		return ff_err_set(err, EINVAL,
 				  "page size %u with %s tags: %u data bytes per chunk, less than"
-				  " the %u-byte object header", geom->page_size,
-				  ff_y2_layout_name(lay->kind), lay->chunk_bytes,
-				  FF_Y2_OBJ_HEADER_SIZE);
+				  " the %u bytes of an object header the driver keeps",
+				  geom->page_size, ff_y2_layout_name(lay->kind), lay->chunk_bytes,
+				  FF_Y2_OBJ_HEADER_MIN);
 	return 0;
 }
 

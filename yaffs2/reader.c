@@ -202,7 +202,9 @@ static int walk_xattrs(struct ff_fs *fs, const struct ff_y2_obj *o, struct ff_xa
 	uint8_t *page;
 	int ret;
 
-	if (o->fake)
+	/* Chunks of 512 bytes or less have no room for xattrs after the
+	 * header (obj_header.h). */
+	if (o->fake || s->lay.chunk_bytes <= FF_Y2_OBJ_HEADER_SIZE)
 		return 0;
 	page = malloc(s->lay.chunk_bytes);
 	if (!page)

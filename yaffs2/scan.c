@@ -272,7 +272,8 @@ static int apply_header(struct ff_y2_scan *s, const struct rec *r, uint8_t *buf,
 
 	if (ff_y2_read_page_data(s, r->page, buf, err))
 		return -1;
-	if (ff_y2_obj_header_decode(buf, s->big, &oh, &e2)) {
+	if (ff_y2_obj_header_decode_len(buf, ff_y2_obj_header_len(s->lay.chunk_bytes), s->big,
+					&oh, &e2)) {
 		ff_y2_scan_problem(s, "page %u: object %u: %s; header ignored", r->page, r->obj_id, e2.msg);
 		return 0;
 	}

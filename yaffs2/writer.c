@@ -128,8 +128,8 @@ static int node_err(const struct ff_node *n, struct ff_err *err, const char *fmt
 	char path[4096], msg[FF_ERR_MSG_MAX];
 	va_list ap;
 
-	if (ff_node_path(n, path, sizeof(path)))
-		strcpy(path, n->name);
+	if (ff_node_path(n, path, sizeof(path)) < 0)
+		snprintf(path, sizeof(path), "%.*s", (int)n->name_len, n->name);
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
@@ -175,12 +175,22 @@ static int fill_header(const struct ff_node *n, struct ff_y2_obj_header *oh, str
 
 static int put_xattrs(struct writer *w, const struct ff_node *n, struct ff_err *err)
 {
-	size_t cap = w->lay->chunk_bytes - FF_Y2_OBJ_HEADER_SIZE;
+	size_t cap;
 	struct ff_y2_xattr_in *x;
 	int ret;
 
 	if (!n->n_xattrs)
 		return 0;
+	/* The driver's xattr area is chunk bytes from sizeof(struct
+	 * yaffs_obj_hdr) on (x_offs, x_size in yaffs_apply_xattrib_mod):
+	 * empty, even negative, for chunks of 512 bytes or less. */
+	if (w->lay->chunk_bytes <= FF_Y2_OBJ_HEADER_SIZE)
+		return node_err(n, err,
+				"%u extended attribute%s (%s...) do not fit: %u-byte chunks leave"
+				" no room after the %u-byte object header (use --no-xattrs)",
+				n->n_xattrs, n->n_xattrs == 1 ? "" : "s", n->xattrs[0].name,
+				w->lay->chunk_bytes, FF_Y2_OBJ_HEADER_SIZE);
+	cap = w->lay->chunk_bytes - FF_Y2_OBJ_HEADER_SIZE;
 	x = calloc(n->n_xattrs, sizeof(*x));
 	if (!x)
 		return ff_err_set(err, ENOMEM, "out of memory");
@@ -220,23 +230,41 @@ static void header_tags(const struct writer *w, const struct ff_node *n,
 		t->extra_value = (uint32_t)oh->file_size;
 }
 
+static int check_file_size(const struct writer *w, const struct ff_node *n, uint64_t size,
+			   struct ff_err *err)
+{
+	uint32_t cb = w->lay->chunk_bytes;
+
+	if (size > 0xffffffffu && ff_y2_obj_header_len(cb) < FF_Y2_OBJ_HEADER_SIZE)
+		return node_err(n, err,
+				"file is %llu bytes: 4 GiB or more needs the object header's"
+				" file_size_high, which %u-byte chunks (inband tags on %u-byte"
+				" pages) do not hold; YAFFS2 addresses at most %llu bytes with them",
+				(unsigned long long)size, cb, w->lay->geom.page_size,
+				(unsigned long long)ff_y2_max_file_size(cb));
+	if (size > ff_y2_max_file_size(cb))
+		return node_err(n, err,
+				"file is %llu bytes, more than the %llu YAFFS2 can address with"
+				" %u-byte chunks (YAFFS_MAX_CHUNK_ID chunks)",
+				(unsigned long long)size,
+				(unsigned long long)ff_y2_max_file_size(cb), cb);
+	return 0;
+}
+
 static int write_header(struct writer *w, const struct ff_node *n, struct ff_err *err)
 {
 	const struct ff_node *p = n->link ? n->link : n;
+	uint32_t hlen = ff_y2_obj_header_len(w->lay->chunk_bytes);
 	struct ff_y2_obj_header oh;
 	struct ff_y2_tags t;
 
 	if (fill_header(n, &oh, err))
 		return -1;
-	if (S_ISREG(p->mode) && !n->link && p->size > ff_y2_max_file_size(w->lay->chunk_bytes))
-		return node_err(n, err,
-				"file is %llu bytes, more than the %llu YAFFS2 can address with"
-				" %u-byte chunks",
-				(unsigned long long)p->size,
-				(unsigned long long)ff_y2_max_file_size(w->lay->chunk_bytes),
-				w->lay->chunk_bytes);
+	if (S_ISREG(p->mode) && !n->link && check_file_size(w, n, p->size, err))
+		return -1;
 	memset(w->chunk, 0xff, w->lay->chunk_bytes);
-	ff_y2_obj_header_encode(&oh, w->chunk, w->o->big_endian);
+	if (ff_y2_obj_header_encode_len(&oh, w->chunk, hlen, w->o->big_endian, err))
+		return node_err(n, err, "%s", err->msg);
 	if (!n->link && put_xattrs(w, n, err))
 		return -1;
 	header_tags(w, n, &oh, &t);
@@ -321,6 +349,26 @@ static int write_node(struct writer *w, const struct ff_node *n, struct ff_err *
 	return 0;
 }
 
+/* Without extra header info in the tags the driver's scan takes a file's
+ * size from the header (yaffs2_scan_chunk, yaffs_oh_to_size), and in a
+ * truncated header the word it reads as file_size_high holds the tags'
+ * sequence number: classic tags would give every file a size beyond 4 GiB. */
+static int check_opts(const struct ff_y2_write_opts *o, struct ff_err *err)
+{
+	const struct ff_y2_layout *lay = &o->layout;
+
+	if (o->data_ecc && lay->ecc != FF_Y2_ECC_HAMMING)
+		return ff_err_set(err, EINVAL, "--data-ecc: only the software Hamming ECC is"
+				  " computed, not %s", ff_y2_ecc_name(lay->ecc));
+	if (o->classic_tags && ff_y2_obj_header_len(lay->chunk_bytes) < FF_Y2_OBJ_HEADER_SIZE)
+		return ff_err_set(err, EINVAL,
+				  "--tags classic with %u-byte chunks (inband tags on %u-byte"
+				  " pages): the tags overwrite the header's file_size_high, which"
+				  " the Linux driver reads when header tags carry no file size;"
+				  " use --tags kernel", lay->chunk_bytes, lay->geom.page_size);
+	return 0;
+}
+
 int ff_y2_write(const struct ff_tree *tree, const struct ff_y2_write_opts *opts,
 		struct ff_y2_write_stats *stats, struct ff_err *err)
 {
@@ -340,9 +388,8 @@ int ff_y2_write(const struct ff_tree *tree, const struct ff_y2_write_opts *opts,
 		w.n_blocks = 1;
 
 	memset(stats, 0, sizeof(*stats));
-	if (opts->data_ecc && lay->ecc != FF_Y2_ECC_HAMMING)
-		return ff_err_set(err, EINVAL, "--data-ecc: only the software Hamming ECC is"
-				  " computed, not %s", ff_y2_ecc_name(lay->ecc));
+	if (check_opts(opts, err))
+		return -1;
 	w.blocks = w.block = malloc(w.n_blocks * block_len(lay));
 	w.chunk = malloc(lay->chunk_bytes);
 	w.rbuf = malloc((size_t)lay->chunk_bytes * READ_CHUNKS);

@@ -198,14 +198,19 @@ y2_nanddump_only_ecc_differs() { # IMAGE ECC_FIRST
 
 # mkfs.yaffs2 images (default linux layout, data ECC left erased): the MTD
 # side always; our reader on the dumps when flashfs reads YAFFS2.
+# y2_flash_round CHIP IMAGE LAYOUT WHAT [BADBLOCKS] — load the chip, flashfs
+# flash the image, flashfs dump it back byte for byte; sets _tag
+y2_flash_round() {
+	ns_load "$1" ${5:+badblocks=$5} || { result fail "4: nandsim $1 loads"; return 1; }
+	_tag="$2 on $1${5:+ (bad blocks $5)}"
+	check "4: $_tag: flashfs flash ($4, verified)" flashfs flash -q "$2" /dev/mtd0
+	check "4: $_tag: flashfs dump --oob-layout $3 returns the image byte for byte" \
+		flashfs_dump_equals "$2" --oob-layout "$3"
+}
+
 yaffs2_case() { # CHIP IMAGE ECC_FIRST [BADBLOCKS]
 	_chip=$1 _img=$2 _eccf=$3
-	ns_load "$_chip" ${4:+badblocks=$4} || { result fail "4: nandsim $_chip loads"; return; }
-	_tag="$_img on $_chip${4:+ (bad blocks $4)}"
-	check "4: $_tag: flashfs flash (layout detected, AUTO OOB, verified)" \
-		flashfs flash -q "$_img" /dev/mtd0
-	check "4: $_tag: flashfs dump --oob-layout linux returns the image byte for byte" \
-		flashfs_dump_equals "$_img" --oob-layout linux
+	y2_flash_round "$_chip" "$_img" linux "layout detected, AUTO OOB" "$4" || return
 	check "4: $_tag: nanddump -o (oracle): tags where the kernel puts them" \
 		y2_nanddump_only_ecc_differs "$_img" "$_eccf"
 	if [ -f have-yaffs2-reader ]; then
@@ -232,7 +237,42 @@ yaffs2_offset0() {
 	rm -rf /tmp/dump.img /tmp/x
 }
 
+# 512-byte pages: an inband image holds page data only (the tags end each
+# page), so it goes to the chip with plain nandwrite and comes back with
+# nanddump without -o; flashfs flash writes it without OOB.
+y2_inband_nandwrite() { # IMAGE
+	flash_erase -q /dev/mtd0 0 0
+	nandwrite -q /dev/mtd0 "$1" && y2_inband_dump_compare "$1"
+}
+
+y2_inband_dump_compare() { # IMAGE — flashfs dump (layout given), our reader
+	flashfs dump -q --oob-layout inband --length "$(stat -c %s "$1")" /dev/mtd0 /tmp/y.img &&
+		cmp /tmp/y.img "$1" && yaffs2_extract_compare /tmp/y.img
+}
+
+y2_inband_nanddump() { # IMAGE
+	nanddump -q --bb=skipbad -l "$(stat -c %s "$1")" -f /tmp/y.img /dev/mtd0 &&
+		cmp /tmp/y.img "$1" && yaffs2_extract_compare /tmp/y.img
+}
+
+yaffs2_inband_case() { # CHIP IMAGE [BADBLOCKS]
+	_chip=$1 _img=$2
+	y2_flash_round "$_chip" "$_img" inband "inband detected, data only" "$3" || return
+	if [ -f have-yaffs2-reader ]; then
+		check "4: $_tag: flashfs dump, our reader sees the source tree" \
+			y2_inband_dump_compare "$_img"
+		check "4: $_tag: nanddump (oracle, no OOB) read by our reader" \
+			y2_inband_nanddump "$_img"
+		check "4: $_tag: nandwrite (oracle, page data only), flashfs dump, reader sees the tree" \
+			y2_inband_nandwrite "$_img"
+		check "4: $_tag: ... and nanddump of the nandwrite image read by our reader" \
+			y2_inband_nanddump "$_img"
+	fi
+	rm -rf /tmp/y.img /tmp/dump.img /tmp/x
+}
+
 scenario_yaffs2() {
+	[ -f y2-512.img ] && yaffs2_inband_case 512 y2-512.img && yaffs2_inband_case 512 y2-512.img 1,4
 	[ -f y2-2k.img ] && yaffs2_case 2k y2-2k.img 40 && yaffs2_case 2k y2-2k.img 40 1,4
 	[ -f y2-4k.img ] && yaffs2_case 4k y2-4k.img 80 && yaffs2_case 4k y2-4k.img 80 0,7
 	[ -f y2-2k-offset0.img ] && yaffs2_offset0

@@ -104,15 +104,9 @@ fi
 
 # --ignore-errors: an unreadable file is skipped with a warning in both
 if command -v setpriv > /dev/null; then
-	mkdir -p "$T/priv/src" "$T/priv/out"
-	chmod 755 "$T" "$T/priv" "$T/priv/src"
-	chmod 777 "$T/priv/out"
-	echo secret > "$T/priv/src/secret"
-	chmod 600 "$T/priv/src/secret"
-	echo public > "$T/priv/src/public"
+	unreadable_tree "$T/priv"
 	for b in squashfs yaffs2; do
-		out=$(setpriv --reuid=65534 --regid=65534 --clear-groups \
-			"$(command -v mkfs.$b)" --ignore-errors "$T/priv/src" "$T/priv/out/img.$b" 2>&1)
+		out=$(as_nobody "$(command -v mkfs.$b)" --ignore-errors "$T/priv/src" "$T/priv/out/img.$b" 2>&1)
 		ok "$b: --ignore-errors builds the image" test -s "$T/priv/out/img.$b"
 		ok "$b: --ignore-errors warns about the file" grep -qF secret <<< "$out"
 	done

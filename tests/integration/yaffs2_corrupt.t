@@ -60,32 +60,79 @@ fails "an erased chip holds no file system" "$DUMP" "$T/erased.img" info
 
 # Random damage everywhere: any outcome but a crash.
 for seed in 1 2 3 4 5 6 7 8; do
-	python3 - "$T/good.img" "$T/fuzz.img" "$seed" <<'PY'
-import random, sys
-b = bytearray(open(sys.argv[1], 'rb').read())
-r = random.Random(int(sys.argv[3]))
-for _ in range(200):
-    b[r.randrange(len(b))] = r.randrange(256)
-open(sys.argv[2], 'wb').write(b)
-PY
+	damage "$T/good.img" "$T/fuzz.img" "$seed" 200
 	rm -rf "$T/fz"
 	"$DUMP" "$T/fuzz.img" extract "$T/fz" > /dev/null 2>&1
 	rc=$?
 	ok "fuzz $seed: no crash (exit $rc)" test "$rc" -lt 128
 done
 
+# 512-byte pages (inband, headers truncated to 496 bytes): damage in a
+# header page, a header's name run into the tags, a truncated image, and
+# random damage: reported or read, never a crash.
+mkfs.yaffs2 -q --no-xattrs --chip nandsim-512 "$T/src" "$T/g512.img"
+ok "512: the undamaged image checks clean" "$DUMP" "$T/g512.img" check
+flip "$T/g512.img" "$T/t512.img" 0 0x40
+fails "512: bad header type: check reports" "$DUMP" "$T/t512.img" check
+"$DUMP" "$T/t512.img" check > "$T/msg" 2>&1
+ok "512: the report names page 0 and the problem" grep -q "page 0: object .*unknown type" "$T/msg"
+# The name field (bytes 10..265) without a terminator, and the tags (at
+# 496) left intact: the decoder must stop at the field's end.
+python3 - "$T/g512.img" "$T/n512.img" <<'PY'
+import sys
+b = bytearray(open(sys.argv[1], 'rb').read())
+b[10:266] = b'x' * 256
+open(sys.argv[2], 'wb').write(b)
+PY
+fails "512: unterminated name: check reports" "$DUMP" "$T/n512.img" check
+"$DUMP" "$T/n512.img" check > "$T/msg" 2>&1
+ok "512: ... naming the field" grep -q "page 0: object .*name not terminated" "$T/msg"
+head -c $((100 * 512 + 300)) "$T/g512.img" > "$T/tr512.img"
+fails "512: truncated image: check reports" "$DUMP" "$T/tr512.img" check
+for seed in 1 2 3 4; do
+	damage "$T/g512.img" "$T/fz512.img" "$seed" 100
+	rm -rf "$T/fz"
+	"$DUMP" "$T/fz512.img" extract "$T/fz" > /dev/null 2>&1
+	rc=$?
+	ok "512 fuzz $seed: no crash (exit $rc)" test "$rc" -lt 128
+	"$DUMP" --page-size 512 --layout inband "$T/fz512.img" check > /dev/null 2>&1
+	rc=$?
+	ok "512 fuzz $seed, geometry forced: no crash (exit $rc)" test "$rc" -lt 128
+done
+# A 2K image opened as 512-byte inband pages: refused or read, no crash.
+"$DUMP" --page-size 512 --layout inband "$T/good.img" check > /dev/null 2>&1
+rc=$?
+ok "2K image forced to 512 inband: no crash (exit $rc)" test "$rc" -lt 128
+
 # mkfs errors name the object.
 mkdir -p "$T/bad1" "$T/bad2"
 ln -s "$(printf 'x%.0s' $(seq 1 160))" "$T/bad1/longlink"
-fails "160-byte symlink target is refused" mkfs.yaffs2 -q "$T/bad1" "$T/b1.img"
-mkfs.yaffs2 -q "$T/bad1" "$T/b1.img" 2> "$T/msg"
-ok "the message names the link" grep -q "/longlink: symlink target is 160 bytes" "$T/msg"
+exits 2 "160-byte symlink target is refused" mkfs.yaffs2 -q "$T/bad1" "$T/b1.img"
+ok "the message names the link" grep -q "/longlink: symlink target is 160 bytes" "$T/exits.err"
 mknod "$T/bad2/bigdev" c 300 1
-fails "device 300:1 is refused" mkfs.yaffs2 -q "$T/bad2" "$T/b2.img"
-mkfs.yaffs2 -q "$T/bad2" "$T/b2.img" 2> "$T/msg"
-ok "the message names the device" grep -q "/bigdev: device 300:1" "$T/msg"
+exits 2 "device 300:1 is refused" mkfs.yaffs2 -q "$T/bad2" "$T/b2.img"
+ok "the message names the device" grep -q "/bigdev: device 300:1" "$T/exits.err"
 ok "no partial image" test ! -e "$T/b2.img"
-fails "bad --page-size" mkfs.yaffs2 -q --page-size 3000 "$T/src" "$T/x.img"
-fails "bad --chip" mkfs.yaffs2 -q --chip nosuch "$T/src" "$T/x.img"
+exits 2 "bad --page-size (usage)" mkfs.yaffs2 -q --page-size 3000 "$T/src" "$T/x.img"
+exits 2 "bad --chip (usage)" mkfs.yaffs2 -q --chip nosuch "$T/src" "$T/x.img"
+exits 2 "unknown option (usage)" mkfs.yaffs2 -q --no-such-option "$T/src" "$T/x.img"
+exits 2 "missing IMAGE (usage)" mkfs.yaffs2 -q "$T/src"
+ok "no image from any refusal" test ! -e "$T/x.img"
 ok "--chip list" sh -c "mkfs.yaffs2 --chip list | grep -q nandsim-2k-256m"
+
+# Exit 1: built, but a file was skipped (--ignore-errors); without it the
+# same file fails the build (exit 2, no image).
+if command -v setpriv > /dev/null; then
+	unreadable_tree "$T/priv"
+	exits 1 "--ignore-errors skips an unreadable file" \
+		as_nobody "$(command -v mkfs.yaffs2)" -q --ignore-errors "$T/priv/src" "$T/priv/out/i1"
+	ok "... the warning names it" grep -q "secret.*skipped" "$T/exits.err"
+	ok "... the image is written" test -s "$T/priv/out/i1"
+	exits 2 "without --ignore-errors the unreadable file fails the build" \
+		as_nobody "$(command -v mkfs.yaffs2)" -q "$T/priv/src" "$T/priv/out/i2"
+	ok "... naming the file" grep -q "secret" "$T/exits.err"
+	ok "... no image" test ! -e "$T/priv/out/i2"
+else
+	skip "setpriv not installed" "--ignore-errors exit 1"
+fi
 done_testing

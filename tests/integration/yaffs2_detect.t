@@ -1,8 +1,8 @@
 #!/bin/bash
 # Auto-detection (no geometry options) of mkfs.yaffs2 images on every
-# supported geometry: page sizes 1024..16384 with both usual OOB sizes
-# (page/32, page/16), 32..256 pages per block, every tag layout, both byte
-# orders.  `flashfs extract` must read the whole tree back identical to the
+# supported geometry: 512-byte pages (inband tags only), page sizes
+# 1024..16384 with both usual OOB sizes (page/32, page/16), 32..256 pages
+# per block, every tag layout, both byte orders.  `flashfs extract` must read the whole tree back identical to the
 # source (manifest) and `flashfs info` must report the geometry it was
 # built with, so a candidate that explains the image worse (a page size
 # that is a multiple of the real one sees valid tags on every page it
@@ -71,6 +71,17 @@ for page in 1024 2048 4096 8192 16384; do
 		done
 	done
 done
+
+# 512-byte pages: inband tags only (496-byte chunks, truncated headers).
+for ppb in 32 64; do
+	for endian in little big; do
+		detect "512/$ppb inband $endian" 512 0 "$ppb" inband "$endian"
+	done
+done
+# nandsim-512's geometry with the default layout (falls back to inband).
+detect "512+16/32 linux (inband fallback)" 512 16 32 linux big
+info_is oob_layout inband "512+16/32 linux (inband fallback)"
+info_is chunk_bytes 496 "512+16/32 linux (inband fallback)"
 
 # The geometry of the original report: 1024+32, 32 pages per block (linux
 # layout falls back to inband there).

@@ -33,3 +33,14 @@ make_kinds_tree() {
 	find "$d" -exec touch -h -d @1600000000 {} +
 	touch -d @1700000123 "$d/dir/multi.bin"
 }
+
+# exits CODE NAME CMD... — passes when CMD exits with exactly CODE (mkfs.yaffs2:
+# 0 ok, 1 built with warnings, 2 usage error or failed build); its stderr is
+# kept in $T/exits.err for a check of the message.
+exits() {
+	local want=$1 name=$2 rc
+	shift 2
+	"$@" > "$T/exits.out" 2> "$T/exits.err"
+	rc=$?
+	is "$rc" "$want" "$name: exit $want"
+}

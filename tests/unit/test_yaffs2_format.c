@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -262,16 +263,23 @@ static void test_layout_small_and_inband(void **state)
 	struct ff_err e = { 0, "" };
 
 	(void)state;
-	/* 8 free bytes: inband, and 496-byte chunks cannot hold a header. */
-	assert_int_not_equal(ff_y2_layout_init(&l, &g, "linux", NULL, 1, &e), 0);
-	assert_non_null(strstr(e.msg, "496 data bytes"));
+	/* 8 free bytes: inband, as the kernel does; 496-byte chunks. */
+	assert_int_equal(ff_y2_layout_init(&l, &g, "linux", NULL, 1, &e), 0);
+	assert_int_equal(l.kind, FF_Y2_LAYOUT_INBAND);
+	assert_true(l.fallback);
+	assert_int_equal(l.chunk_bytes, 496);
+	assert_int_equal(l.raw_page, 512);
+	assert_int_equal(l.tags_size, 16);
+	assert_int_equal(ff_y2_layout_init(&l, &g, "inband", NULL, 1, &e), 0);
+	assert_int_equal(l.chunk_bytes, 496);
+	assert_false(l.fallback);
 	/* The kernel mounts tags in the OOB only from 1024+32 up. */
 	assert_int_not_equal(ff_y2_layout_init(&l, &g, "offset0", NULL, 0, &e), 0);
 	assert_non_null(strstr(e.msg, "at least 1024 bytes with at least 32 OOB bytes"));
 	assert_int_not_equal(ff_y2_layout_init(&l, &g, "offset0", NULL, 1, NULL), 0);
-	assert_int_not_equal(ff_y2_layout_init(&l, &g, "inband", NULL, 1, NULL), 0);
 	g = (struct ff_y2_geom){ 512, 64, 32 };
 	assert_int_not_equal(ff_y2_layout_init(&l, &g, "offset0", NULL, 1, NULL), 0);
+	assert_int_not_equal(ff_y2_layout_init(&l, &g, "linux", NULL, 1, NULL), 0);
 	g = (struct ff_y2_geom){ 1024, 32, 32 };
 	assert_int_equal(ff_y2_layout_init(&l, &g, "offset0", NULL, 1, NULL), 0);
 	assert_int_equal(l.tags_size, 28);
@@ -280,6 +288,88 @@ static void test_layout_small_and_inband(void **state)
 	assert_int_equal(l.chunk_bytes, 2032);
 	assert_int_equal(l.raw_page, 2048);
 	assert_int_equal(l.tags_size, 16);
+}
+
+static void full_header(struct ff_y2_obj_header *oh)
+{
+	memset(oh, 0, sizeof(*oh));
+	oh->type = FF_Y2_TYPE_SYMLINK;
+	oh->parent_id = 300;
+	memset(oh->name, 'n', 255);
+	oh->mode = S_IFLNK | 0777;
+	oh->uid = 1000;
+	oh->gid = 100;
+	oh->mtime = 0x123456789ll;
+	oh->atime = 42;
+	oh->ctime = 0x200000001ll;
+	memset(oh->alias, 'a', 159);
+	oh->file_size = 0xfffffff0u;
+	oh->equiv_id = 77;
+	oh->rdev = 0x801;
+	oh->shadows_obj = 299;
+	oh->is_shrink = 1;
+}
+
+/* A 496-byte header (inband tags on 512-byte pages): nothing is written
+ * at or past byte 496, and decoding reads nothing there (the buffer is
+ * exactly 496 bytes, so ASan would see it); shadows and shrink travel in
+ * the inband_* words. */
+static void test_obj_header_truncated(void **state)
+{
+	struct ff_y2_obj_header oh, back;
+	uint8_t buf[512], canary[16];
+	uint8_t *exact = malloc(496);
+
+	(void)state;
+	assert_non_null(exact);
+	full_header(&oh);
+	assert_int_equal(ff_y2_obj_header_len(496), 496);
+	assert_int_equal(ff_y2_obj_header_len(2032), 512);
+	for (int big = 0; big < 2; big++) {
+		memset(buf, 0xa5, sizeof(buf));
+		memset(canary, 0xa5, sizeof(canary));
+		assert_int_equal(ff_y2_obj_header_encode_len(&oh, buf, 496, big, NULL), 0);
+		assert_memory_equal(buf + 496, canary, 16);
+		assert_int_equal(buf[big ? 491 : 488], 299 & 0xff); /* inband_shadowed_obj_id */
+		assert_int_equal(buf[big ? 495 : 492], 1);           /* inband_is_shrink */
+		memcpy(exact, buf, 496);
+		assert_int_equal(ff_y2_obj_header_decode_len(exact, 496, big, &back, NULL), 0);
+		assert_int_equal(strlen(back.name), 255);
+		assert_int_equal(strlen(back.alias), 159);
+		assert_int_equal(back.parent_id, 300);
+		assert_int_equal(back.mtime, 0x123456789ll);
+		assert_int_equal(back.ctime, 0x200000001ll);
+		assert_int_equal(back.file_size, 0xfffffff0u);
+		assert_int_equal(back.equiv_id, 77);
+		assert_int_equal(back.rdev, 0x801);
+		assert_int_equal(back.shadows_obj, 299);
+		assert_int_equal(back.is_shrink, 1);
+		/* Tags over bytes 496..511 (sequence 0x1000 where file_size_high
+		 * was) do not change what a 496-byte decode sees. */
+		memset(buf + 496, 0, 16);
+		buf[big ? 498 : 497] = 0x10;
+		assert_int_equal(ff_y2_obj_header_decode_len(buf, 496, big, &back, NULL), 0);
+		assert_int_equal(back.file_size, 0xfffffff0u);
+	}
+	free(exact);
+}
+
+static void test_obj_header_truncated_limits(void **state)
+{
+	struct ff_y2_obj_header oh, back;
+	uint8_t buf[512];
+	struct ff_err e = { 0, "" };
+
+	(void)state;
+	full_header(&oh);
+	oh.file_size = 0x100000000ull;
+	assert_int_not_equal(ff_y2_obj_header_encode_len(&oh, buf, 496, 0, &e), 0);
+	assert_non_null(strstr(e.msg, "file_size_high"));
+	assert_int_equal(ff_y2_obj_header_encode_len(&oh, buf, 512, 0, NULL), 0);
+	assert_int_not_equal(ff_y2_obj_header_encode_len(&oh, buf, 495, 0, NULL), 0);
+	assert_int_not_equal(ff_y2_obj_header_decode_len(buf, 495, 0, &back, &e), 0);
+	assert_non_null(strstr(e.msg, "495 bytes"));
+	assert_int_not_equal(ff_y2_obj_header_decode_len(buf, 513, 0, &back, NULL), 0);
 }
 
 static void test_split_join(void **state)
@@ -333,6 +423,8 @@ int main(void)
 		cmocka_unit_test(test_xattr_area),
 		cmocka_unit_test(test_layout_linux),
 		cmocka_unit_test(test_layout_small_and_inband),
+		cmocka_unit_test(test_obj_header_truncated),
+		cmocka_unit_test(test_obj_header_truncated_limits),
 		cmocka_unit_test(test_split_join),
 		cmocka_unit_test(test_hamming),
 	};

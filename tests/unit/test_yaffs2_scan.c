@@ -46,12 +46,11 @@ static void put(struct img *im, int block, int page, struct ff_y2_tags *t, const
 	ff_y2_page_put_tags(&im->lay, raw, tb);
 }
 
-static void header(struct img *im, int block, int page, uint32_t seq, uint32_t id,
-		   uint32_t parent, const char *name, uint64_t size, uint32_t shadows, int shrink)
+/* The header of a regular file named `name` in `parent`. */
+static struct ff_y2_obj_header file_header(uint32_t parent, const char *name, uint64_t size,
+					   uint32_t shadows, uint32_t shrink)
 {
 	struct ff_y2_obj_header oh = { 0 };
-	struct ff_y2_tags t = { 0 };
-	uint8_t chunk[2048];
 
 	oh.type = FF_Y2_TYPE_FILE;
 	oh.parent_id = parent;
@@ -59,7 +58,17 @@ static void header(struct img *im, int block, int page, uint32_t seq, uint32_t i
 	oh.mode = S_IFREG | 0644;
 	oh.file_size = size;
 	oh.shadows_obj = shadows;
-	oh.is_shrink = (uint32_t)shrink;
+	oh.is_shrink = shrink;
+	return oh;
+}
+
+static void header(struct img *im, int block, int page, uint32_t seq, uint32_t id,
+		   uint32_t parent, const char *name, uint64_t size, uint32_t shadows, int shrink)
+{
+	struct ff_y2_obj_header oh = file_header(parent, name, size, shadows, (uint32_t)shrink);
+	struct ff_y2_tags t = { 0 };
+	uint8_t chunk[2048];
+
 	memset(chunk, 0xff, sizeof(chunk));
 	ff_y2_obj_header_encode(&oh, chunk, 0);
 	t.seq = seq;
@@ -272,12 +281,116 @@ static void test_oversized_header(void **state)
 	unlink(path);
 }
 
+/* 512-byte pages with inband tags: 496-byte chunks, headers truncated to
+ * 496 bytes with the tags over their end.  Shadowing and shrinking come
+ * from the inband_* words (plain header tags here, so nothing else carries
+ * them), and the tags' sequence number where file_size_high was must not
+ * become a file size. */
+#define P512 512
+#define PPB512 4
+
+struct img512 {
+	struct ff_y2_layout lay;
+	uint8_t buf[3 * PPB512 * P512];
+};
+
+static void put512(struct img512 *im, int page, uint32_t seq, uint32_t id, uint32_t chunk,
+		   uint32_t n, const uint8_t *data)
+{
+	struct ff_y2_tags t = { 0 };
+	uint8_t *raw = im->buf + (size_t)page * P512;
+	uint8_t tb[16];
+
+	memcpy(raw, data, 496);
+	t.seq = seq;
+	t.obj_id = id;
+	t.chunk_id = chunk;
+	t.n_bytes = n;
+	ff_y2_tags_pack(&t, tb, 0, 0);
+	ff_y2_page_put_tags(&im->lay, raw, tb);
+}
+
+static void header512(struct img512 *im, int page, uint32_t seq, uint32_t id, const char *name,
+		      uint32_t size, uint32_t shadows, uint32_t shrink)
+{
+	struct ff_y2_obj_header oh = file_header(FF_Y2_OBJID_ROOT, name, size, shadows, shrink);
+	uint8_t chunk[496];
+
+	assert_int_equal(ff_y2_obj_header_encode_len(&oh, chunk, 496, 0, NULL), 0);
+	put512(im, page, seq, id, 0, 0xffff, chunk);
+}
+
+static void data512(struct img512 *im, int page, uint32_t seq, uint32_t id, uint32_t chunk,
+		    char c)
+{
+	uint8_t buf[496];
+
+	memset(buf, c, sizeof(buf));
+	put512(im, page, seq, id, chunk, 496, buf);
+}
+
+static int count_xattr(void *ctx, const char *name, size_t name_len)
+{
+	(void)name;
+	(void)name_len;
+	(*(int *)ctx)++;
+	return 0;
+}
+
+static void test_inband512(void **state)
+{
+	static struct img512 im;
+	struct ff_y2_geom g = { P512, 16, PPB512 };
+	struct ff_open_opts o = { .big_endian = -1 };
+	struct ff_err err = { 0, "" };
+	char path[] = "/tmp/y2in512.XXXXXX";
+	struct ff_stat st;
+	struct ff_fs *fs = NULL;
+	uint8_t buf[1024];
+	uint64_t h;
+	int fd, problems = 0, xattrs = 0;
+
+	(void)state;
+	memset(im.buf, 0xff, sizeof(im.buf));
+	assert_int_equal(ff_y2_layout_init(&im.lay, &g, "inband", NULL, 0, NULL), 0);
+	header512(&im, 0, 0x1000, 257, "f", 992, 0, 0);
+	data512(&im, 1, 0x1000, 257, 1, 'A');
+	data512(&im, 2, 0x1000, 257, 2, 'B');
+	header512(&im, 3, 0x1000, 258, "old", 0, 0, 0);
+	header512(&im, 4, 0x1001, 257, "f", 100, 0, 1);   /* shrink */
+	header512(&im, 5, 0x1001, 259, "new", 0, 258, 0); /* replaces 258 */
+	header512(&im, 6, 0x1001, 257, "f", 600, 0, 0);   /* grows: a hole */
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, im.buf, sizeof(im.buf)), (ssize_t)sizeof(im.buf));
+	close(fd);
+	if (ff_yaffs2_open(path, &o, &fs, &err))
+		fail_msg("open (geometry detected): %s", err.msg);
+	assert_int_equal(ff_fs_resolve(fs, "old", &h), -ENOENT);
+	assert_int_equal(ff_fs_resolve(fs, "new", &h), 0);
+	assert_int_equal(ff_fs_resolve(fs, "f", &h), 0);
+	assert_int_equal(fs->ops->getattr(fs, h, &st), 0);
+	assert_int_equal(st.size, 600);
+	assert_int_equal(fs->ops->read(fs, h, buf, sizeof(buf), 0), 600);
+	assert_int_equal(buf[99], 'A');
+	assert_int_equal(buf[100], 'A'); /* chunk 1 stays, the shrink cut chunk 2 */
+	assert_int_equal(buf[496], 0);
+	assert_int_equal(buf[599], 0);
+	assert_int_equal(fs->ops->listxattr(fs, h, count_xattr, &xattrs), 0);
+	assert_int_equal(xattrs, 0);
+	assert_int_equal(fs->ops->check(fs, on_problem, &problems), 0);
+	assert_int_equal(problems, 0);
+	ff_fs_close(fs);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_used_partition),
 		cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_oversized_header),
+		cmocka_unit_test(test_inband512),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
