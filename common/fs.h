@@ -84,6 +84,12 @@ struct ff_fs_ops {
 	 * -errno when the image could not be read at all. */
 	long (*check)(struct ff_fs *fs, ff_problem_fn fn, void *ctx);
 	void (*close)(struct ff_fs *fs);
+	/* Optional (NULL when absent): read, but only file data already
+	 * decoded in memory; -EAGAIN when the read would have to read or
+	 * decompress file data, so a server can answer the cheap reads at
+	 * once and hand the others to threads that may wait. */
+	ssize_t (*read_cached)(struct ff_fs *fs, uint64_t handle, void *buf, size_t len,
+			       uint64_t off);
 };
 
 /* Every implementation embeds this as its first member. */
@@ -104,6 +110,9 @@ struct ff_open_opts {
 	const char *oob_layout; /* "linux", "offset0", "inband" */
 	const char *tags;       /* "kernel", "classic" */
 	int big_endian;         /* -1 detect, 0 little, 1 big */
+	/* Decoded file data a reader may prepare ahead of sequential reads in
+	 * background threads, within cache_bytes; 0 = none. */
+	uint64_t prefetch_bytes;
 };
 
 void ff_fs_log(struct ff_fs *fs, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -2,9 +2,10 @@
  * request thread, and the callbacks that translate FUSE requests into calls
  * of the read-only interface (common/fs.h).  Nothing here knows a format.
  *
- * The context is read-only after init except for two atomics, so the
+ * The context is read-only after init except for the atomics, so the
  * request path takes no lock of its own; caching and its locking are the
- * reader's business. */
+ * reader's business.  One thread receives requests (session.c); reads
+ * that must wait for decompression go to the read pool (read_pool.h). */
 #ifndef FF_FUSE_LL_H
 #define FF_FUSE_LL_H
 
@@ -31,6 +32,9 @@ struct ff_fuse {
 	atomic_int no_opendir;
 	/* CLOCK_MONOTONIC seconds of the latest request, for timeout= */
 	atomic_llong last_active;
+	/* workers for reads that must wait (read_pool.h); NULL: answer inline */
+	struct ff_read_pool *pool;
+	int dev_fd;          /* the session's /dev/fuse descriptor, -1 unknown */
 };
 
 /* Fill the context; root is the handle of the mounted directory. */
@@ -67,6 +71,12 @@ void ff_fuse_ops_readonly(struct fuse_lowlevel_ops *ops);
 
 /* The context of a request, marked active. */
 struct ff_fuse *ff_fuse_req(fuse_req_t req);
+
+/* Answers a READ of `size` bytes at `off` of `handle`.  With cached_only
+ * it answers only when the fs can serve it from decoded data and returns
+ * -EAGAIN (not answered) otherwise; else it always answers and returns 0. */
+int ff_fuse_answer_read(struct ff_fuse *ff, fuse_req_t req, uint64_t handle, size_t size,
+			uint64_t off, int cached_only);
 
 /* Reply with a negative errno from the fs interface. */
 void ff_fuse_reply_errno(fuse_req_t req, long neg_errno);

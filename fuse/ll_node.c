@@ -23,6 +23,7 @@ void ff_fuse_init_ctx(struct ff_fuse *ff, struct ff_fs *fs, uint64_t root, int64
 	atomic_init(&ff->no_open, 0);
 	atomic_init(&ff->no_opendir, 0);
 	atomic_init(&ff->last_active, ff_fuse_now());
+	ff->dev_fd = -1;
 }
 
 int ff_fuse_nodeid(const struct ff_fuse *ff, uint64_t handle, fuse_ino_t *ino)

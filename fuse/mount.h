@@ -15,16 +15,23 @@
 #include "common/error.h"
 #include "common/fs.h"
 
+/* Default prefetch=: decoded data prepared ahead of a tree walk. */
+#define FF_MOUNT_PREFETCH (8u << 20)
+/* Default readahead= (KiB): the kernel's 128 KiB makes a tree walk ask
+ * for medium-sized files in several READs; 1 MiB cuts their number by a
+ * sixth.  Only root can set it; otherwise the kernel's stays. */
+#define FF_MOUNT_READAHEAD_KB 1024u
+
 struct ff_mount_opts {
 	const char *image;      /* positional arguments, as given */
 	const char *mountpoint;
 	struct ff_open_opts open;
 	char *subdir;           /* subdir=PATH, NULL = whole image */
 	int64_t uid, gid;       /* -1 = as stored */
-	unsigned threads;       /* 0 = libfuse default, 1 = single-threaded */
+	unsigned threads;       /* read pool workers; 0 = 2 per CPU, 1 = none */
 	unsigned idle_timeout;  /* timeout=SECONDS, 0 = never */
 	uint32_t max_read;      /* max_read=BYTES, 0 = the kernel's limit */
-	uint32_t readahead_kb;  /* readahead=SIZE, 0 = leave the kernel's */
+	uint32_t readahead_kb;  /* readahead=SIZE (KiB), 0 = leave the kernel's */
 	int foreground, debug, help, version;
 	char *fsname;           /* source shown in /proc/mounts; NULL = image */
 	/* Options handed to libfuse unchanged (allow_other, nosuid, -d ...);

@@ -96,7 +96,7 @@ static int set_string(char **slot, const char *v)
 
 /* Numeric options: sizes take K/M/G/T suffixes, plain numbers may be hex. */
 enum num_id {
-	N_CACHE, N_OFFSET, N_MAX_READ, N_READAHEAD, N_UID, N_GID, N_THREADS, N_TIMEOUT,
+	N_CACHE, N_PREFETCH, N_OFFSET, N_MAX_READ, N_READAHEAD, N_UID, N_GID, N_THREADS, N_TIMEOUT,
 	N_PAGE_SIZE, N_OOB_SIZE, N_PAGES_PER_BLOCK, N_COUNT
 };
 
@@ -106,9 +106,10 @@ static const struct numeric {
 	uint64_t min, max;
 } numerics[N_COUNT] = {
 	[N_CACHE] = {"cache", 1, 0, UINT64_MAX},
+	[N_PREFETCH] = {"prefetch", 1, 0, UINT64_MAX},
 	[N_OFFSET] = {"offset", 1, 0, UINT64_MAX},
 	[N_MAX_READ] = {"max_read", 1, 4096, 1u << 30},
-	[N_READAHEAD] = {"readahead", 1, 4096, 1u << 30},
+	[N_READAHEAD] = {"readahead", 1, 0, 1u << 30},
 	[N_UID] = {"uid", 0, 0, UINT32_MAX},
 	[N_GID] = {"gid", 0, 0, UINT32_MAX},
 	[N_THREADS] = {"threads", 0, 1, 1024},
@@ -122,6 +123,7 @@ static void store_numeric(struct ff_mount_opts *o, enum num_id id, uint64_t n)
 {
 	switch (id) {
 	case N_CACHE: o->open.cache_bytes = n; break;
+	case N_PREFETCH: o->open.prefetch_bytes = n; break;
 	case N_OFFSET: o->open.offset = n; break;
 	case N_MAX_READ: o->max_read = (uint32_t)n; break;
 	case N_READAHEAD: o->readahead_kb = (uint32_t)((n + 1023) / 1024); break;
@@ -259,6 +261,8 @@ int ff_mount_opts_parse(struct ff_mount_opts *o, int argc, char **argv, struct f
 	memset(o, 0, sizeof(*o));
 	o->uid = o->gid = -1;
 	o->open.big_endian = -1;
+	o->open.prefetch_bytes = FF_MOUNT_PREFETCH;
+	o->readahead_kb = FF_MOUNT_READAHEAD_KB;
 	ff_err_clear(err);
 	if (fuse_opt_parse(&in, &p, dash_opts, proc) != 0) {
 		if (!err || !err->msg[0])

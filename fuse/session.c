@@ -7,9 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "fuse/idle.h"
 #include "fuse/ll.h"
+#include "fuse/read_pool.h"
 
 struct ff_fuse_session {
 	struct ff_fuse ctx;
@@ -128,24 +130,29 @@ int ff_fuse_mount(struct ff_fuse_session **out, struct ff_fs *fs, const struct f
 	return 0;
 }
 
+/* One thread receives requests and answers them; reads that must wait
+ * for decompression go to the read pool (threads=N workers; -s or
+ * threads=1: none, everything inline). */
+static unsigned pool_threads(unsigned threads)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (threads)
+		return threads > 1 ? threads : 0;
+	return cpus > 1 ? 2 * (unsigned)(cpus < 8 ? cpus : 8) : 2;
+}
+
 static int run_loop(struct ff_fuse_session *s)
 {
-	struct fuse_loop_config *cfg;
+	unsigned n = pool_threads(s->threads);
 	int ret;
 
-	if (s->threads == 1)
-		return fuse_session_loop(s->se);
-	cfg = fuse_loop_cfg_create();
-	if (!cfg)
-		return -ENOMEM;
-	/* One /dev/fuse descriptor per thread: no shared queue lock. */
-	fuse_loop_cfg_set_clone_fd(cfg, 1);
-	if (s->threads) {
-		fuse_loop_cfg_set_max_threads(cfg, s->threads);
-		fuse_loop_cfg_set_idle_threads(cfg, s->threads);
-	}
-	ret = fuse_session_loop_mt(s->se, cfg);
-	fuse_loop_cfg_destroy(cfg);
+	if (n)
+		s->ctx.pool = ff_read_pool_new(&s->ctx, n);
+	s->ctx.dev_fd = fuse_session_fd(s->se);
+	ret = fuse_session_loop(s->se);
+	ff_read_pool_free(s->ctx.pool);
+	s->ctx.pool = NULL;
 	return ret;
 }
 

@@ -208,15 +208,21 @@ static void help_ahead(struct sqfs_rd *rd, const struct blk *next)
 }
 
 /* The cached block at cur->start, decompressing it once however many
- * threads want it at the same time. */
+ * threads want it at the same time.  With nowait a missing block is
+ * EAGAIN instead. */
 static struct sqfs_cbuf *load_block(struct sqfs_rd *rd, const struct blk *cur,
-				    const struct blk *next, struct ff_err *err)
+				    const struct blk *next, int nowait, struct ff_err *err)
 {
 	struct sqfs_cbuf *b = sqfs_cache_get(rd->data, cur->start);
 	pthread_mutex_t *lock = load_lock(rd, cur->start);
 
 	if (b)
 		return b;
+	if (nowait) {
+		ff_err_set(err, EAGAIN, "block at %llu not decoded yet",
+			   (unsigned long long)cur->start);
+		return NULL;
+	}
 	if (pthread_mutex_trylock(lock) != 0) {
 		if (next && load_lock(rd, next->start) != lock)
 			help_ahead(rd, next);
@@ -231,7 +237,7 @@ static struct sqfs_cbuf *load_block(struct sqfs_rd *rd, const struct blk *cur,
 
 /* Copies part of block i (want bytes from `skip`) into out. */
 static int copy_block(struct sqfs_rd *rd, const struct fmap *m, uint64_t i, size_t skip,
-		      size_t want, uint8_t *out, struct ff_err *err)
+		      size_t want, uint8_t *out, int nowait, struct ff_err *err)
 {
 	uint64_t fsize = m->node.in.file_size, bs = rd->sb.block_size;
 	uint64_t expect = fsize - i * bs < bs ? fsize - i * bs : bs;
@@ -244,7 +250,7 @@ static int copy_block(struct sqfs_rd *rd, const struct fmap *m, uint64_t i, size
 		memset(out, 0, want);
 		return 0;
 	}
-	b = load_block(rd, &cur, &next, err);
+	b = load_block(rd, &cur, &next, nowait, err);
 	if (!b)
 		return ff_err_prefix(err, "block %llu", (unsigned long long)i);
 	if (b->len != expect) {
@@ -259,7 +265,7 @@ static int copy_block(struct sqfs_rd *rd, const struct fmap *m, uint64_t i, size
 }
 
 static int copy_fragment(struct sqfs_rd *rd, const struct fmap *m, size_t skip, size_t want,
-			 uint8_t *out, struct ff_err *err)
+			 uint8_t *out, int nowait, struct ff_err *err)
 {
 	const struct sqfs_inode *in = &m->node.in;
 	const struct sqfs_fragment_entry *f = &rd->frags[in->frag_index];
@@ -271,8 +277,7 @@ static int copy_fragment(struct sqfs_rd *rd, const struct fmap *m, size_t skip, 
 		next.start = f[1].start;
 		next.size = f[1].size;
 	}
-	b = load_block(rd, &cur, &next, err);
-
+	b = load_block(rd, &cur, &next, nowait, err);
 	if (!b)
 		return ff_err_prefix(err, "fragment %u", in->frag_index);
 	if ((uint64_t)in->frag_offset + tail > b->len) {
@@ -287,7 +292,7 @@ static int copy_fragment(struct sqfs_rd *rd, const struct fmap *m, size_t skip, 
 }
 
 static ssize_t read_map(struct sqfs_rd *rd, const struct fmap *m, uint8_t *buf, size_t len,
-			uint64_t off, struct ff_err *err)
+			uint64_t off, int nowait, struct ff_err *err)
 {
 	uint64_t fsize = m->node.in.file_size, bs = rd->sb.block_size;
 	size_t done = 0;
@@ -304,9 +309,9 @@ static ssize_t read_map(struct sqfs_rd *rd, const struct fmap *m, uint8_t *buf, 
 		if (want > len - done)
 			want = len - done;
 		if (i < m->count)
-			ret = copy_block(rd, m, i, skip, want, buf + done, err);
+			ret = copy_block(rd, m, i, skip, want, buf + done, nowait, err);
 		else
-			ret = copy_fragment(rd, m, skip, want, buf + done, err);
+			ret = copy_fragment(rd, m, skip, want, buf + done, nowait, err);
 		if (ret < 0)
 			return ff_err_prefix(err, "inode %u", m->node.in.inode_number);
 		done += want;
@@ -315,17 +320,57 @@ static ssize_t read_map(struct sqfs_rd *rd, const struct fmap *m, uint8_t *buf, 
 }
 
 ssize_t sqfs_file_read(struct sqfs_rd *rd, uint64_t ref, void *buf, size_t len, uint64_t off,
-		       struct ff_err *err)
+		       int nowait, struct ff_err *err)
 {
+	const struct fmap *m;
 	struct sqfs_cbuf *b;
 	ssize_t ret;
 
 	b = get_map(rd, ref, err);
 	if (!b)
 		return -1;
-	ret = read_map(rd, (const struct fmap *)b->data, buf, len, off, err);
+	m = (const struct fmap *)b->data;
+	sqfs_prefetch_note(rd->prefetch, ref, off / rd->sb.block_size,
+			   len >= m->node.in.file_size || off >= m->node.in.file_size - len);
+	ret = read_map(rd, m, buf, len, off, nowait, err);
 	sqfs_cbuf_release(b);
 	return ret;
+}
+
+ssize_t sqfs_file_blocks(struct sqfs_rd *rd, uint64_t ref, uint64_t first,
+			 struct sqfs_blkref *out, size_t cap, struct ff_err *err)
+{
+	struct sqfs_cbuf *b = get_map(rd, ref, err);
+	const struct fmap *m;
+	struct blk cur, next;
+	size_t n = 0;
+
+	if (!b)
+		return -1;
+	m = (const struct fmap *)b->data;
+	for (; first < m->count && n < cap; first++, n++) {
+		if (locate(rd, m, first, &cur, &next, err) < 0) {
+			sqfs_cbuf_release(b);
+			return -1;
+		}
+		out[n] = (struct sqfs_blkref){first, cur.start, cur.size};
+	}
+	if (first == m->count && n < cap && m->node.in.frag_index != SQFS_INVALID_FRAG) {
+		const struct sqfs_fragment_entry *f = &rd->frags[m->node.in.frag_index];
+
+		out[n++] = (struct sqfs_blkref){first, f->start, f->size};
+	}
+	sqfs_cbuf_release(b);
+	return (ssize_t)n;
+}
+
+void sqfs_block_preload(struct sqfs_rd *rd, uint64_t start, uint32_t size)
+{
+	struct blk cur = {start, size};
+	struct ff_err err = {0};
+
+	if (size & SQFS_BLOCK_SIZE_MASK)
+		sqfs_cbuf_release(load_block(rd, &cur, NULL, 0, &err));
 }
 
 int sqfs_file_verify(struct sqfs_rd *rd, const struct sqfs_node *n, struct ff_err *err)
@@ -337,7 +382,7 @@ int sqfs_file_verify(struct sqfs_rd *rd, const struct sqfs_node *n, struct ff_er
 	if (!buf)
 		return ff_err_set(err, ENOMEM, "out of memory");
 	for (off = 0; off < n->in.file_size && ret == 0; off += rd->sb.block_size)
-		if (sqfs_file_read(rd, n->ref, buf, rd->sb.block_size, off, err) < 0)
+		if (sqfs_file_read(rd, n->ref, buf, rd->sb.block_size, off, 0, err) < 0)
 			ret = -1;
 	free(buf);
 	return ret;

@@ -42,6 +42,7 @@ struct sqfs_rd {
 	/* where the last data block read from disk ended: a miss starting
 	 * there is taken as a sequential scan and reads ahead */
 	_Atomic uint64_t data_end;
+	struct sqfs_prefetch *prefetch; /* NULL: no background read-ahead */
 };
 
 /* decomp_reader.c: raw reads and decompression with pooled contexts. */
@@ -97,11 +98,37 @@ int sqfs_dir_find(struct sqfs_rd *rd, const struct sqfs_node *dir, const char *n
 		  size_t len, uint64_t *ref, struct ff_err *err);
 
 /* data_reader.c */
-/* EISDIR (err->code) when ref is not a regular file. */
+/* EISDIR (err->code) when ref is not a regular file; with nowait, EAGAIN
+ * when a data block would have to be decompressed. */
 ssize_t sqfs_file_read(struct sqfs_rd *rd, uint64_t ref, void *buf, size_t len, uint64_t off,
-		       struct ff_err *err);
+		       int nowait, struct ff_err *err);
 /* Decompresses every block of a file (for check). */
 int sqfs_file_verify(struct sqfs_rd *rd, const struct sqfs_node *n, struct ff_err *err);
+/* Where the blocks of regular file `ref` lie, from block `first` on: up to
+ * cap entries in file order, the tail fragment last (its idx is the data
+ * block count).  Returns how many were filled, 0 past the end, or -1. */
+struct sqfs_blkref {
+	uint64_t idx;
+	uint64_t start;
+	uint32_t size; /* size field: 0 sparse, SQFS_BLOCK_UNCOMPRESSED bit */
+};
+ssize_t sqfs_file_blocks(struct sqfs_rd *rd, uint64_t ref, uint64_t first,
+			 struct sqfs_blkref *out, size_t cap, struct ff_err *err);
+/* Decompresses a block into the data cache unless it is there or being
+ * loaded (then waits for it).  Errors are left to the reads that need it. */
+void sqfs_block_preload(struct sqfs_rd *rd, uint64_t start, uint32_t size);
+
+/* prefetch_reader.c: background workers that decompress the files that
+ * follow the one being read, in inode-table order, which is the order
+ * mksquashfs and mkfs.squashfs write data and the order tar reads it.
+ * At most `window` bytes of decoded blocks are kept ahead of the reader. */
+struct sqfs_prefetch;
+struct sqfs_prefetch *sqfs_prefetch_new(struct sqfs_rd *rd, uint64_t window, unsigned threads);
+void sqfs_prefetch_free(struct sqfs_prefetch *p);
+/* A read of file `ref` at block `idx` (the fragment is idx = block
+ * count); at_end: it reaches the end of the file.  Never waits; p may be
+ * NULL. */
+void sqfs_prefetch_note(struct sqfs_prefetch *p, uint64_t ref, uint64_t idx, int at_end);
 
 /* fragment_table_reader.c, id_table_reader.c, export_table_reader.c */
 int sqfs_fragments_load(struct sqfs_rd *rd, uint64_t *first_block, struct ff_err *err);

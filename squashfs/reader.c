@@ -22,7 +22,7 @@ int ff_squashfs_probe(const uint8_t *buf, size_t len)
 int sqfs_fail(struct sqfs_rd *rd, const struct ff_err *err)
 {
 	switch (err->code) {
-	case ENOTDIR: case EISDIR: case ENOENT: case ENOMEM:
+	case ENOTDIR: case EISDIR: case ENOENT: case ENOMEM: case EAGAIN:
 		return -err->code;
 	default:
 		ff_fs_log(&rd->base, "%s", err->msg);
@@ -101,13 +101,25 @@ static int op_readdir(struct ff_fs *fs, uint64_t dir, uint64_t start, ff_readdir
 	return 0;
 }
 
-static ssize_t op_read(struct ff_fs *fs, uint64_t handle, void *buf, size_t len, uint64_t off)
+static ssize_t file_read(struct ff_fs *fs, uint64_t handle, void *buf, size_t len,
+			 uint64_t off, int nowait)
 {
 	struct sqfs_rd *rd = rd_of(fs);
 	struct ff_err err = {0};
-	ssize_t n = sqfs_file_read(rd, handle, buf, len, off, &err);
+	ssize_t n = sqfs_file_read(rd, handle, buf, len, off, nowait, &err);
 
 	return n < 0 ? sqfs_fail(rd, &err) : n;
+}
+
+static ssize_t op_read(struct ff_fs *fs, uint64_t handle, void *buf, size_t len, uint64_t off)
+{
+	return file_read(fs, handle, buf, len, off, 0);
+}
+
+static ssize_t op_read_cached(struct ff_fs *fs, uint64_t handle, void *buf, size_t len,
+			      uint64_t off)
+{
+	return file_read(fs, handle, buf, len, off, 1);
 }
 
 static ssize_t op_readlink(struct ff_fs *fs, uint64_t handle, char *buf, size_t cap)
@@ -177,6 +189,7 @@ static void op_close(struct ff_fs *fs)
 	struct sqfs_rd *rd = rd_of(fs);
 	int i;
 
+	sqfs_prefetch_free(rd->prefetch);
 	if (rd->fd >= 0)
 		close(rd->fd);
 	sqfs_cache_free(rd->meta);
@@ -207,6 +220,7 @@ static const struct ff_fs_ops sqfs_ops = {
 	.info = sqfs_info,
 	.check = sqfs_check,
 	.close = op_close,
+	.read_cached = op_read_cached,
 };
 
 static int read_super(struct sqfs_rd *rd, uint64_t file_size, struct ff_err *err)
@@ -301,6 +315,21 @@ static int load_tables(struct sqfs_rd *rd, struct ff_err *err)
 	return 0;
 }
 
+/* One worker per core, so decompression runs beside the reader.  The
+ * window is at most a quarter of the data cache, so prefetched blocks are
+ * not evicted before they are read.  Without threads the mount still
+ * works, just without read-ahead. */
+static void start_prefetch(struct sqfs_rd *rd, uint64_t want, uint64_t data_budget)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (want > data_budget / 4)
+		want = data_budget / 4;
+	if (want < 4ull * rd->sb.block_size)
+		return; /* the cache's shards would be too small to keep blocks */
+	rd->prefetch = sqfs_prefetch_new(rd, want, cpus > 1 ? (unsigned)cpus : 1u);
+}
+
 static int open_image(struct sqfs_rd *rd, const char *path, const struct ff_open_opts *opts,
 		      struct ff_err *err)
 {
@@ -330,6 +359,7 @@ static int open_image(struct sqfs_rd *rd, const char *path, const struct ff_open
 	if (sqfs_basic_type(root.in.type) != SQFS_DIR)
 		return ff_err_set(err, EIO, "root inode %u is not a directory",
 				  root.in.inode_number);
+	start_prefetch(rd, opts ? opts->prefetch_bytes : 0, budget - budget / 8 - budget / 16);
 	return 0;
 }
 

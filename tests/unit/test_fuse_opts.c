@@ -59,7 +59,7 @@ static void test_our_options(void **state)
 	assert_int_equal(PARSE(&o, &err, "-o", "offset=1M,subdir=/etc,uid=7,gid=8,cache=64M",
 			       "-o", "threads=4,timeout=30,page_size=2048,oob_size=64",
 			       "-opages_per_block=128,oob_layout=inband,tags=classic,endian=big",
-			       "-o", "max_read=128K,readahead=1M",
+			       "-o", "max_read=128K,readahead=2M,prefetch=3M",
 			       "img", "mnt"),
 			 0);
 	assert_string_equal(o.image, "img");
@@ -78,7 +78,8 @@ static void test_our_options(void **state)
 	assert_string_equal(o.open.tags, "classic");
 	assert_int_equal(o.open.big_endian, 1);
 	assert_int_equal(o.max_read, 131072);
-	assert_int_equal(o.readahead_kb, 1024);
+	assert_int_equal(o.readahead_kb, 2048);
+	assert_int_equal(o.open.prefetch_bytes, 3 << 20);
 	assert_false(o.foreground);
 	assert_false(has_fuse_arg(&o, "offset=1M"));
 	assert_false(has_fuse_arg(&o, "-o"));
@@ -98,6 +99,12 @@ static void test_defaults_and_flags(void **state)
 	assert_null(o.subdir);
 	assert_true(o.foreground);
 	assert_int_equal(o.threads, 1);
+	assert_int_equal(o.readahead_kb, FF_MOUNT_READAHEAD_KB);
+	assert_int_equal(o.open.prefetch_bytes, FF_MOUNT_PREFETCH);
+	ff_mount_opts_free(&o);
+	assert_int_equal(PARSE(&o, &err, "-o", "readahead=0,prefetch=0", "img", "mnt"), 0);
+	assert_int_equal(o.readahead_kb, 0);
+	assert_int_equal(o.open.prefetch_bytes, 0);
 	ff_mount_opts_free(&o);
 	assert_int_equal(PARSE(&o, &err, "-d", "img", "mnt"), 0);
 	assert_true(o.debug && o.foreground);
@@ -145,6 +152,9 @@ static void test_errors(void **state)
 	assert_int_equal(PARSE(&o, &err, "-o", "max_read=100", "img", "mnt"), -1);
 	ff_mount_opts_free(&o);
 	assert_int_equal(PARSE(&o, &err, "-o", "endian=middle", "img", "mnt"), -1);
+	ff_mount_opts_free(&o);
+	assert_int_equal(PARSE(&o, &err, "-o", "prefetch=some", "img", "mnt"), -1);
+	assert_non_null(strstr(err.msg, "prefetch=some"));
 	ff_mount_opts_free(&o);
 	assert_int_equal(PARSE(&o, &err, "-o", "uid=4294967296", "img", "mnt"), -1);
 	ff_mount_opts_free(&o);

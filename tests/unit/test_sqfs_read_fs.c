@@ -1,7 +1,8 @@
 /* The SquashFS reader through common/fs.h on an image made by mksquashfs
  * (skipped when it is not installed): lookups through the directory index,
  * readdir cookies resuming exactly after an entry, reads at odd offsets and
- * lengths, and the same file read by several threads at once. */
+ * lengths, the same file read by several threads at once, read_cached,
+ * and the read-ahead across blocks and files. */
 #include <errno.h>
 #include <pthread.h>
 #include <setjmp.h>
@@ -202,6 +203,94 @@ static void test_parallel_reads(void **state)
 	}
 }
 
+/* A fresh open of the fixture's image, so its caches start cold. */
+static struct ff_fs *open_cold(const struct fixture *f, uint64_t prefetch)
+{
+	struct ff_open_opts o = {.big_endian = -1, .cache_bytes = 16u << 20,
+				 .prefetch_bytes = prefetch};
+	struct ff_err err = {0};
+	struct ff_fs *fs;
+
+	assert_int_equal(ff_squashfs_open(f->img, &o, &fs, &err), 0);
+	return fs;
+}
+
+/* read_cached answers only from decoded blocks: EAGAIN on a cold block,
+ * the same bytes as read once the block has been decoded. */
+static void test_read_cached(void **state)
+{
+	struct fixture *f = *state;
+	uint8_t buf[5000];
+	struct ff_fs *fs;
+	uint64_t h;
+
+	NEED_FS(f);
+	fs = open_cold(f, 0);
+	assert_int_equal(ff_fs_resolve(fs, "big", &h), 0);
+	assert_int_equal(fs->ops->read_cached(fs, h, buf, sizeof(buf), 70000), -EAGAIN);
+	assert_int_equal(fs->ops->read(fs, h, buf, 10, 65536), 10);
+	assert_int_equal(fs->ops->read_cached(fs, h, buf, sizeof(buf), 70000), sizeof(buf));
+	assert_memory_equal(buf, f->big + 70000, sizeof(buf));
+	/* spans into the next block, which is still cold */
+	assert_int_equal(fs->ops->read_cached(fs, h, buf, sizeof(buf), 131070), -EAGAIN);
+	ff_fs_close(fs);
+}
+
+/* Three sequential block reads start the read-ahead: the fourth block
+ * gets decoded without anyone reading it.  Waits up to 20 s for that (a
+ * bound for a stuck worker, not a speed requirement). */
+static void test_prefetch_sequential(void **state)
+{
+	struct fixture *f = *state;
+	uint8_t buf[100];
+	struct ff_fs *fs;
+	uint64_t h;
+	int i;
+
+	NEED_FS(f);
+	fs = open_cold(f, 1u << 20);
+	assert_int_equal(ff_fs_resolve(fs, "big", &h), 0);
+	for (i = 0; i < 3; i++)
+		assert_int_equal(fs->ops->read(fs, h, buf, 1, (uint64_t)i * 65536), 1);
+	for (i = 0; i < 2000 && fs->ops->read_cached(fs, h, buf, sizeof(buf), 3 * 65536 + 7) < 0; i++)
+		usleep(10000);
+	assert_int_equal(fs->ops->read_cached(fs, h, buf, sizeof(buf), 3 * 65536 + 7), sizeof(buf));
+	assert_memory_equal(buf, f->big + 3 * 65536 + 7, sizeof(buf));
+	ff_fs_close(fs);
+}
+
+/* A whole-tree walk in image order with read-ahead on, in small reads,
+ * against the contents written: prefetched blocks are the right ones. */
+static void test_prefetch_walk(void **state)
+{
+	struct fixture *f = *state;
+	char name[32], buf[16];
+	uint8_t *big = malloc(BIG);
+	struct ff_fs *fs;
+	uint64_t dir, h, off;
+	size_t i;
+
+	NEED_FS(f);
+	fs = open_cold(f, 1u << 20);
+	assert_int_equal(ff_fs_resolve(fs, "big", &h), 0);
+	for (off = 0; off < BIG; off += 4096)
+		assert_true(fs->ops->read(fs, h, big + off, 4096, off) > 0);
+	assert_memory_equal(big, f->big, BIG);
+	assert_int_equal(ff_fs_resolve(fs, "/many", &dir), 0);
+	for (i = 0; i < NFILES; i++) {
+		int n = snprintf(name, sizeof(name), "name-%05zu", i);
+		ssize_t got;
+
+		assert_int_equal(fs->ops->lookup(fs, dir, name, (size_t)n, &h), 0);
+		got = fs->ops->read(fs, h, buf, sizeof(buf) - 1, 0);
+		assert_true(got > 0);
+		buf[got] = '\0';
+		assert_int_equal(strtoul(buf, NULL, 10), i);
+	}
+	ff_fs_close(fs);
+	free(big);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -209,6 +298,9 @@ int main(void)
 		cmocka_unit_test(test_readdir_cookies_resume),
 		cmocka_unit_test(test_odd_reads),
 		cmocka_unit_test(test_parallel_reads),
+		cmocka_unit_test(test_read_cached),
+		cmocka_unit_test(test_prefetch_sequential),
+		cmocka_unit_test(test_prefetch_walk),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
