@@ -7,6 +7,7 @@
  * creating their contents does not disturb their times. */
 #include "flashfs/extract.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -21,6 +22,7 @@
 #include <unistd.h>
 
 #include "common/progress.h"
+#include "flashfs/extract_fold.h"
 #include "flashfs/extract_safe.h"
 #include "flashfs/hmap.h"
 
@@ -47,7 +49,10 @@ struct items {
  * that finishes last restores the metadata, or removes the file when any
  * part failed. */
 struct file {
-	int fd;
+	int fd;            /* -1: not created yet (see create_later) */
+	struct dirref *dir; /* where a file not created yet goes */
+	char *name;
+	mode_t mode;
 	char *rel;
 	uint64_t handle;
 	struct ff_stat st;
@@ -82,6 +87,7 @@ struct ex {
 	uid_t uid;
 	gid_t gid;
 	struct ff_hmap links, dirs_seen;
+	struct ff_fold *fold;
 	struct items dirs;
 	atomic_int errors;
 	atomic_uint warned;
@@ -90,6 +96,42 @@ struct ex {
 	int jobs_inline;     /* no worker threads could be started */
 	uint64_t queued, queued_bytes;
 };
+
+/* An open target directory shared by the walker and the workers that
+ * create files in it; the last one done with it closes it. */
+struct dirref {
+	int fd;
+	atomic_int refs;
+};
+
+/* Where one entry goes: name in the open directory dirfd, rel for messages.
+ * fold_first is the earlier name of the same directory that this one
+ * equals when case is ignored, or NULL.  ref is dirfd's shared form, or
+ * NULL when the entry must be created before the walker goes on. */
+struct dst {
+	int dirfd;
+	const char *name, *rel, *fold_first;
+	struct dirref *ref;
+};
+
+static struct dirref *dirref_new(int fd)
+{
+	struct dirref *d = fd >= 0 ? malloc(sizeof(*d)) : NULL;
+
+	if (!d)
+		return NULL;
+	d->fd = fd;
+	atomic_init(&d->refs, 1);
+	return d;
+}
+
+static void dirref_put(struct dirref *d)
+{
+	if (d && atomic_fetch_sub(&d->refs, 1) == 1) {
+		close(d->fd);
+		free(d);
+	}
+}
 
 static void fail(struct ex *ex, const char *rel, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -216,61 +258,100 @@ static void meta_fd(struct ex *ex, const char *rel, uint64_t h, const struct ff_
 		fail(ex, rel, "setting times: %s", strerror(errno));
 }
 
-/* The same for a symlink or special file just created as dirfd/name. */
-static void meta_at(struct ex *ex, const char *rel, uint64_t h, const struct ff_stat *st,
-		    int dirfd, const char *name)
+/* The same for a symlink or special file just created at d. */
+static void meta_at(struct ex *ex, const struct dst *d, uint64_t h, const struct ff_stat *st)
 {
 	struct timespec ts[2] = {{st->atime, 0}, {st->mtime, 0}};
 	char path[64 + 256];
 	int own;
 
 	set_owner_ok(ex, st, &own);
-	if (own && fchownat(dirfd, name, st->uid, st->gid, AT_SYMLINK_NOFOLLOW) < 0)
-		fail(ex, rel, "chown: %s", strerror(errno));
-	snprintf(path, sizeof(path), "/proc/self/fd/%d/%s", dirfd, name);
-	set_xattrs(ex, rel, h, -1, path);
-	if (!S_ISLNK(st->mode) && fchmodat(dirfd, name, st->mode & 07777, 0) < 0)
-		fail(ex, rel, "chmod: %s", strerror(errno));
-	if (utimensat(dirfd, name, ts, AT_SYMLINK_NOFOLLOW) < 0)
-		fail(ex, rel, "setting times: %s", strerror(errno));
+	if (own && fchownat(d->dirfd, d->name, st->uid, st->gid, AT_SYMLINK_NOFOLLOW) < 0)
+		fail(ex, d->rel, "chown: %s", strerror(errno));
+	snprintf(path, sizeof(path), "/proc/self/fd/%d/%s", d->dirfd, d->name);
+	set_xattrs(ex, d->rel, h, -1, path);
+	if (!S_ISLNK(st->mode) && fchmodat(d->dirfd, d->name, st->mode & 07777, 0) < 0)
+		fail(ex, d->rel, "chmod: %s", strerror(errno));
+	if (utimensat(d->dirfd, d->name, ts, AT_SYMLINK_NOFOLLOW) < 0)
+		fail(ex, d->rel, "setting times: %s", strerror(errno));
 }
 
 /* ---- pass 1: the tree ---- */
 
-/* After EEXIST, makes room for a new non-directory dirfd/name: refuses
- * unless --force, and never replaces a directory. */
-static int clear_slot(struct ex *ex, int dirfd, const char *name, const char *rel)
+/* Does the directory list an entry spelled exactly name?  (On a target
+ * that ignores case, name can exist without being listed.) */
+static int listed(int dirfd, const char *name)
+{
+	int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
+	struct dirent *de;
+	int found = 0;
+
+	if (!dir) {
+		if (fd >= 0)
+			close(fd);
+		return 1; /* cannot tell: treat it as an ordinary existing entry */
+	}
+	while (!found && (de = readdir(dir)))
+		found = !strcmp(de->d_name, name);
+	closedir(dir);
+	return found;
+}
+
+/* d exists (EEXIST) and equals d->fold_first when case is ignored.  When
+ * the directory does not list d under its own spelling, the target ignores
+ * case and what exists is the entry just made from the other name: it is
+ * neither replaced (even with --force) nor merged into.  Only names with a
+ * case twin in the image get here, so the directory scan stays rare.  (The
+ * inode numbers cannot tell: FUSE file systems such as fusefat give each
+ * spelling its own.) */
+static int folded_onto(struct ex *ex, const struct dst *d)
+{
+	if (!d->fold_first || listed(d->dirfd, d->name))
+		return 0;
+	fail(ex, d->rel, "already exists as \"%s\" (the target ignores case); not replaced",
+	     d->fold_first);
+	return 1;
+}
+
+/* After EEXIST, makes room for a new non-directory at d: refuses unless
+ * --force, and never replaces a directory. */
+static int clear_slot(struct ex *ex, const struct dst *d)
 {
 	struct stat st;
 
-	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+	if (fstatat(d->dirfd, d->name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 		return 0; /* gone meanwhile */
+	if (folded_onto(ex, d))
+		return -1;
 	if (!ex->o->force || S_ISDIR(st.st_mode)) {
-		fail(ex, rel, "already exists%s", ex->o->force ? " as a directory" :
-								 " (use --force to replace)");
+		fail(ex, d->rel, "already exists%s", ex->o->force ? " as a directory" :
+								    " (use --force to replace)");
 		return -1;
 	}
-	if (unlinkat(dirfd, name, 0) < 0) {
-		fail(ex, rel, "removing the existing file: %s", strerror(errno));
+	if (unlinkat(d->dirfd, d->name, 0) < 0) {
+		fail(ex, d->rel, "removing the existing file: %s", strerror(errno));
 		return -1;
 	}
 	return 0;
 }
 
-static int open_dir(struct ex *ex, int dirfd, const char *name, const char *rel, mode_t mode)
+static int open_dir(struct ex *ex, const struct dst *d, mode_t mode)
 {
 	struct stat st;
-	int fd;
+	int fd, made = mkdirat(d->dirfd, d->name, mode) == 0;
 
-	if (mkdirat(dirfd, name, mode) < 0 && errno != EEXIST) {
-		fail(ex, rel, "mkdir: %s", strerror(errno));
+	if (!made && errno != EEXIST) {
+		fail(ex, d->rel, "mkdir: %s", strerror(errno));
 		return -1;
 	}
-	fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (!made && folded_onto(ex, d))
+		return -1;
+	fd = openat(d->dirfd, d->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &st) < 0) {
-		fail(ex, rel, "%s", errno == ENOTDIR || errno == ELOOP
-					    ? "exists and is not a directory"
-					    : strerror(errno));
+		fail(ex, d->rel, "%s", errno == ENOTDIR || errno == ELOOP
+					       ? "exists and is not a directory"
+					       : strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return -1;
@@ -280,70 +361,65 @@ static int open_dir(struct ex *ex, int dirfd, const char *name, const char *rel,
 	return fd;
 }
 
-static void walk(struct ex *ex, int dirfd, uint64_t dir, const char *rel, int depth);
+static void walk(struct ex *ex, struct dirref *dir, uint64_t h, const char *rel, int depth);
 
-static void make_link(struct ex *ex, int dirfd, const char *name, const char *rel,
-		      const char *first)
+static void make_link(struct ex *ex, const struct dst *d, const char *first)
 {
 	int fd = ff_open_beneath(ex->root, first, O_PATH, 0), r;
 	char src[64];
 
 	if (fd < 0) {
-		fail(ex, rel, "hard link to %s: %s", first, strerror(errno));
+		fail(ex, d->rel, "hard link to %s: %s", first, strerror(errno));
 		return;
 	}
 	snprintf(src, sizeof(src), "/proc/self/fd/%d", fd);
-	r = linkat(AT_FDCWD, src, dirfd, name, AT_SYMLINK_FOLLOW);
-	if (r < 0 && errno == EEXIST && clear_slot(ex, dirfd, name, rel) == 0)
-		r = linkat(AT_FDCWD, src, dirfd, name, AT_SYMLINK_FOLLOW);
+	r = linkat(AT_FDCWD, src, d->dirfd, d->name, AT_SYMLINK_FOLLOW);
+	if (r < 0 && errno == EEXIST && clear_slot(ex, d) == 0)
+		r = linkat(AT_FDCWD, src, d->dirfd, d->name, AT_SYMLINK_FOLLOW);
 	else if (r < 0 && errno == EEXIST)
 		r = 0; /* reported by clear_slot */
 	if (r < 0)
-		fail(ex, rel, "hard link to %s: %s", first, strerror(errno));
+		fail(ex, d->rel, "hard link to %s: %s", first, strerror(errno));
 	close(fd);
 }
 
-static void make_symlink(struct ex *ex, int dirfd, const char *name, const char *rel,
-			 uint64_t h, const struct ff_stat *st)
+static void make_symlink(struct ex *ex, const struct dst *d, uint64_t h, const struct ff_stat *st)
 {
 	char target[4097];
 	ssize_t n = ex->fs->ops->readlink(ex->fs, h, target, sizeof(target) - 1);
 
 	if (n < 0 || (size_t)n >= sizeof(target) || memchr(target, '\0', (size_t)n)) {
-		fail(ex, rel, "reading symlink: %s", n < 0 ? strerror((int)-n) : "bad target");
+		fail(ex, d->rel, "reading symlink: %s", n < 0 ? strerror((int)-n) : "bad target");
 		return;
 	}
 	target[n] = '\0';
-	if (symlinkat(target, dirfd, name) < 0 &&
-	    (errno != EEXIST || clear_slot(ex, dirfd, name, rel) < 0 ||
-	     symlinkat(target, dirfd, name) < 0)) {
+	if (symlinkat(target, d->dirfd, d->name) < 0 &&
+	    (errno != EEXIST || clear_slot(ex, d) < 0 || symlinkat(target, d->dirfd, d->name) < 0)) {
 		if (errno == EEXIST)
 			return; /* reported by clear_slot */
-		fail(ex, rel, "symlink: %s", strerror(errno));
+		fail(ex, d->rel, "symlink: %s", strerror(errno));
 		return;
 	}
-	meta_at(ex, rel, h, st, dirfd, name);
+	meta_at(ex, d, h, st);
 }
 
-static void make_node(struct ex *ex, int dirfd, const char *name, const char *rel, uint64_t h,
-		      const struct ff_stat *st)
+static void make_node(struct ex *ex, const struct dst *d, uint64_t h, const struct ff_stat *st)
 {
 	dev_t dev = makedev(st->rdev_major, st->rdev_minor);
 	mode_t mode = (st->mode & S_IFMT) | 0600;
 
-	if (mknodat(dirfd, name, mode, dev) < 0 &&
-	    (errno != EEXIST || clear_slot(ex, dirfd, name, rel) < 0 ||
-	     mknodat(dirfd, name, mode, dev) < 0)) {
+	if (mknodat(d->dirfd, d->name, mode, dev) < 0 &&
+	    (errno != EEXIST || clear_slot(ex, d) < 0 || mknodat(d->dirfd, d->name, mode, dev) < 0)) {
 		if (errno == EEXIST)
 			return; /* reported by clear_slot */
 		if (errno == EPERM && !ex->is_root)
 			warn_once(ex, S_ISSOCK(st->mode) ? W_SOCKET : W_DEVICE,
 				  "cannot create device nodes or sockets");
 		else
-			fail(ex, rel, "mknod: %s", strerror(errno));
+			fail(ex, d->rel, "mknod: %s", strerror(errno));
 		return;
 	}
-	meta_at(ex, rel, h, st, dirfd, name);
+	meta_at(ex, d, h, st);
 }
 
 static void process(struct ex *ex, struct job *j, uint8_t *buf);
@@ -368,85 +444,115 @@ static void queue_file(struct ex *ex, struct file *f)
 	}
 }
 
-static void make_file(struct ex *ex, int dirfd, const char *name, const char *rel, uint64_t h,
-		      const struct ff_stat *st)
+/* Creates name in dirfd for writing; refuses an existing entry unless
+ * --force (clear_slot reports it).  Returns the fd or -1. */
+static int create_fd(struct ex *ex, const struct dst *d, mode_t mode)
 {
 	const int flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
-	mode_t mode = ex->o->umask_cleared ? (st->mode & 0777) : 0600;
-	struct file *f = malloc(sizeof(*f));
-	int fd = openat(dirfd, name, flags, mode);
+	int fd = openat(d->dirfd, d->name, flags, mode);
 
-	if (fd < 0 && errno == EEXIST && clear_slot(ex, dirfd, name, rel) == 0)
-		fd = openat(dirfd, name, flags, mode);
-	else if (fd < 0 && errno == EEXIST)
-		errno = 0; /* reported by clear_slot */
-	if (f)
-		f->rel = strdup(rel);
-	if (fd < 0 || !f || !f->rel) {
-		if (fd >= 0 || errno)
-			fail(ex, rel, "create: %s", fd < 0 ? strerror(errno) : "out of memory");
-		if (fd >= 0) {
-			close(fd);
-			unlinkat(dirfd, name, 0);
-		}
-		if (f)
-			free(f->rel);
-		free(f);
+	if (fd < 0 && errno == EEXIST) {
+		if (clear_slot(ex, d) < 0)
+			return -1;
+		fd = openat(d->dirfd, d->name, flags, mode);
+	}
+	if (fd < 0)
+		fail(ex, d->rel, "create: %s", strerror(errno));
+	return fd;
+}
+
+static void file_free(struct file *f)
+{
+	if (f) {
+		dirref_put(f->dir);
+		free(f->name);
+		free(f->rel);
+	}
+	free(f);
+}
+
+/* Creating a file costs the file system more than anything else the
+ * walker does, so a file that needs one job is created by the worker that
+ * fills it, in parallel with the others.  Hard links need their first name
+ * to exist when the walker meets the next, and a directory with names that
+ * collide when case is ignored keeps the walker's order, so those files
+ * are created at once. */
+static void make_file(struct ex *ex, const struct dst *d, uint64_t h, const struct ff_stat *st)
+{
+	struct file *f = calloc(1, sizeof(*f));
+	int later = d->ref && st->nlink <= 1 && st->size <= SPLIT;
+
+	if (!f || !(f->rel = strdup(d->rel)) || (later && !(f->name = strdup(d->name)))) {
+		fail(ex, d->rel, "out of memory");
+		file_free(f);
 		return;
 	}
-	f->fd = fd;
 	f->handle = h;
 	f->st = *st;
+	f->mode = ex->o->umask_cleared ? (st->mode & 0777) : 0600;
+	f->fd = -1;
+	if (later) {
+		f->dir = d->ref;
+		atomic_fetch_add(&d->ref->refs, 1);
+	} else if ((f->fd = create_fd(ex, d, f->mode)) < 0) {
+		file_free(f);
+		return;
+	}
 	queue_file(ex, f);
 }
 
-static void make_dir(struct ex *ex, int dirfd, const char *name, const char *rel, uint64_t h,
-		     const struct ff_stat *st, int depth)
+static void make_dir(struct ex *ex, const struct dst *d, uint64_t h, const struct ff_stat *st,
+		     int depth)
 {
+	struct dirref *ref;
 	int fd;
 
 	if (depth > MAX_DEPTH || ff_hmap_get(&ex->dirs_seen, h)) {
-		fail(ex, rel, "directory loop or nesting deeper than %d", MAX_DEPTH);
+		fail(ex, d->rel, "directory loop or nesting deeper than %d", MAX_DEPTH);
 		return;
 	}
-	fd = open_dir(ex, dirfd, name, rel, 0700);
+	fd = open_dir(ex, d, 0700);
 	if (fd < 0)
 		return;
-	if (ff_hmap_put(&ex->dirs_seen, h, (void *)1) < 0 || push(&ex->dirs, rel, h, st) < 0)
-		fail(ex, rel, "out of memory");
+	ref = dirref_new(fd);
+	if (!ref || ff_hmap_put(&ex->dirs_seen, h, (void *)1) < 0 ||
+	    push(&ex->dirs, d->rel, h, st) < 0)
+		fail(ex, d->rel, "out of memory");
 	else
-		walk(ex, fd, h, rel, depth + 1);
-	close(fd);
+		walk(ex, ref, h, d->rel, depth + 1);
+	if (ref)
+		dirref_put(ref);
+	else
+		close(fd);
 }
 
-static void entry(struct ex *ex, int dirfd, const char *name, const char *rel, uint64_t h,
-		  int depth)
+static void entry(struct ex *ex, const struct dst *d, uint64_t h, int depth)
 {
 	struct ff_stat st;
 	const char *first;
 	int r = ex->fs->ops->getattr(ex->fs, h, &st);
 
 	if (r < 0) {
-		fail(ex, rel, "%s", strerror(-r));
+		fail(ex, d->rel, "%s", strerror(-r));
 		return;
 	}
 	if (S_ISDIR(st.mode)) {
-		make_dir(ex, dirfd, name, rel, h, &st, depth);
+		make_dir(ex, d, h, &st, depth);
 		return;
 	}
 	first = st.nlink > 1 ? ff_hmap_get(&ex->links, h) : NULL;
 	if (first) {
-		make_link(ex, dirfd, name, rel, first);
+		make_link(ex, d, first);
 		return;
 	}
 	if (S_ISREG(st.mode))
-		make_file(ex, dirfd, name, rel, h, &st);
+		make_file(ex, d, h, &st);
 	else if (S_ISLNK(st.mode))
-		make_symlink(ex, dirfd, name, rel, h, &st);
+		make_symlink(ex, d, h, &st);
 	else
-		make_node(ex, dirfd, name, rel, h, &st);
+		make_node(ex, d, h, &st);
 	if (st.nlink > 1) {
-		char *copy = strdup(rel);
+		char *copy = strdup(d->rel);
 
 		if (!copy || ff_hmap_put(&ex->links, h, copy) < 0)
 			free(copy);
@@ -503,26 +609,72 @@ static int collect(void *ctx, const char *name, size_t len, uint64_t h, uint32_t
 	return 0;
 }
 
-static void walk(struct ex *ex, int dirfd, uint64_t dir, const char *rel, int depth)
+/* Warns once per name that equals an earlier one when case is ignored
+ * (extracting onto vfat, exFAT, SMB, macOS or a casefold directory keeps
+ * only one of them), and returns that earlier name for each entry: NULL, or
+ * NULL for all when out of memory. */
+static const char **case_collisions(struct ex *ex, const struct dents *d)
+{
+	const char **fold_first = calloc(d->n ? d->n : 1, sizeof(*fold_first));
+	size_t *first = malloc((d->n ? d->n : 1) * sizeof(*first)), i;
+
+	if (!fold_first || !first || ff_fold_collisions(ex->fold, d->names, d->n, first) < 0) {
+		fail(ex, d->rel, "out of memory (checking names for case collisions)");
+		free(first);
+		free(fold_first);
+		return NULL;
+	}
+	for (i = 0; i < d->n; i++) {
+		if (first[i] == FF_FOLD_NONE)
+			continue;
+		fold_first[i] = d->names[first[i]];
+		fprintf(stderr,
+			"flashfs extract: warning: %s: %s: \"%s\" and \"%s\" are the same name "
+			"when case is ignored; a case-insensitive target keeps only one\n",
+			ex->o->image, strcmp(d->rel, ".") ? d->rel : "/", fold_first[i], d->names[i]);
+	}
+	free(first);
+	return fold_first;
+}
+
+static int any_collision(const char **fold_first, size_t n)
+{
+	for (size_t i = 0; fold_first && i < n; i++)
+		if (fold_first[i])
+			return 1;
+	return 0;
+}
+
+static void walk(struct ex *ex, struct dirref *dir, uint64_t h, const char *rel, int depth)
 {
 	struct dents d = {ex, rel, NULL, NULL, 0, 0};
-	int r = ex->fs->ops->readdir(ex->fs, dir, 0, collect, &d);
+	int r = ex->fs->ops->readdir(ex->fs, h, 0, collect, &d);
+	const char **fold_first;
+	struct dirref *later;
 	size_t i;
 
 	if (r < 0)
 		fail(ex, rel, "reading directory: %s", strerror(-r));
+	fold_first = case_collisions(ex, &d);
+	later = any_collision(fold_first, d.n) ? NULL : dir;
 	for (i = 0; i < d.n; i++) {
 		size_t len = strlen(rel) + strlen(d.names[i]) + 2;
 		char *child = malloc(len);
 
 		if (child) {
+			struct dst to = {dir->fd, d.names[i], child,
+					 fold_first ? fold_first[i] : NULL, later};
+
 			snprintf(child, len, "%s/%s", rel, d.names[i]);
-			entry(ex, dirfd, d.names[i], strcmp(rel, ".") ? child : child + 2,
-			      d.handles[i], depth);
+			if (!strcmp(rel, "."))
+				to.rel = child + 2;
+			entry(ex, &to, d.handles[i], depth);
 		}
 		free(child);
-		free(d.names[i]);
 	}
+	for (i = 0; i < d.n; i++)
+		free(d.names[i]);
+	free(fold_first);
 	free(d.names);
 	free(d.handles);
 }
@@ -577,8 +729,24 @@ static void finish_file(struct ex *ex, struct file *f)
 	close(f->fd);
 	if (ex->prog)
 		ff_progress_add(ex->prog, f->st.size, 1);
-	free(f->rel);
-	free(f);
+	file_free(f);
+}
+
+/* Creates a file make_file left to the worker (its only job); when that
+ * fails (reported), the file is dropped. */
+static int create_later(struct ex *ex, struct file *f)
+{
+	struct dst d = {f->dir->fd, f->name, f->rel, NULL, NULL};
+
+	f->fd = create_fd(ex, &d, f->mode);
+	dirref_put(f->dir);
+	f->dir = NULL;
+	if (f->fd >= 0)
+		return 0;
+	if (ex->prog)
+		ff_progress_add(ex->prog, f->st.size, 1);
+	file_free(f);
+	return -1;
 }
 
 /* buf NULL: no buffer could be had, the job fails. */
@@ -586,6 +754,8 @@ static void process(struct ex *ex, struct job *j, uint8_t *buf)
 {
 	struct file *f = j->f;
 
+	if (f->fd < 0 && create_later(ex, f) < 0)
+		return;
 	if (!buf)
 		fail(ex, f->rel, "out of memory");
 	if (!buf || (!atomic_load(&f->failed) && fill(ex, j, buf) < 0))
@@ -774,14 +944,16 @@ static void extract_path(struct ex *ex, const char *path)
 		fail(ex, path, "%s", strerror(-r));
 	for (part = copy ? strtok_r(copy, "/", &save) : NULL; r == 0 && part && dirfd >= 0;
 	     part = next) {
+		struct dst to = {dirfd, part, rel + 2, NULL, NULL};
+
 		next = strtok_r(NULL, "/", &save);
 		if (!strcmp(part, "."))
 			continue;
 		snprintf(rel + strlen(rel), sizeof(rel) - strlen(rel), "/%s", part);
 		if (!next) {
-			entry(ex, dirfd, part, rel + 2, h, 0);
+			entry(ex, &to, h, 0);
 		} else {
-			int fd = open_dir(ex, dirfd, part, rel + 2, 0755);
+			int fd = open_dir(ex, &to, 0755);
 
 			close(dirfd);
 			dirfd = fd;
@@ -795,6 +967,7 @@ static void extract_path(struct ex *ex, const char *path)
 static void whole_image(struct ex *ex)
 {
 	uint64_t root = ex->fs->ops->root(ex->fs);
+	struct dirref *top;
 	struct ff_stat st;
 	int r = ex->fs->ops->getattr(ex->fs, root, &st);
 
@@ -803,9 +976,12 @@ static void whole_image(struct ex *ex)
 		return;
 	}
 	ff_hmap_put(&ex->dirs_seen, root, (void *)1);
-	if (push(&ex->dirs, ".", root, &st) < 0)
+	top = dirref_new(dup(ex->root));
+	if (!top || push(&ex->dirs, ".", root, &st) < 0)
 		fail(ex, "/", "out of memory");
-	walk(ex, ex->root, root, ".", 0);
+	else
+		walk(ex, top, root, ".", 0);
+	dirref_put(top);
 }
 
 static void free_items(struct items *it)
@@ -836,17 +1012,19 @@ int ff_extract(struct ff_fs *fs, const struct ff_extract_opts *o, char **paths, 
 	}
 	atomic_init(&ex.errors, 0);
 	atomic_init(&ex.warned, 0);
-	if (o->progress && isatty(2))
-		ex.prog = ff_progress_new(2, "files", 0);
 	ex.inline_buf = malloc(CHUNK);
+	ex.fold = ff_fold_new();
 	threads = calloc((size_t)(o->jobs > 1 ? o->jobs : 1), sizeof(*threads));
-	if (!ex.inline_buf || !threads) {
+	if (!ex.inline_buf || !ex.fold || !threads) {
 		fprintf(stderr, "flashfs extract: out of memory\n");
 		free(ex.inline_buf);
+		ff_fold_free(ex.fold);
 		free(threads);
 		close(ex.root);
 		return 2;
 	}
+	if (o->progress && isatty(2))
+		ex.prog = ff_progress_new(2, "files", 0);
 	started = start_workers(&ex, threads);
 	if (o->jobs > 1 && !started)
 		ex.jobs_inline = 1;
@@ -870,6 +1048,7 @@ int ff_extract(struct ff_fs *fs, const struct ff_extract_opts *o, char **paths, 
 	ff_hmap_free(&ex.links, free);
 	ff_hmap_free(&ex.dirs_seen, NULL);
 	free_items(&ex.dirs);
+	ff_fold_free(ex.fold);
 	free(ex.inline_buf);
 	free(threads);
 	close(ex.root);

@@ -34,6 +34,7 @@ struct args {
 	int64_t mkfs_time;	/* --mkfs-time; else the --mtime/SOURCE_DATE_EPOCH time */
 	int no_fragments, always_fragments, no_dedup, no_exports, no_sparse;
 	int quiet, progress, json;
+	unsigned skipped;	/* source entries --ignore-errors left out */
 	const char *image;
 };
 
@@ -136,8 +137,8 @@ static void usage(FILE *out)
 			fputs(*h != '\n' ? (char[]){ *h, 0 } : h[1] ? "\n        " : "", out);
 		fputc('\n', out);
 	}
-	fprintf(out, "\nExit status: 0 image written, 1 the image could not be built,\n"
-		     "2 usage error.\n");
+	fprintf(out, "\nExit status: 0 image written, 1 image written but --ignore-errors\n"
+		     "skipped some source files, 2 usage error or the image could not be built.\n");
 }
 
 static int usage_error(const char *msg)
@@ -386,6 +387,19 @@ static void warn_cb(void *ctx, const char *msg)
 		fprintf(stderr, PROG ": warning: %s\n", msg);
 }
 
+/* Source warnings.  The directory scanner ends the message of every entry
+ * that --ignore-errors leaves out with "(skipped)" (mkfs/scan_dir.c); the
+ * count decides the exit status, and mkfs_squashfs_errors.t checks it. */
+static void source_warn_cb(void *ctx, const char *msg)
+{
+	struct args *a = ctx;
+	size_t len = strlen(msg), tag = strlen("(skipped)");
+
+	if (len >= tag && !strcmp(msg + len - tag, "(skipped)"))
+		a->skipped++;
+	warn_cb(a, msg);
+}
+
 struct run {
 	struct args *a;
 	struct ff_progress *bar;
@@ -440,11 +454,12 @@ static void print_summary(const struct args *a, const struct ff_comp *comp,
 		       ",\"files\":%" PRIu64 ",\"dirs\":%" PRIu64 ",\"symlinks\":%" PRIu64
 		       ",\"special\":%" PRIu64 ",\"hardlinks\":%" PRIu64 ",\"fragments\":%" PRIu64
 		       ",\"duplicates\":%" PRIu64 ",\"sparse_blocks\":%" PRIu64 ",\"ids\":%u"
-		       ",\"xattr_ids\":%u,\"seconds\":%.3f}\n",
+		       ",\"xattr_ids\":%u,\"skipped\":%u,\"seconds\":%.3f}\n",
 		       ff_comp_name(comp), a->block_size, s->bytes_used, s->image_size,
 		       s->data_in, s->data_out, ratio, s->inode_count, s->n_files, s->n_dirs,
 		       s->n_symlinks, s->n_special, s->n_hardlinks, s->n_fragment_blocks,
-		       s->n_dup_files, s->n_sparse_blocks, s->n_ids, s->n_xattr_ids, secs);
+		       s->n_dup_files, s->n_sparse_blocks, s->n_ids, s->n_xattr_ids, a->skipped,
+		       secs);
 		return;
 	}
 	if (a->quiet)
@@ -491,10 +506,15 @@ static int write_image(struct args *a, const struct ff_comp *comp, struct ff_tre
 	}
 	if (ret < 0) {
 		fprintf(stderr, PROG ": %s\n", err.msg);
-		return 1;
+		return 2;
 	}
 	print_summary(a, comp, &st, now() - t0);
-	return 0;
+	if (!a->skipped)
+		return 0;
+	fflush(stdout); /* the count is the last line, also when both go to one file */
+	fprintf(stderr, PROG ": %s written, but %u unreadable source entr%s skipped "
+		"(--ignore-errors)\n", a->image, a->skipped, a->skipped == 1 ? "y was" : "ies were");
+	return 1;
 }
 
 static void on_signal(int sig)
@@ -532,13 +552,13 @@ static int run(struct args *a)
 	if (ff_comp_kernel_unsupported(comp))
 		warn_cb(a, "the Linux kernel cannot mount images compressed with this codec "
 			   "(unsquashfs and flashfs can read them)");
-	a->src.warn = warn_cb;
+	a->src.warn = source_warn_cb;
 	a->src.warn_ctx = a;
 	tree = ff_source_args_build(&a->src, &err);
 	if (!tree) {
 		fprintf(stderr, PROG ": %s\n", err.msg);
 		ff_comp_free(comp);
-		return 1;
+		return 2;
 	}
 	ret = write_image(a, comp, tree);
 	ff_tree_free(tree);

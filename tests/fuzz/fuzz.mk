@@ -2,6 +2,9 @@
 # top-level Makefile.
 #
 #   make fuzz FUZZ_SECONDS=N   seed corpora, then each target for N seconds
+#   make fuzz-ci               the reproducible short pass CI runs: fixed
+#                              seeds, FUZZ_CI_SEED, a fixed number of runs
+#                              per target (tests/fuzz/run-fuzz.sh)
 #   make fuzz-regress          every committed seed and regression input once
 #                              through each target (no fuzzing)
 #   make fuzz-bins             just build build/fuzz/fuzz_<target>
@@ -14,6 +17,7 @@
 
 FUZZ_BUILD   ?= build/fuzz
 FUZZ_SECONDS ?= 60
+FUZZ_CI_SEED ?= 1
 FUZZ_CC      ?= clang
 FUZZ_TARGETS := squashfs yaffs2 decompress cstream spec pseudo tar
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined
@@ -26,7 +30,7 @@ FUZZ_SUPPORT := tests/fuzz/fuzz_util.c tests/fuzz/fuzz_tree_common.c
 FUZZ_SUB := $(MAKE) --no-print-directory CC=$(FUZZ_CC) BUILD=$(FUZZ_BUILD) \
             CFLAGS="$(FUZZ_CFLAGS)" LDFLAGS="$(FUZZ_LDFLAGS)" FUZZ_INNER=1
 
-.PHONY: fuzz fuzz-bins fuzz-regress fuzz-seeds
+.PHONY: fuzz fuzz-bins fuzz-ci fuzz-regress fuzz-seeds
 
 ifeq ($(FUZZ_INNER),1)
 # Inside the nested make: BUILD is FUZZ_BUILD and CC is clang.
@@ -62,6 +66,10 @@ fuzz-seeds: all fuzz-bins
 # Fuzzing time accumulates: FUZZ_BUILD/corpus/<target> is kept between runs.
 fuzz: fuzz-seeds
 	tests/fuzz/run-fuzz.sh fuzz $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+# A fresh corpus each time, so the pass depends only on the commit and seed.
+fuzz-ci: fuzz-seeds
+	tests/fuzz/run-fuzz.sh ci $(FUZZ_BUILD) $(FUZZ_CI_SEED) $(FUZZ_TARGETS)
 endif
 
 # Runs each committed seed and regression input once (no fuzzing).

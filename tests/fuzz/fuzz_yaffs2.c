@@ -1,6 +1,7 @@
 /* YAFFS2 scanner.  The first byte picks how the image is opened: full
  * detection, or one of a few fixed small geometries and tag layouts (the
- * seeds are built with 1024-byte pages and 2 pages per block to stay small). */
+ * seeds are built with 1024-byte pages and 2 pages per block to stay small;
+ * bit 6 picks 512-byte inband pages). */
 #include <stdint.h>
 #include <unistd.h>
 
@@ -22,6 +23,12 @@ static void pick_geometry(uint8_t sel, struct ff_open_opts *o)
 	o->oob_layout = layouts[(sel & 7) % 3];
 	o->tags = tags[(sel >> 4) & 1];
 	o->big_endian = (sel >> 5) & 1;
+	if (sel & 0x40) { /* small-page chips: inband tags, headers cut to 496 bytes */
+		o->page_size = 512;
+		o->oob_size = 16;
+		o->pages_per_block = 32;
+		o->oob_layout = "inband";
+	}
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -4,6 +4,11 @@
 # BIN_DIR holds mkfs.squashfs and mkfs.yaffs2.  OUT_DIR/<target>/ receives
 # small valid inputs; the hand-written text seeds committed in
 # tests/fuzz/corpus/<target>/ are used beside these, not copied.
+#
+# The output is the same bytes on every run and machine (fixed contents,
+# times, owners, archive member order; no names or times in compressed
+# headers): `make fuzz-ci` starts from these seeds, and a fuzz pass with a
+# fixed libFuzzer seed is only reproducible from a fixed corpus.
 set -eu
 bin=$1
 out=$2
@@ -15,7 +20,8 @@ mkdir -p "$out"/{squashfs,yaffs2,tar,cstream}
 # A small tree with every kind of object the formats store.
 mkdir -p "$src/tree/dir/sub" "$src/tree/empty"
 printf 'hello\n' > "$src/tree/small"
-head -c 9000 /dev/urandom > "$src/tree/dir/random"
+python3 -c 'import random, sys; sys.stdout.buffer.write(random.Random(9000).randbytes(9000))' \
+	> "$src/tree/dir/random"
 yes 'compressible line' | head -c 20000 > "$src/tree/dir/sub/text"
 truncate -s 40000 "$src/tree/sparse"
 ln -s small "$src/tree/link"
@@ -23,22 +29,24 @@ ln -s /absolute/target "$src/tree/dir/abs"
 ln "$src/tree/small" "$src/tree/dir/hard"
 mkfifo "$src/tree/fifo"
 setfattr -n user.comment -v seed "$src/tree/small" 2>/dev/null || true
+find "$src/tree" -exec touch -h -d @1600000000 {} +
 
 for c in gzip lzo xz lzma lz4 zstd; do
 	"$bin/mkfs.squashfs" -q -b 4K -c "$c" --all-root --mtime 0 \
 		"$src/tree" "$out/squashfs/$c.sqfs" ||
 		echo "seed: mkfs.squashfs -c $c failed" >&2
 done
-"$bin/mkfs.squashfs" -q -b 4K --no-fragments --no-exports --mtime 0 \
+"$bin/mkfs.squashfs" -q -b 4K --no-fragments --no-exports --all-root --mtime 0 \
 	"$src/tree" "$out/squashfs/nofrag.sqfs" || true
 
 # YAFFS2: the first byte of a fuzz input picks the geometry (see fuzz_yaffs2.c):
 # 0x01 = 1024-byte pages, 2 pages per block, linux layout, kernel tags;
-# 0x02 offset0, 0x13 inband with classic tags; 0x00 detection.
+# 0x02 offset0, 0x13 inband with classic tags; 0x41 512-byte inband pages;
+# 0x00 detection.
 y2() {
 	local sel=$1 name=$2
 	shift 2
-	if "$bin/mkfs.yaffs2" -q --page-size 1024 --pages-per-block 2 --mtime 0 "$@" \
+	if "$bin/mkfs.yaffs2" -q --page-size 1024 --pages-per-block 2 --all-root --mtime 0 "$@" \
 		"$src/tree" "$src/y2.img"; then
 		{ printf "\\x$sel"; cat "$src/y2.img"; } > "$out/yaffs2/$name"
 	else
@@ -49,25 +57,37 @@ y2 01 linux-kernel.y2 --oob-layout linux --tags kernel
 y2 00 detect.y2 --oob-layout linux --tags kernel
 y2 02 offset0.y2 --oob-layout offset0
 y2 13 inband-classic.y2 --oob-layout inband --tags classic
+y2 41 inband-512.y2 --page-size 512 --oob-size 16 --pages-per-block 32 --no-xattrs
 
 # Compressed blocks for the decompress target come from seed_blocks (C,
 # through compress/), which fuzz.mk runs after this script.
 
-# Tar archives in each dialect GNU tar writes, plus a compressed one.
+# Tar archives in each dialect GNU tar writes, plus a compressed one.  The
+# names of pax headers and of pax sparse members hold tar's process id
+# (the first can be set, the second not), so the pax seed has no sparse
+# member; a pax sparse archive is committed in tests/fuzz/corpus/tar/.
+tar_det=(--sort=name --mtime=@1600000000 --owner=0 --group=0 --numeric-owner)
 for fmt in ustar gnu pax; do
-	tar -C "$src/tree" --format=$fmt --sparse -cf "$out/tar/$fmt.tar" . 2>/dev/null ||
-		tar -C "$src/tree" --format=$fmt -cf "$out/tar/$fmt.tar" .
+	opts=("${tar_det[@]}" --format=$fmt)
+	if [ $fmt = pax ]; then
+		tar -C "$src/tree" "${opts[@]}" -cf "$out/tar/$fmt.tar" \
+			--pax-option=exthdr.name=%d/PaxHeaders/%f,delete=atime,delete=ctime .
+	else
+		tar -C "$src/tree" "${opts[@]}" --sparse -cf "$out/tar/$fmt.tar" . 2>/dev/null ||
+			tar -C "$src/tree" "${opts[@]}" -cf "$out/tar/$fmt.tar" .
+	fi
 done
-gzip -9 -c "$out/tar/pax.tar" > "$out/tar/pax.tar.gz"
+gzip -9 -n -c "$out/tar/pax.tar" > "$out/tar/pax.tar.gz"
 
 # Stream containers, as flashfs meets them around YAFFS2 images (without
 # the fuzz_yaffs2 selector byte).
 if [ -f "$out/yaffs2/linux-kernel.y2" ]; then
 	tail -c +2 "$out/yaffs2/linux-kernel.y2" > "$src/y2.raw"
-	gzip -9 -c "$src/y2.raw" > "$out/cstream/image.gz"
+	gzip -9 -n -c "$src/y2.raw" > "$out/cstream/image.gz"
 	xz -c "$src/y2.raw" > "$out/cstream/image.xz"
 	zstd -q -c "$src/y2.raw" > "$out/cstream/image.zst"
 	if command -v lzop > /dev/null; then
+		touch -d @1600000000 "$src/y2.raw" # lzop stores the name and time
 		lzop -c "$src/y2.raw" > "$out/cstream/image.lzo"
 	fi
 fi

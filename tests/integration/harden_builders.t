@@ -5,7 +5,7 @@
 #    image — never partial.  (A leftover IMAGE.tmp.* is allowed: nothing can
 #    remove it after SIGKILL.)  FF_KILLS=N per builder (default 6),
 #    FF_KILL_SEED=S (default 1).
-#  - a full file system (1 MiB tmpfs): clear "no space" error, non-zero exit,
+#  - a full file system (1 MiB tmpfs): clear "no space" error, exit 2,
 #    no image, no temporary left, an existing IMAGE untouched.
 #  - source files that shrink, vanish or grow after the scan (made
 #    deterministic with gdb: stop at the first content read, change the
@@ -81,7 +81,7 @@ if [ "$(id -u)" = 0 ] && mkdir -p "$T/full" && mount -t tmpfs -o size=1m tmpfs "
 		rm -rf "${T:?}/full/"*
 		err=$(build $b "$T/full/img" 2>&1 > /dev/null)
 		rc=$?
-		ok "$b: full disk gives a non-zero exit ($rc)" test $rc -ne 0 -a $rc -lt 128
+		is "$rc" 2 "$b: full disk is a fatal error (exit 2)"
 		case $err in
 		*"no space"* | *"No space"*) ok "$b: full disk message says no space" true ;;
 		*) ok "$b: full disk message says no space (got: $err)" false ;;

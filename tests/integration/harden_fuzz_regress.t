@@ -13,9 +13,11 @@ echo 'int LLVMFuzzerTestOneInput(const char *d, long n){(void)d;(void)n;return 0
 clang -fsanitize=fuzzer,address,undefined "$T/probe.c" -o "$T/probe" 2> /dev/null ||
 	skip_all "clang cannot link -fsanitize=fuzzer (libclang-rt-dev missing)"
 
-fb=$FF_TOP/build/fuzz
+# FF_FUZZ_BUILD picks the fuzz build directory (default build/fuzz, shared
+# with `make fuzz`), so parallel checkouts or engineers need not share one.
+fb=${FF_FUZZ_BUILD:-$FF_TOP/build/fuzz}
 # A clean make environment: not the caller's BUILD, CFLAGS or jobserver.
-if ! env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$FF_TOP" fuzz-bins \
+if ! env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$FF_TOP" FUZZ_BUILD="$fb" fuzz-bins \
 	> "$T/build.log" 2>&1; then
 	echo "not ok 1 - make fuzz-bins"
 	tail -n 30 "$T/build.log" | sed 's/^/#   /'

@@ -1,6 +1,7 @@
 #!/bin/bash
 # Bad input gives a message naming the option, value, path or line and the
-# problem, a non-zero exit (2 for usage errors), and no IMAGE.
+# problem, exit 2 (usage errors and builds that fail alike), and no IMAGE;
+# a build that --ignore-errors completed without some files exits 1.
 . "$(dirname "$0")/../lib.sh"
 
 command -v mkfs.squashfs >/dev/null || skip_all "mkfs.squashfs not built"
@@ -37,13 +38,13 @@ bad_usage "--no-fragments with --always-fragments" "contradict" --no-fragments -
 bad_usage "IMAGE inside SOURCE" "inside SOURCE" "$S" "$S/sub/img.sqfs"
 ok "IMAGE inside SOURCE: nothing written into SOURCE" test -z "$(ls "$S/sub")"
 
-# build_fails NAME PATTERN ARGS... — exit 1, message matches, no image.
+# build_fails NAME PATTERN ARGS... — exit 2, message matches, no image.
 build_fails() {
 	local name=$1 pat=$2 out rc
 	shift 2
 	out=$("$@" 2>&1)
 	rc=$?
-	is "$rc" 1 "$name: exit status 1"
+	is "$rc" 2 "$name: exit status 2"
 	ok "$name: message names it" grep -qF -- "$pat" <<< "$out"
 	ok "$name: no image" test ! -e "$IMG"
 }
@@ -64,13 +65,27 @@ if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null; then
 	asuser() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
 	out=$(asuser mkfs.squashfs "$T/priv/src" "$T/priv/out/img.sqfs" 2>&1)
 	rc=$?
-	ok "unreadable file: build fails (exit $rc)" test "$rc" -ne 0 -a "$rc" -lt 128
+	is "$rc" 2 "unreadable file: build fails (exit 2)"
 	ok "unreadable file: the message names it" grep -qF "secret" <<< "$out"
 	is "$(ls "$T/priv/out")" "" "unreadable file: no image, no temporary"
+	mkdir "$T/priv/src/closed"
+	echo hidden > "$T/priv/src/closed/hidden"
+	chmod 700 "$T/priv/src/closed"
 	out=$(asuser mkfs.squashfs --ignore-errors "$T/priv/src" "$T/priv/out/img.sqfs" 2>&1)
 	rc=$?
-	is "$rc" 0 "--ignore-errors: the image is built"
+	is "$rc" 1 "--ignore-errors with skipped files: exit 1"
+	is "$(tail -n 1 <<< "$out")" \
+		"mkfs.squashfs: $T/priv/out/img.sqfs written, but 2 unreadable source entries were skipped (--ignore-errors)" \
+		"--ignore-errors: the last line counts the skipped entries"
 	ok "--ignore-errors: a warning names the file" grep -qF "secret" <<< "$out"
+	ok "--ignore-errors: a warning names the directory" grep -qF "closed" <<< "$out"
+	out=$(asuser mkfs.squashfs -q --ignore-errors "$T/priv/src" "$T/priv/out/q.sqfs" 2>&1)
+	is "$?:$(wc -l <<< "$out")" "1:1" "--ignore-errors -q: exit 1, only the count line"
+	rm -f "$T/priv/out/q.sqfs"
+	rm -rf "$T/priv/src/closed"
+	out=$(asuser mkfs.squashfs --json --ignore-errors "$T/priv/src" "$T/priv/out/j.sqfs" 2> /dev/null)
+	ok "--ignore-errors --json: the summary counts the skipped entry" grep -qF '"skipped":1,' <<< "$out"
+	rm -f "$T/priv/out/j.sqfs"
 	ok "--ignore-errors: the readable file is in it" \
 		bash -c "unsquashfs -lls '$T/priv/out/img.sqfs' | grep -q public"
 	ok "--ignore-errors: the unreadable file is not" \

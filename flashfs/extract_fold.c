@@ -1,0 +1,133 @@
+#include "flashfs/extract_fold.h"
+
+#include <locale.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+#include <wctype.h>
+
+/* A byte that is not part of valid UTF-8 becomes a value above Unicode, so
+ * it can only equal the same byte. */
+#define RAW_BYTE 0x110000u
+
+struct ff_fold {
+	locale_t utf8; /* (locale_t)0: fold ASCII only */
+};
+
+struct ff_fold *ff_fold_new(void)
+{
+	struct ff_fold *f = calloc(1, sizeof(*f));
+
+	if (f)
+		f->utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
+	return f;
+}
+
+void ff_fold_free(struct ff_fold *f)
+{
+	if (!f)
+		return;
+	if (f->utf8)
+		freelocale(f->utf8);
+	free(f);
+}
+
+/* Folds name into out (room for strlen(name) code points); returns the
+ * count.  The caller has made f->utf8 this thread's locale. */
+static size_t fold_name(const struct ff_fold *f, const char *name, uint32_t *out)
+{
+	size_t len = strlen(name), i = 0, n = 0;
+	mbstate_t st;
+
+	memset(&st, 0, sizeof(st));
+	while (i < len) {
+		unsigned char b = (unsigned char)name[i];
+		wchar_t wc;
+		size_t k = (b < 0x80 || !f->utf8) ? 1 : mbrtowc(&wc, name + i, len - i, &st);
+
+		if (k == 1 && b < 0x80) {
+			out[n++] = (b >= 'A' && b <= 'Z') ? b + ('a' - 'A') : b;
+		} else if (k == (size_t)-1 || k == (size_t)-2 || k == 0 || k == 1) {
+			out[n++] = RAW_BYTE + b;
+			memset(&st, 0, sizeof(st));
+			k = 1;
+		} else {
+			out[n++] = (uint32_t)towlower_l(towupper_l((wint_t)wc, f->utf8), f->utf8);
+		}
+		i += k;
+	}
+	return n;
+}
+
+static uint64_t hash(const uint32_t *k, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ k[i]) * 0x100000001b3ull;
+	return h;
+}
+
+struct keys {
+	uint32_t *cp;  /* every name's folded code points, one after another */
+	size_t *off;   /* name i is cp[off[i] .. off[i + 1]) */
+	size_t *slot;  /* open addressing: name index + 1, 0 = empty */
+	size_t mask;
+};
+
+static int fold_all(const struct ff_fold *f, char *const *names, size_t n, struct keys *k)
+{
+	size_t total = 0, cap = 4;
+	locale_t old = f->utf8 ? uselocale(f->utf8) : (locale_t)0;
+
+	for (size_t i = 0; i < n; i++)
+		total += strlen(names[i]);
+	while (cap < 2 * n)
+		cap *= 2;
+	k->cp = malloc((total ? total : 1) * sizeof(*k->cp));
+	k->off = malloc((n + 1) * sizeof(*k->off));
+	k->slot = calloc(cap, sizeof(*k->slot));
+	k->mask = cap - 1;
+	if (k->cp && k->off && k->slot) {
+		k->off[0] = 0;
+		for (size_t i = 0; i < n; i++)
+			k->off[i + 1] = k->off[i] + fold_name(f, names[i], k->cp + k->off[i]);
+	}
+	if (f->utf8)
+		uselocale(old);
+	return k->cp && k->off && k->slot ? 0 : -1;
+}
+
+static int same_key(const struct keys *k, size_t a, size_t b)
+{
+	size_t la = k->off[a + 1] - k->off[a];
+
+	return la == k->off[b + 1] - k->off[b] &&
+	       !memcmp(k->cp + k->off[a], k->cp + k->off[b], la * sizeof(*k->cp));
+}
+
+int ff_fold_collisions(const struct ff_fold *f, char *const *names, size_t n, size_t *first)
+{
+	struct keys k = {0};
+	int r = 0;
+
+	for (size_t i = 0; i < n; i++)
+		first[i] = FF_FOLD_NONE;
+	if (n < 2)
+		return 0;
+	r = fold_all(f, names, n, &k);
+	for (size_t i = 0; r == 0 && i < n; i++) {
+		size_t s = hash(k.cp + k.off[i], k.off[i + 1] - k.off[i]) & k.mask;
+
+		while (k.slot[s] && !same_key(&k, k.slot[s] - 1, i))
+			s = (s + 1) & k.mask;
+		if (k.slot[s])
+			first[i] = k.slot[s] - 1;
+		else
+			k.slot[s] = i + 1;
+	}
+	free(k.cp);
+	free(k.off);
+	free(k.slot);
+	return r;
+}
