@@ -46,7 +46,8 @@ struct sqfs_prefetch {
 	unsigned idle;            /* workers waiting for work */
 	uint64_t epoch;           /* bumped on restart: plans made before are stale */
 	struct job ring[RING];
-	uint64_t first, end, todo; /* sequence numbers: the ring holds [first, end) */
+	uint64_t first, end, next_job; /* sequence numbers: the ring holds [first, end);
+					  * next_job is the oldest not yet taken */
 	uint64_t ahead;           /* decoded bytes the ring stands for */
 	uint64_t win, min_win, max_win;
 	struct cursor cur;
@@ -111,8 +112,8 @@ static void drop_before(struct sqfs_prefetch *p, uint64_t seq)
 	for (; p->first < seq; p->first++)
 		if (p->ring[p->first % RING].size)
 			p->ahead -= p->rd->sb.block_size;
-	if (p->todo < p->first)
-		p->todo = p->first;
+	if (p->next_job < p->first)
+		p->next_job = p->first;
 }
 
 static int want_plan(const struct sqfs_prefetch *p)
@@ -125,7 +126,7 @@ static int want_plan(const struct sqfs_prefetch *p)
  * wake-up per block the reader consumes. */
 static void kick(struct sqfs_prefetch *p)
 {
-	if (p->idle && (p->todo < p->end || (want_plan(p) && p->ahead <= p->win / 2)))
+	if (p->idle && (p->next_job < p->end || (want_plan(p) && p->ahead <= p->win / 2)))
 		pthread_cond_signal(&p->wake);
 }
 
@@ -163,8 +164,8 @@ static void *worker(void *arg)
 
 	pthread_mutex_lock(&p->lock);
 	while (!p->stop) {
-		if (p->todo < p->end) {
-			struct job j = p->ring[p->todo++ % RING];
+		if (p->next_job < p->end) {
+			struct job j = p->ring[p->next_job++ % RING];
 
 			if (!j.size)
 				continue;
