@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "mkfs/data_stream.h"
 #include "yaffs2/ecc.h"
 #include "yaffs2/obj_header.h"
 #include "yaffs2/tags.h"
@@ -26,7 +27,7 @@ struct writer {
 	uint32_t page;        /* next free page in block */
 	uint32_t seq;
 	uint8_t *chunk;       /* one chunk of data (header + xattrs) */
-	uint8_t *rbuf;        /* READ_CHUNKS chunks of file data */
+	struct ff_data_stream *data;
 };
 
 uint64_t ff_y2_max_file_size(uint32_t chunk_bytes)
@@ -303,35 +304,22 @@ static int write_span(struct writer *w, const struct ff_node *n, const uint8_t *
 	return 0;
 }
 
+static int has_data(const struct ff_node *n)
+{
+	return !n->link && S_ISREG(n->mode);
+}
+
 static int write_data(struct writer *w, const struct ff_node *n, struct ff_err *err)
 {
-	size_t cap = (size_t)w->lay->chunk_bytes * READ_CHUNKS;
-	struct ff_data *d;
-	uint64_t off = 0;
-	int ret = 0;
+	struct ff_data_piece p;
 
-	if (!n->size)
-		return 0;
-	d = ff_tree_open_data(w->tree, n, err);
-	if (!d)
-		return -1;
-	while (off < n->size && !ret) {
-		size_t want = n->size - off < cap ? (size_t)(n->size - off) : cap;
-		ssize_t got = ff_data_pread(d, w->rbuf, want, off, err);
-
-		if (got < 0 || (size_t)got != want) {
-			if (got >= 0)
-				node_err(n, err, "file shrank while reading (%llu of %llu bytes)",
-					 (unsigned long long)(off + (uint64_t)got),
-					 (unsigned long long)n->size);
-			ret = -1;
-			break;
-		}
-		ret = write_span(w, n, w->rbuf, want, off, err);
-		off += want;
+	for (uint64_t off = 0; off < n->size; off += p.len) {
+		if (ff_data_stream_next(w->data, n, &p, err))
+			return -1;
+		if (write_span(w, n, p.buf, p.len, p.off, err))
+			return -1;
 	}
-	ff_data_close(d);
-	return ret;
+	return 0;
 }
 
 static int write_node(struct writer *w, const struct ff_node *n, struct ff_err *err)
@@ -344,7 +332,7 @@ static int write_node(struct writer *w, const struct ff_node *n, struct ff_err *
 	if (write_header(w, n, err))
 		return -1;
 	w->st->objects++;
-	if (!n->link && S_ISREG(n->mode))
+	if (has_data(n))
 		return write_data(w, n, err);
 	return 0;
 }
@@ -392,10 +380,14 @@ int ff_y2_write(const struct ff_tree *tree, const struct ff_y2_write_opts *opts,
 		return -1;
 	w.blocks = w.block = malloc(w.n_blocks * block_len(lay));
 	w.chunk = malloc(lay->chunk_bytes);
-	w.rbuf = malloc((size_t)lay->chunk_bytes * READ_CHUNKS);
-	if (!w.blocks || !w.chunk || !w.rbuf)
+	if (!w.blocks || !w.chunk)
 		ret = ff_err_set(err, ENOMEM, "out of memory for a %u-page block",
 				 lay->geom.pages_per_block);
+	if (!ret)
+		w.data = ff_data_stream_new(tree, has_data, (size_t)lay->chunk_bytes * READ_CHUNKS,
+					    err);
+	if (!ret && !w.data)
+		ret = -1;
 	for (const struct ff_node *n = ff_tree_root(tree); n && !ret; n = ff_tree_next(tree, n)) {
 		ret = write_node(&w, n, err);
 		if (opts->progress && (++done % 1024 == 0 || done == total))
@@ -405,8 +397,8 @@ int ff_y2_write(const struct ff_tree *tree, const struct ff_y2_write_opts *opts,
 		ret = flush_block(&w, err);
 	if (!ret)
 		ret = write_out(&w, err);
+	ff_data_stream_free(w.data);
 	free(w.blocks);
 	free(w.chunk);
-	free(w.rbuf);
 	return ret;
 }
