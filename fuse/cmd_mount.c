@@ -52,6 +52,8 @@ static void usage(FILE *out)
 		"                    (1 = everything in one thread)\n"
 		"  prefetch=SIZE     decode ahead of sequential tree walks (default 8M, 0 = off)\n"
 		"  timeout=SECONDS   unmount after SECONDS without requests\n"
+		"  spin=MICROSECONDS poll for the next request this long before sleeping\n"
+		"                    (default 200, 0 = always sleep)\n"
 		"  page_size=, oob_size=, pages_per_block=, oob_layout=linux|offset0|inband,\n"
 		"  tags=kernel|classic, endian=little|big   YAFFS2 geometry if not detected\n"
 		"  allow_other and other FUSE mount options are passed through; the mount is\n"

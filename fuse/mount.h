@@ -22,6 +22,11 @@
  * sixth.  Only root can set it; otherwise the kernel's stays. */
 #define FF_MOUNT_READAHEAD_KB 1024u
 
+/* Default spin= (microseconds): a tree walk's next request follows our
+ * answer within tens of microseconds, so polling that long saves waking a
+ * sleeping thread for nearly every request (fuse/spin_loop.c). */
+#define FF_MOUNT_SPIN_US 200u
+
 struct ff_mount_opts {
 	const char *image;      /* positional arguments, as given */
 	const char *mountpoint;
@@ -32,6 +37,7 @@ struct ff_mount_opts {
 	unsigned idle_timeout;  /* timeout=SECONDS, 0 = never */
 	uint32_t max_read;      /* max_read=BYTES, 0 = the kernel's limit */
 	uint32_t readahead_kb;  /* readahead=SIZE (KiB), 0 = leave the kernel's */
+	unsigned spin_us;       /* spin=MICROSECONDS of polling after a request */
 	int foreground, debug, help, version;
 	char *fsname;           /* source shown in /proc/mounts; NULL = image */
 	/* Options handed to libfuse unchanged (allow_other, nosuid, -d ...);

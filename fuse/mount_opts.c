@@ -97,6 +97,7 @@ static int set_string(char **slot, const char *v)
 /* Numeric options: sizes take K/M/G/T suffixes, plain numbers may be hex. */
 enum num_id {
 	N_CACHE, N_PREFETCH, N_OFFSET, N_MAX_READ, N_READAHEAD, N_UID, N_GID, N_THREADS, N_TIMEOUT,
+	N_SPIN,
 	N_PAGE_SIZE, N_OOB_SIZE, N_PAGES_PER_BLOCK, N_COUNT
 };
 
@@ -114,6 +115,7 @@ static const struct numeric {
 	[N_GID] = {"gid", 0, 0, UINT32_MAX},
 	[N_THREADS] = {"threads", 0, 1, 1024},
 	[N_TIMEOUT] = {"timeout", 0, 0, UINT_MAX},
+	[N_SPIN] = {"spin", 0, 0, 1000000},
 	[N_PAGE_SIZE] = {"page_size", 0, 0, UINT32_MAX},
 	[N_OOB_SIZE] = {"oob_size", 0, 0, UINT32_MAX},
 	[N_PAGES_PER_BLOCK] = {"pages_per_block", 0, 0, UINT32_MAX},
@@ -131,6 +133,7 @@ static void store_numeric(struct ff_mount_opts *o, enum num_id id, uint64_t n)
 	case N_GID: o->gid = (int64_t)n; break;
 	case N_THREADS: o->threads = (unsigned)n; break;
 	case N_TIMEOUT: o->idle_timeout = (unsigned)n; break;
+	case N_SPIN: o->spin_us = (unsigned)n; break;
 	case N_PAGE_SIZE: o->open.page_size = (uint32_t)n; break;
 	case N_OOB_SIZE: o->open.oob_size = (uint32_t)n; break;
 	case N_PAGES_PER_BLOCK: o->open.pages_per_block = (uint32_t)n; break;
@@ -263,6 +266,7 @@ int ff_mount_opts_parse(struct ff_mount_opts *o, int argc, char **argv, struct f
 	o->open.big_endian = -1;
 	o->open.prefetch_bytes = FF_MOUNT_PREFETCH;
 	o->readahead_kb = FF_MOUNT_READAHEAD_KB;
+	o->spin_us = FF_MOUNT_SPIN_US;
 	ff_err_clear(err);
 	if (fuse_opt_parse(&in, &p, dash_opts, proc) != 0) {
 		if (!err || !err->msg[0])

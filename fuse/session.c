@@ -12,13 +12,14 @@
 #include "fuse/idle.h"
 #include "fuse/ll.h"
 #include "fuse/read_pool.h"
+#include "fuse/spin_loop.h"
 
 struct ff_fuse_session {
 	struct ff_fuse ctx;
 	struct fuse_session *se;
 	struct fuse_args args;
 	char *mountpoint;
-	unsigned threads, idle_timeout, readahead_kb;
+	unsigned threads, idle_timeout, readahead_kb, spin_us;
 	int mounted;
 };
 
@@ -122,6 +123,7 @@ int ff_fuse_mount(struct ff_fuse_session **out, struct ff_fs *fs, const struct f
 	s->threads = o->threads;
 	s->idle_timeout = o->idle_timeout;
 	s->readahead_kb = o->readahead_kb;
+	s->spin_us = o->spin_us;
 	if (start_session(s, o, err) < 0) {
 		ff_fuse_unmount(s);
 		return -1;
@@ -150,7 +152,7 @@ static int run_loop(struct ff_fuse_session *s)
 	if (n)
 		s->ctx.pool = ff_read_pool_new(&s->ctx, n);
 	s->ctx.dev_fd = fuse_session_fd(s->se);
-	ret = fuse_session_loop(s->se);
+	ret = ff_fuse_spin_loop(s->se, s->spin_us);
 	ff_read_pool_free(s->ctx.pool);
 	s->ctx.pool = NULL;
 	return ret;

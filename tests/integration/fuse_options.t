@@ -115,6 +115,22 @@ fuse_umount "$M"
 wait "$fgpid"
 is "$?" 0 "foreground mounter exits 0 after unmount"
 
+# --- spin=: the receiving thread polls after a request, then sleeps
+# running_threads PID — how many of the process's threads are running now
+running_threads() { grep -l '^State:.*R' /proc/"$1"/task/*/status 2>/dev/null | wc -l; }
+for spin in 0 200 300000; do
+	fuse_mount "$M" "$T/img.sqfs" -o spin=$spin
+	pid=$(pgrep -n -f "flashfs mount -o spin=$spin")
+	ok "spin=$spin: the mounter's process is found" test -d "/proc/${pid:-none}/task"
+	is "$(find "$M" | wc -l)" "$(find "$T/src" | wc -l)" "spin=$spin: find sees every entry"
+	is "$(sum "$M/random")" "$(sum "$T/src/random")" "spin=$spin: a file reads back"
+	sleep 1.5 # well past the longest spin
+	busy=0
+	for i in 1 2 3 4 5; do busy=$((busy + $(running_threads "$pid"))); sleep 0.1; done
+	is "$busy" 0 "spin=$spin: an idle mount has no running thread"
+	fuse_umount "$M"
+done
+
 # --- timeout=: unmounts by itself when idle, not while in use
 fuse_mount "$M" "$T/img.sqfs" -o timeout=1
 ok "timeout=1: unmounted by itself" fuse_wait_gone "$M" 20
