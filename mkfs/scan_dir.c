@@ -106,11 +106,38 @@ oom:
 	return ff_err_set(s->err, ENOMEM, "%s: out of memory", s->path);
 }
 
+/* The kernel allocates (and for values zeroes) a buffer of the size asked
+ * for, so a 64 KiB request per entry costs more than the answer: the
+ * length is asked first, and most entries have no xattrs at all. */
+static ssize_t list_xattrs(const char *path, char *list, size_t cap)
+{
+	ssize_t len = llistxattr(path, NULL, 0);
+
+	if (len <= 0)
+		return len;
+	len = llistxattr(path, list, (size_t)len <= cap ? (size_t)len : cap);
+	if (len < 0 && errno == ERANGE) /* the list grew in between */
+		len = llistxattr(path, list, cap);
+	return len;
+}
+
+static ssize_t get_xattr(const char *path, const char *name, uint8_t *value, size_t cap)
+{
+	ssize_t len = lgetxattr(path, name, NULL, 0);
+
+	if (len <= 0)
+		return len;
+	len = lgetxattr(path, name, value, (size_t)len <= cap ? (size_t)len : cap);
+	if (len < 0 && errno == ERANGE)
+		len = lgetxattr(path, name, value, cap);
+	return len;
+}
+
 static int read_xattrs(struct scan *s, struct ff_node *n)
 {
 	char list[65536];
 	uint8_t value[65536];
-	ssize_t len = llistxattr(s->path, list, sizeof(list));
+	ssize_t len = list_xattrs(s->path, list, sizeof(list));
 
 	if (len < 0) {
 		if (errno == ENOTSUP || errno == ENOSYS)
@@ -118,7 +145,7 @@ static int read_xattrs(struct scan *s, struct ff_node *n)
 		return ff_err_sys(s->err, errno, "%s: cannot list xattrs", s->path);
 	}
 	for (ssize_t i = 0; i < len; i += (ssize_t)strlen(list + i) + 1) {
-		ssize_t vlen = lgetxattr(s->path, list + i, value, sizeof(value));
+		ssize_t vlen = get_xattr(s->path, list + i, value, sizeof(value));
 
 		if (vlen < 0 && errno == ENODATA)
 			continue; /* removed while we looked */
