@@ -5,10 +5,12 @@
  * order keeps the content; later copies point at it.
  *
  * The crcs are taken in data order, the order the read-ahead helper and
- * the data pass follow, so a cold page cache is filled front to back. */
+ * the data pass follow, so a cold page cache is filled front to back; two
+ * threads take alternate files. */
 #include "squashfs/writer_priv.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -150,18 +152,69 @@ static void mark_shared_sizes(const struct cand *c, size_t n, uint8_t *want)
 	}
 }
 
-static int crc_wanted(struct sqfs_writer *w, const uint8_t *want, uint32_t *crcs, uint8_t *buf,
-		      struct ff_err *err)
+/* The crcs of one share of the files (every parts-th, from part on): the
+ * pass runs before the compressors start, so it is split over the cores. */
+struct crc_part {
+	struct sqfs_writer *w;
+	const uint8_t *want;
+	uint32_t *crcs;
+	unsigned part, parts;
+	size_t failed_at;    /* n_files when none failed */
+	struct ff_err err;
+};
+
+static void *crc_part_run(void *arg)
 {
+	struct crc_part *p = arg;
+	struct sqfs_writer *w = p->w;
+	uint8_t *buf = malloc(CHUNK);
 	uint64_t pos = 0;
 
+	p->failed_at = w->n_files;
 	for (size_t i = 0; i < w->n_files; i++) {
-		sqfs_readahead_progress(w->ra, pos);
-		if (want[i] && file_crc(w, i, buf, &crcs[i], err) < 0)
-			return -1;
+		if (p->part == 0)
+			sqfs_readahead_progress(w->ra, pos);
 		pos += w->files[i]->size;
+		if (i % p->parts != p->part || !p->want[i])
+			continue;
+		if (!buf)
+			ff_err_set(&p->err, ENOMEM, "dedup: out of memory");
+		if (!buf || file_crc(w, i, buf, &p->crcs[i], &p->err) < 0) {
+			p->failed_at = i;
+			break;
+		}
 	}
-	return 0;
+	free(buf);
+	return NULL;
+}
+
+/* Deterministic whatever the timing: the error of the first file in data
+ * order that failed is the one reported. */
+static int crc_wanted(struct sqfs_writer *w, const uint8_t *want, uint32_t *crcs,
+		      struct ff_err *err)
+{
+	unsigned parts = w->jobs > 1 ? 2 : 1, started = 1;
+	struct crc_part p[2];
+	pthread_t helper;
+	size_t first = 0;
+
+	for (unsigned k = 0; k < parts; k++)
+		p[k] = (struct crc_part){ .w = w, .want = want, .crcs = crcs, .part = k,
+					  .parts = parts };
+	if (parts > 1 && pthread_create(&helper, NULL, crc_part_run, &p[1]) == 0)
+		started = 2;
+	else
+		p[0].parts = 1;
+	crc_part_run(&p[0]);
+	if (started > 1)
+		pthread_join(helper, NULL);
+	for (unsigned k = 1; k < started; k++)
+		if (p[k].failed_at < p[first].failed_at)
+			first = k;
+	if (p[first].failed_at == w->n_files)
+		return 0;
+	*err = p[first].err;
+	return -1;
 }
 
 static int dedup_groups(struct sqfs_writer *w, struct cand *c, const uint32_t *crcs,
@@ -197,7 +250,7 @@ int sqfs_dedup(struct sqfs_writer *w, struct ff_err *err)
 	}
 	qsort(c, w->n_files, sizeof(*c), by_size);
 	mark_shared_sizes(c, w->n_files, want);
-	if (crc_wanted(w, want, crcs, buf, err) == 0)
+	if (crc_wanted(w, want, crcs, err) == 0)
 		ret = dedup_groups(w, c, crcs, buf, err);
 out:
 	free(c);

@@ -100,15 +100,18 @@ fi
 
 # ---- sources that change after the scan ----
 if command -v gdb > /dev/null; then
-	# change_while_building BUILDER ACTION — ACTION runs (as a shell command)
-	# when the builder first opens file content, i.e. after the scan.  Prints
-	# "exit N" and the builder's stderr.
+	# change_while_building BUILDER ACTION [twin] — ACTION runs (as a shell
+	# command) when the builder first opens file content, i.e. after the
+	# scan.  With "twin", another file has the victim's size, so the
+	# squashfs builder's duplicate check reads both first.  Prints "exit N"
+	# and the builder's stderr.
 	change_while_building() {
 		local b=$1 action=$2 bin
 		bin=$(command -v mkfs.$b)
 		rm -rf "$T/chg" "$T/chg.img" "$T/chg.err"
 		mkdir -p "$T/chg"
 		head -c 300000 /dev/urandom > "$T/chg/victim"
+		[ "${3:-}" = twin ] && head -c 300000 /dev/urandom > "$T/chg/twin"
 		printf 'x\n' > "$T/chg/a"
 		gdb -q -batch -ex 'set breakpoint pending on' -ex 'break ff_tree_open_data' \
 			-ex "set args -q $T/chg $T/chg.img 2> $T/chg.err" -ex run \
@@ -136,6 +139,10 @@ if command -v gdb > /dev/null; then
 		reported "$b: a file that grew is reported by name" \
 			"$(change_while_building $b "head -c 5000 /dev/zero >> $T/chg/victim")"
 	done
+	reported "squashfs: a file that vanished before its duplicate check is reported by name" \
+		"$(change_while_building squashfs "rm -f $T/chg/victim" twin)"
+	reported "squashfs: a file that shrank before its duplicate check is reported by name" \
+		"$(change_while_building squashfs "truncate -s 1000 $T/chg/victim" twin)"
 else
 	skip "gdb not installed" "sources changing during the build"
 fi
