@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/malloc_tune.h"
 #include "flashfs/commands.h"
 
 struct command {
@@ -89,9 +90,11 @@ static int dispatch(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	char **args = move_globals(&argc, argv);
+	char **args;
 	int rc;
 
+	ff_malloc_tune_for_blocks();
+	args = move_globals(&argc, argv);
 	if (!args)
 		return 2;
 	rc = dispatch(argc, args);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/malloc_tune.h"
 #include "flashfs/commands.h"
 
 #define MAX_ARGS 64
@@ -24,6 +25,7 @@ int main(int argc, char **argv)
 	char *args[MAX_ARGS + 1], *pos[2] = {NULL, NULL};
 	int n = 0, npos = 0, fake = 0;
 
+	ff_malloc_tune_for_blocks();
 	args[n++] = "mount";
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
