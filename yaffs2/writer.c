@@ -13,7 +13,7 @@
 #include "yaffs2/tags.h"
 #include "yaffs2/xattr.h"
 
-#define READ_CHUNKS 256 /* chunks read from a source file per call */
+#define READ_CHUNKS 256 /* chunks of file data per read-ahead piece */
 #define WRITE_BYTES (1u << 20) /* erase blocks are handed to the sink in ~1 MiB */
 
 struct writer {
