@@ -21,7 +21,7 @@ BUILD    := build/asan
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 endif
 
-PKGS     := zlib lzo2 liblzma liblz4 libzstd fuse3
+PKGS     := zlib libdeflate lzo2 liblzma liblz4 libzstd fuse3
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 

@@ -1,5 +1,10 @@
 /* gzip: zlib streams (deflate with the 2-byte zlib header), SquashFS id 1.
- * Options block: u32 level, u16 window, u16 strategy bitmask. */
+ * Options block: u32 level, u16 window, u16 strategy bitmask.
+ *
+ * Compression uses zlib, so images match mksquashfs' byte for byte.
+ * Decompression uses libdeflate: a SquashFS block is always decoded whole
+ * into a buffer of known size, which is the one case libdeflate is built
+ * for, and it decodes about twice as fast as zlib's streaming inflate. */
 #include "compress/codec.h"
 #include "common/endian.h"
 
@@ -7,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <libdeflate.h>
 #include <zlib.h>
 
 #define GZ_LEVEL 9
@@ -22,7 +28,7 @@ struct gz_opts {
 struct gz_state {
 	struct gz_opts o;
 	z_stream def;
-	z_stream inf;
+	struct libdeflate_decompressor *inf;
 	uint8_t *scratch; /* holds the best result while other strategies run */
 	size_t scratch_cap;
 };
@@ -133,7 +139,7 @@ static void gz_free(void *state)
 	if (!s)
 		return;
 	deflateEnd(&s->def);
-	inflateEnd(&s->inf);
+	libdeflate_free_decompressor(s->inf);
 	free(s->scratch);
 	free(s);
 }
@@ -155,10 +161,11 @@ static void *gz_new(const void *opts, uint32_t block_size, struct ff_err *err)
 		free(s);
 		return NULL;
 	}
-	if (inflateInit(&s->inf) != Z_OK) {
+	s->inf = libdeflate_alloc_decompressor();
+	if (!s->inf) {
 		deflateEnd(&s->def);
 		free(s);
-		ff_err_set(err, ENOMEM, "gzip: inflateInit failed");
+		ff_err_set(err, ENOMEM, "gzip: out of memory for the decompressor");
 		return NULL;
 	}
 	return s;
@@ -208,30 +215,19 @@ static ssize_t gz_decompress(void *state, const uint8_t *src, size_t n, uint8_t 
 			     struct ff_err *err)
 {
 	struct gz_state *s = state;
-	int ret;
+	size_t in_used = 0, out_len = 0;
+	enum libdeflate_result r;
 
-	if (inflateReset(&s->inf) != Z_OK)
-		return ff_err_set(err, EIO, "gzip: cannot reset the inflate stream");
-	s->inf.next_in = (Bytef *)src;
-	s->inf.avail_in = (uInt)n;
-	s->inf.next_out = dst;
-	s->inf.avail_out = (uInt)cap;
-	ret = inflate(&s->inf, Z_FINISH);
-	if (ret == Z_STREAM_END) {
-		if (s->inf.avail_in)
-			return ff_err_set(err, EIO, "gzip: %u bytes of garbage after the stream "
-				"(block of %zu bytes)", s->inf.avail_in, n);
-		return (ssize_t)s->inf.total_out;
-	}
-	if (ret == Z_DATA_ERROR || ret == Z_NEED_DICT)
-		return ff_err_set(err, EIO, "gzip: corrupt data (%s)",
-				  s->inf.msg ? s->inf.msg : "bad stream");
-	if (s->inf.avail_out == 0 && s->inf.avail_in)
+	r = libdeflate_zlib_decompress_ex(s->inf, src, n, dst, cap, &in_used, &out_len);
+	if (r == LIBDEFLATE_INSUFFICIENT_SPACE)
 		return ff_err_set(err, EIO, "gzip: data expands past %zu bytes", cap);
-	if (ret == Z_BUF_ERROR || ret == Z_OK)
-		return ff_err_set(err, EIO, "gzip: truncated data (%zu bytes in, %lu out)", n,
-				  (unsigned long)s->inf.total_out);
-	return ff_err_set(err, EIO, "gzip: inflate failed (%d)", ret);
+	if (r != LIBDEFLATE_SUCCESS)
+		return ff_err_set(err, EIO, "gzip: corrupt or truncated data (block of %zu bytes)",
+				  n);
+	if (in_used != n)
+		return ff_err_set(err, EIO, "gzip: %zu bytes of garbage after the stream "
+			"(block of %zu bytes)", n - in_used, n);
+	return (ssize_t)out_len;
 }
 
 const struct ff_codec ff_codec_gzip = {

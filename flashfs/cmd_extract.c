@@ -35,7 +35,11 @@ int ff_cmd_extract(int argc, char **argv)
 		{"force", no_argument, NULL, 'f'}, {"no-progress", no_argument, NULL, 'P'},
 		{"help", no_argument, NULL, 'h'}, FF_CLI_LONGOPTS, {NULL, 0, NULL, 0}};
 	struct ff_extract_opts eo = {NULL, "squashfs-root", 0, 0, 1, 1};
-	struct ff_open_opts oo = {.big_endian = -1};
+	/* Whole data blocks are decoded straight into the workers' buffers, so
+	 * the cache only holds fragments and metadata; a smaller budget than
+	 * the readers' 64 MiB keeps the heap, and its first-touch page faults,
+	 * small. */
+	struct ff_open_opts oo = {.big_endian = -1, .cache_bytes = 16u << 20};
 	struct ff_fs *fs;
 	int c, rc;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);

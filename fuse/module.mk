@@ -7,5 +7,5 @@ MANPAGES += docs/man/flashfs-mount.1
 # FUSE mount vs squashfuse_ll vs the kernel on the Debian minbase rootfs
 # (build/rootfs/minbase, made by bench/scripts/bench-rootfs.sh on first
 # use), one mksquashfs image per codec.
-bench-fuse: all
-	FF_BIN=$(abspath $(BUILD)/bin) FF_TOP=$(CURDIR) fuse/bench-fuse.sh
+bench-fuse: all $(BUILD)/tests/tools/randread
+	FF_BIN=$(abspath $(BUILD)/bin) FF_TOOLS=$(abspath $(BUILD)/tests/tools) FF_TOP=$(CURDIR) fuse/bench-fuse.sh

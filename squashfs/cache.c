@@ -7,6 +7,9 @@
 
 #define SHARDS 16
 #define BUCKETS 512
+/* Fewer entries per shard than this and one hot shard evicts blocks that
+ * are still wanted while the others sit idle. */
+#define MIN_PER_SHARD 8
 
 struct shard {
 	pthread_mutex_t lock;
@@ -17,6 +20,7 @@ struct shard {
 
 struct sqfs_cache {
 	size_t shard_budget;
+	unsigned nshards;
 	struct shard shard[SHARDS];
 };
 
@@ -28,14 +32,16 @@ static uint64_t mix(uint64_t k)
 	return k;
 }
 
-struct sqfs_cache *sqfs_cache_new(size_t budget)
+struct sqfs_cache *sqfs_cache_new(size_t budget, size_t entry)
 {
 	struct sqfs_cache *c = calloc(1, sizeof(*c));
+	size_t per = entry ? entry * MIN_PER_SHARD : 1;
 	int i;
 
 	if (!c)
 		return NULL;
-	c->shard_budget = budget / SHARDS;
+	c->nshards = budget / per >= SHARDS ? SHARDS : budget / per ? (unsigned)(budget / per) : 1;
+	c->shard_budget = budget / c->nshards;
 	for (i = 0; i < SHARDS; i++)
 		pthread_mutex_init(&c->shard[i].lock, NULL);
 	return c;
@@ -131,7 +137,7 @@ static void evict(struct sqfs_cache *c, struct shard *s)
 		struct sqfs_cbuf *b = s->tail;
 
 		lru_unlink(s, b);
-		hash_remove(s, b, (mix(b->key) / SHARDS) % BUCKETS);
+		hash_remove(s, b, (mix(b->key) / c->nshards) % BUCKETS);
 		s->bytes -= b->cap;
 		sqfs_cbuf_release(b);
 	}
@@ -140,11 +146,11 @@ static void evict(struct sqfs_cache *c, struct shard *s)
 struct sqfs_cbuf *sqfs_cache_get(struct sqfs_cache *c, uint64_t key)
 {
 	uint64_t h = mix(key);
-	struct shard *s = &c->shard[h % SHARDS];
+	struct shard *s = &c->shard[h % c->nshards];
 	struct sqfs_cbuf *b;
 
 	pthread_mutex_lock(&s->lock);
-	b = find(s, key, (h / SHARDS) % BUCKETS);
+	b = find(s, key, (h / c->nshards) % BUCKETS);
 	if (b) {
 		atomic_fetch_add(&b->refs, 1);
 		if (s->head != b) {
@@ -159,8 +165,8 @@ struct sqfs_cbuf *sqfs_cache_get(struct sqfs_cache *c, uint64_t key)
 struct sqfs_cbuf *sqfs_cache_put(struct sqfs_cache *c, uint64_t key, struct sqfs_cbuf *b)
 {
 	uint64_t h = mix(key);
-	struct shard *s = &c->shard[h % SHARDS];
-	size_t slot = (h / SHARDS) % BUCKETS;
+	struct shard *s = &c->shard[h % c->nshards];
+	size_t slot = (h / c->nshards) % BUCKETS;
 	struct sqfs_cbuf *old;
 
 	if (b->cap > c->shard_budget)

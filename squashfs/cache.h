@@ -22,8 +22,12 @@ struct sqfs_cbuf {
 	uint8_t data[];
 };
 
-/* budget: total bytes of data kept; 0 keeps nothing (every get misses). */
-struct sqfs_cache *sqfs_cache_new(size_t budget);
+/* budget: total bytes of data kept; 0 keeps nothing (every get misses).
+ * entry: the capacity of the largest buffers it will be offered.  A buffer
+ * larger than its shard's share is never kept, so the cache uses fewer
+ * shards when the budget is small: each holds at least MIN_PER_SHARD
+ * (cache.c) such entries, or the budget is one shard. */
+struct sqfs_cache *sqfs_cache_new(size_t budget, size_t entry);
 void sqfs_cache_free(struct sqfs_cache *c);
 
 /* A fresh buffer with one reference, not yet in any cache. */

@@ -8,7 +8,11 @@
  * table and where its data starts, so finding block i reads at most CHK
  * sizes from the (cached) metadata, and a map for a huge file stays small.
  * Decompressed data and fragment blocks are cached by image position, so a
- * block decompressed once serves many small sequential reads. */
+ * block decompressed once serves many small sequential reads.  A read that
+ * wants a whole data block which is not cached (extraction, large FUSE
+ * reads) has it decompressed straight into the caller's buffer instead:
+ * caching a block nobody reads twice only costs a copy, and fresh cache
+ * memory costs a page fault per 4 KiB. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -235,6 +239,23 @@ static struct sqfs_cbuf *load_block(struct sqfs_rd *rd, const struct blk *cur,
 	return b;
 }
 
+/* Decompresses block i (cur) into out, which must be filled exactly. */
+static int decode_into(struct sqfs_rd *rd, const struct blk *cur, uint64_t i, uint8_t *out,
+		       size_t want, struct ff_err *err)
+{
+	ssize_t n;
+
+	data_ahead(rd, cur->start, cur->size);
+	n = sqfs_read_block(rd, cur->start, cur->size & SQFS_BLOCK_SIZE_MASK,
+			    !!(cur->size & SQFS_BLOCK_UNCOMPRESSED), out, want, err);
+	if (n < 0)
+		return ff_err_prefix(err, "block %llu", (unsigned long long)i);
+	if ((size_t)n != want)
+		return ff_err_set(err, EIO, "block %llu at %llu: %zd bytes decompressed, expected %zu",
+				  (unsigned long long)i, (unsigned long long)cur->start, n, want);
+	return 0;
+}
+
 /* Copies part of block i (want bytes from `skip`) into out. */
 static int copy_block(struct sqfs_rd *rd, const struct fmap *m, uint64_t i, size_t skip,
 		      size_t want, uint8_t *out, int nowait, struct ff_err *err)
@@ -250,7 +271,13 @@ static int copy_block(struct sqfs_rd *rd, const struct fmap *m, uint64_t i, size
 		memset(out, 0, want);
 		return 0;
 	}
-	b = load_block(rd, &cur, &next, nowait, err);
+	if (skip == 0 && want == expect && !nowait) {
+		b = sqfs_cache_get(rd->data, cur.start);
+		if (!b)
+			return decode_into(rd, &cur, i, out, want, err);
+	} else {
+		b = load_block(rd, &cur, &next, nowait, err);
+	}
 	if (!b)
 		return ff_err_prefix(err, "block %llu", (unsigned long long)i);
 	if (b->len != expect) {

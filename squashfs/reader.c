@@ -330,6 +330,30 @@ static void start_prefetch(struct sqfs_rd *rd, uint64_t want, uint64_t data_budg
 	rd->prefetch = sqfs_prefetch_new(rd, want, cpus > 1 ? (unsigned)cpus : 1u);
 }
 
+/* The data cache's share of the budget, but never fewer than MIN_BLOCKS
+ * blocks: with less, blocks that several reads share (a fragment holds the
+ * tails of many files) are decoded again for each of them. */
+#define MIN_BLOCKS 8
+
+static uint64_t data_budget(const struct sqfs_rd *rd, uint64_t budget)
+{
+	uint64_t share = budget - budget / 8 - budget / 16;
+	uint64_t floor = (uint64_t)MIN_BLOCKS * rd->sb.block_size;
+
+	return share > floor ? share : floor;
+}
+
+static int make_caches(struct sqfs_rd *rd, uint64_t budget, struct ff_err *err)
+{
+	rd->meta = sqfs_cache_new(budget / 8 > (1u << 20) ? budget / 8 : (1u << 20), SQFS_META_SIZE);
+	rd->files = sqfs_cache_new(budget / 16 > (256u << 10) ? budget / 16 : (256u << 10), 1024);
+	rd->data = sqfs_cache_new(data_budget(rd, budget), rd->sb.block_size);
+	rd->pool = sqfs_pool_new();
+	if (!rd->meta || !rd->files || !rd->data || !rd->pool)
+		return ff_err_set(err, ENOMEM, "out of memory");
+	return 0;
+}
+
 static int open_image(struct sqfs_rd *rd, const char *path, const struct ff_open_opts *opts,
 		      struct ff_err *err)
 {
@@ -345,13 +369,8 @@ static int open_image(struct sqfs_rd *rd, const char *path, const struct ff_open
 		return ff_err_set(err, EINVAL, "file of %llu bytes too small for a superblock at offset %llu",
 				  (unsigned long long)st.st_size,
 				  (unsigned long long)rd->file_off);
-	rd->meta = sqfs_cache_new(budget / 8 > (1u << 20) ? budget / 8 : (1u << 20));
-	rd->files = sqfs_cache_new(budget / 16 > (256u << 10) ? budget / 16 : (256u << 10));
-	rd->data = sqfs_cache_new(budget - budget / 8 - budget / 16);
-	rd->pool = sqfs_pool_new();
-	if (!rd->meta || !rd->files || !rd->data || !rd->pool)
-		return ff_err_set(err, ENOMEM, "out of memory");
-	if (read_super(rd, (uint64_t)st.st_size - rd->file_off, err) < 0 || read_comp(rd, err) < 0 ||
+	if (read_super(rd, (uint64_t)st.st_size - rd->file_off, err) < 0 ||
+	    make_caches(rd, budget, err) < 0 || read_comp(rd, err) < 0 ||
 	    check_tables(rd, err) < 0 || load_tables(rd, err) < 0)
 		return -1;
 	if (sqfs_node_load(rd, rd->sb.root_inode, &root, err) < 0)
@@ -359,7 +378,7 @@ static int open_image(struct sqfs_rd *rd, const char *path, const struct ff_open
 	if (sqfs_basic_type(root.in.type) != SQFS_DIR)
 		return ff_err_set(err, EIO, "root inode %u is not a directory",
 				  root.in.inode_number);
-	start_prefetch(rd, opts ? opts->prefetch_bytes : 0, budget - budget / 8 - budget / 16);
+	start_prefetch(rd, opts ? opts->prefetch_bytes : 0, data_budget(rd, budget));
 	return 0;
 }
 

@@ -294,12 +294,32 @@ static void test_lzma_size_forms(void **state)
 	ff_comp_free(comp);
 }
 
+/* Bytes after the end of a zlib stream mean the block length is wrong:
+ * the block is refused rather than silently cut. */
+static void test_gzip_trailing_bytes(void **state)
+{
+	struct bufs *b = *state;
+	struct ff_err err = { 0 };
+	struct ff_comp *comp = ff_comp_new("gzip", BLOCK, &err);
+	struct ff_comp_ctx *ctx = ff_comp_ctx_new(comp, &err);
+	ssize_t c = ff_comp_compress(ctx, b->text, 10000, b->comp, 10000, &err);
+
+	assert_true(c > 0);
+	assert_int_equal(ff_comp_decompress(ctx, b->comp, (size_t)c, b->out, BLOCK, &err), 10000);
+	memset(b->comp + c, 0, 3);
+	assert_int_equal(ff_comp_decompress(ctx, b->comp, (size_t)c + 3, b->out, BLOCK, &err), -1);
+	assert_non_null(strstr(err.msg, "3 bytes of garbage"));
+	ff_comp_ctx_free(ctx);
+	ff_comp_free(comp);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trips),
 		cmocka_unit_test(test_corrupt),
 		cmocka_unit_test(test_garbage_input),
+		cmocka_unit_test(test_gzip_trailing_bytes),
 		cmocka_unit_test(test_noshrink_small_cap),
 		cmocka_unit_test(test_lzma_size_forms),
 	};

@@ -23,7 +23,7 @@ static struct sqfs_cbuf *make(size_t cap, uint8_t fill)
 
 static void test_hit_and_miss(void **state)
 {
-	struct sqfs_cache *c = sqfs_cache_new(1 << 20);
+	struct sqfs_cache *c = sqfs_cache_new(1 << 20, 4096);
 	struct sqfs_cbuf *b;
 
 	(void)state;
@@ -40,7 +40,7 @@ static void test_hit_and_miss(void **state)
 
 static void test_budget_evicts(void **state)
 {
-	struct sqfs_cache *c = sqfs_cache_new(64 * 4096);
+	struct sqfs_cache *c = sqfs_cache_new(64 * 4096, 4096);
 	uint64_t k;
 	int present = 0;
 
@@ -63,7 +63,7 @@ static void test_budget_evicts(void **state)
 
 static void test_buffer_outlives_eviction(void **state)
 {
-	struct sqfs_cache *c = sqfs_cache_new(16 * 4096);
+	struct sqfs_cache *c = sqfs_cache_new(16 * 4096, 4096);
 	struct sqfs_cbuf *held = sqfs_cache_put(c, 1, make(4096, 0x5a));
 	uint64_t k;
 
@@ -77,7 +77,7 @@ static void test_buffer_outlives_eviction(void **state)
 
 static void test_second_insert_returns_first(void **state)
 {
-	struct sqfs_cache *c = sqfs_cache_new(1 << 20);
+	struct sqfs_cache *c = sqfs_cache_new(1 << 20, 4096);
 	struct sqfs_cbuf *a = sqfs_cache_put(c, 9, make(64, 1));
 	struct sqfs_cbuf *b = sqfs_cache_put(c, 9, make(64, 2));
 
@@ -91,13 +91,33 @@ static void test_second_insert_returns_first(void **state)
 
 static void test_zero_budget_keeps_nothing(void **state)
 {
-	struct sqfs_cache *c = sqfs_cache_new(0);
+	struct sqfs_cache *c = sqfs_cache_new(0, 4096);
 	struct sqfs_cbuf *b = sqfs_cache_put(c, 5, make(64, 3));
 
 	(void)state;
 	assert_int_equal(b->data[0], 3);
 	sqfs_cbuf_release(b);
 	assert_null(sqfs_cache_get(c, 5));
+	sqfs_cache_free(c);
+}
+
+/* A budget of a few entries still keeps them: the cache then uses fewer
+ * shards instead of giving each a share smaller than one entry. */
+static void test_small_budget_keeps_entries(void **state)
+{
+	struct sqfs_cache *c = sqfs_cache_new(10 * 4096, 4096);
+	uint64_t k;
+
+	(void)state;
+	for (k = 0; k < 10; k++)
+		sqfs_cbuf_release(sqfs_cache_put(c, k * 8192, make(4096, (uint8_t)k)));
+	for (k = 0; k < 10; k++) {
+		struct sqfs_cbuf *b = sqfs_cache_get(c, k * 8192);
+
+		assert_non_null(b);
+		assert_int_equal(b->data[4095], (uint8_t)k);
+		sqfs_cbuf_release(b);
+	}
 	sqfs_cache_free(c);
 }
 
@@ -121,7 +141,7 @@ static void *hammer(void *arg)
 
 static void test_threads(void **state)
 {
-	struct sqfs_cache *c = sqfs_cache_new(100 * 1024);
+	struct sqfs_cache *c = sqfs_cache_new(100 * 1024, 4096);
 	pthread_t t[4];
 	void *ret;
 	int i;
@@ -144,6 +164,7 @@ int main(void)
 		cmocka_unit_test(test_buffer_outlives_eviction),
 		cmocka_unit_test(test_second_insert_returns_first),
 		cmocka_unit_test(test_zero_budget_keeps_nothing),
+		cmocka_unit_test(test_small_budget_keeps_entries),
 		cmocka_unit_test(test_threads),
 	};
 
