@@ -26,14 +26,14 @@ printf '%-9s %-5s %9s %9s %6s %11s %11s %7s %9s %9s %6s\n' corpus codec "ours s"
 	"ours B" "mksq B" ratio "ours MB" "mksq MB" ratio
 status=0
 while read -r name dir; do
-	for c in gzip lzo xz lz4 zstd; do
+	for c in $codecs; do
 		: > "$work/ours"
 		: > "$work/mksq"
 		take_turns "$runs" "one_run ours" "one_run mksq" || { status=1; continue; }
 		osz=$(stat -c %s "$work/o.img")
 		msz=$(stat -c %s "$work/m.img")
 		set -- $(median_rss < "$work/ours") $(median_rss < "$work/mksq")
-		printf '%-9s %-5s %9.2f %9.2f %6s %11d %11d %7s %9.1f %9.1f %6s\n' "$name" "$c" "$1" "$3" \
+		printf '%-9s %-5s %9.3f %9.3f %6s %11d %11d %7s %9.1f %9.1f %6s\n' "$name" "$c" "$1" "$3" \
 			"$(ratio "$1" "$3")" "$osz" "$msz" "$(ratio "$osz" "$msz" 4)" \
 			"$(echo "$2" | awk '{print $1 / 1024}')" "$(echo "$4" | awk '{print $1 / 1024}')" \
 			"$(ratio "$2" "$4")"

@@ -40,7 +40,7 @@ one_run() {
 
 status=0
 while read -r name dir; do
-	for c in gzip lzo xz lz4 zstd; do
+	for c in $codecs; do
 		mksquashfs "$dir" "$work/img" -comp "$c" -b 128K -noappend -no-progress -quiet > /dev/null 2>&1 ||
 			{ echo "bench-read: mksquashfs -comp $c failed" >&2; status=1; continue; }
 		: > "$work/ours"
@@ -48,7 +48,7 @@ while read -r name dir; do
 		take_turns "$runs" "one_run ours" "one_run unsq" || status=1
 		set -- $(median_rss < "$work/ours") $(median_rss < "$work/unsq")
 		[ $# = 4 ] || continue
-		printf '%-9s %-5s %10.2f %10.2f %6s %9.1f %9.1f %6s\n' "$name" "$c" "$1" "$3" "$(ratio "$1" "$3")" \
+		printf '%-9s %-5s %10.3f %10.3f %6s %9.1f %9.1f %6s\n' "$name" "$c" "$1" "$3" "$(ratio "$1" "$3")" \
 			"$(echo "$2" | awk '{print $1 / 1024}')" "$(echo "$4" | awk '{print $1 / 1024}')" "$(ratio "$2" "$4")"
 	done
 	rm -rf "${out:?}"/*

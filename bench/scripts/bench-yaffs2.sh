@@ -15,8 +15,10 @@ runs=${BENCH_RUNS:-5}
 # one_run TOOL — append "wall-seconds kb cpu-seconds" of one run to $work/TOOL
 one_run() {
 	local -n cmd=$1
-	/usr/bin/time -f '%e %M %U %S' -o "$work/time.out" "${cmd[@]}" > /dev/null 2>&1 || return 1
-	awk '{print $1, $2, $3 + $4}' "$work/time.out" >> "$work/$1"
+	local t0=$EPOCHREALTIME t1
+	/usr/bin/time -f '%M %U %S' -o "$work/time.out" "${cmd[@]}" > /dev/null 2>&1 || return 1
+	t1=$EPOCHREALTIME
+	awk -v a="$t0" -v b="$t1" '{printf "%.4f %s %s\n", b - a, $1, $2 + $3}' "$work/time.out" >> "$work/$1"
 }
 
 # col_median FILE COLUMN
@@ -39,7 +41,7 @@ while read -r name dir; do
 	ours_cpu=$(col_median "$work/mkfs" 3)
 	dd_cpu=$(col_median "$work/dd" 3)
 	set -- $(cut -d' ' -f1,2 "$work/mkfs" | median_rss) $(cut -d' ' -f1,2 "$work/dd" | median_rss)
-	printf '%-9s %12d %9.2f %9.2f %6s %9.2f %9.2f %9.1f %9.1f\n' "$name" "$size" "$1" "$3" \
+	printf '%-9s %12d %9.3f %9.3f %6s %9.2f %9.2f %9.1f %9.1f\n' "$name" "$size" "$1" "$3" \
 		"$(ratio "$1" "$3")" "$ours_cpu" "$dd_cpu" \
 		"$(echo "$2" | awk '{print $1 / 1024}')" "$(echo "$4" | awk '{print $1 / 1024}')"
 done < <(corpora)
