@@ -239,15 +239,29 @@ static struct sqfs_cbuf *load_block(struct sqfs_rd *rd, const struct blk *cur,
 	return b;
 }
 
-/* Decompresses block i (cur) into out, which must be filled exactly. */
+/* Decompresses block i (cur) straight into out, which it must fill
+ * exactly.  Returns 1 instead when another thread is decoding the block
+ * (a prefetch worker, a second reader) or already has: the caller then
+ * takes that copy from the cache rather than making a second. */
 static int decode_into(struct sqfs_rd *rd, const struct blk *cur, uint64_t i, uint8_t *out,
 		       size_t want, struct ff_err *err)
 {
+	pthread_mutex_t *lock = load_lock(rd, cur->start);
+	struct sqfs_cbuf *b;
 	ssize_t n;
 
+	if (pthread_mutex_trylock(lock) != 0)
+		return 1;
+	b = sqfs_cache_get(rd->data, cur->start);
+	if (b) {
+		pthread_mutex_unlock(lock);
+		sqfs_cbuf_release(b);
+		return 1;
+	}
 	data_ahead(rd, cur->start, cur->size);
 	n = sqfs_read_block(rd, cur->start, cur->size & SQFS_BLOCK_SIZE_MASK,
 			    !!(cur->size & SQFS_BLOCK_UNCOMPRESSED), out, want, err);
+	pthread_mutex_unlock(lock);
 	if (n < 0)
 		return ff_err_prefix(err, "block %llu", (unsigned long long)i);
 	if ((size_t)n != want)
@@ -271,13 +285,16 @@ static int copy_block(struct sqfs_rd *rd, const struct fmap *m, uint64_t i, size
 		memset(out, 0, want);
 		return 0;
 	}
+	b = NULL;
 	if (skip == 0 && want == expect && !nowait) {
+		int r;
+
 		b = sqfs_cache_get(rd->data, cur.start);
-		if (!b)
-			return decode_into(rd, &cur, i, out, want, err);
-	} else {
-		b = load_block(rd, &cur, &next, nowait, err);
+		if (!b && (r = decode_into(rd, &cur, i, out, want, err)) <= 0)
+			return r;
 	}
+	if (!b)
+		b = load_block(rd, &cur, &next, nowait, err);
 	if (!b)
 		return ff_err_prefix(err, "block %llu", (unsigned long long)i);
 	if (b->len != expect) {
