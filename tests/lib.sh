@@ -92,6 +92,23 @@ done_testing() {
 
 need_root() { [ "$(id -u)" = 0 ] || skip_all "needs root"; }
 
+# syscall_count SUMMARY NAME — calls of NAME in an `strace -c` summary
+syscall_count() { awk -v n="$2" '$NF == n {print $4}' "$1" | grep . || echo 0; }
+
+# traced_mount_diff SYSCALL SUMMARY SRC IMAGE MNT [mount args...] — mounts
+# IMAGE on MNT with flashfs in the foreground under `strace -c -e SYSCALL`
+# (summary to SUMMARY), checks the mount shows SRC, then unmounts.
+traced_mount_diff() {
+	local sys=$1 out=$2 src=$3 img=$4 mnt=$5 i
+	shift 5
+	mkdir -p "$mnt"
+	strace -f -c -o "$out" -e trace="$sys" flashfs mount -f "$@" "$img" "$mnt" &
+	for i in $(seq 100); do mountpoint -q "$mnt" && break; sleep 0.1; done
+	ok "mount: content as the source" diff -r "$src" "$mnt"
+	fusermount3 -u "$mnt"
+	wait
+}
+
 # same_manifest NAME DIR_A DIR_B [manifest options] — compare two trees.
 same_manifest() {
 	local name=$1 a=$2 b=$3

@@ -19,21 +19,14 @@ for i in $(seq 1 40); do
 done
 mksquashfs "$T/src" "$T/img" -b 128K -comp lz4 -noappend -quiet -no-progress > /dev/null
 
-# unmaps FILE — the munmap count in an `strace -c` summary
-unmaps() { awk '$NF == "munmap" {print $4}' "$1" | grep . || echo 0; }
 
 strace -f -c -o "$T/extract.st" -e trace=munmap flashfs extract -C "$T/out" "$T/img"
 is "$?" 0 "extract under strace succeeds"
 ok "extract: content as the source" diff -r "$T/src" "$T/out"
-n=$(unmaps "$T/extract.st")
+n=$(syscall_count "$T/extract.st" munmap)
 ok "extract: few unmaps for $(ls "$T/src" | wc -l) files of 128 KiB blocks (got $n)" test "$n" -lt 40
 
-mkdir -p "$T/mnt"
-strace -f -c -o "$T/mount.st" -e trace=munmap flashfs mount -f "$T/img" "$T/mnt" &
-for i in $(seq 100); do mountpoint -q "$T/mnt" && break; sleep 0.1; done
-ok "mount: content as the source" diff -r "$T/src" "$T/mnt"
-fusermount3 -u "$T/mnt"
-wait
-n=$(unmaps "$T/mount.st")
+traced_mount_diff munmap "$T/mount.st" "$T/src" "$T/img" "$T/mnt"
+n=$(syscall_count "$T/mount.st" munmap)
 ok "mount: few unmaps while serving the tree (got $n)" test "$n" -lt 15
 done_testing
