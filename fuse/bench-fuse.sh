@@ -17,9 +17,10 @@
 # median of RUNS runs (default 3); ratios are flashfs / other, lower is
 # better (issue 6 targets: <= 0.6 x squashfuse, <= 1.2 x kernel).
 #
-# Environment: FF_BIN (programs), FF_TOOLS (test tools: randread), FF_TOP (source tree), ROOTFS (a directory
-# to use instead of build/rootfs/minbase), CODECS, RUNS, BENCH_DIR (scratch),
-# FLASHFS_OPTS (extra mount options for flashfs, e.g. "-o readahead=1M").
+# Environment: FF_BIN (programs), FF_TOOLS (test tools: randread), FF_TOP
+# (source tree), ROOTFS (a directory to use instead of build/rootfs/minbase),
+# CODECS, RUNS, BENCH_DIR (scratch), FLASHFS_OPTS (extra mount options for
+# flashfs, e.g. "-o readahead=1M").
 set -eu
 
 FF_TOP=${FF_TOP:-$(cd "$(dirname "$0")/.." && pwd)}
