@@ -2,7 +2,7 @@
  * interface (common/fs.h).  Hard links are found by equal handles. */
 #include "bench/bench.h"
 #include "common/fs.h"
-#include "flashfs/image.h"
+#include "image/image.h"
 #include "squashfs/format.h"
 
 #include <errno.h>

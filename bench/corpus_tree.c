@@ -1,8 +1,8 @@
-/* Directories and tar files enter the corpus through the mkfs/ tree model,
+/* Directories and tar files enter the corpus through the tree/ model,
  * so the bench sees the same entries, order and metadata mkfs.squashfs
  * would put in an image. */
 #include "bench/bench.h"
-#include "mkfs/tree.h"
+#include "tree/tree.h"
 #include "squashfs/format.h"
 
 #include <errno.h>

@@ -1,4 +1,5 @@
-# bench/: `flashfs bench` lives in libff_bench (linked into flashfs); this
+bench_USES := image squashfs tree compress common
+# bench/: the library behind `flashfs bench` (flashfs/cmd_bench.c); this
 # file adds the demo and the benchmark targets.
 #
 #   make demo          the main job on the bundled embedded rootfs

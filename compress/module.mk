@@ -1,3 +1,6 @@
+compress_USES := common
+compress_PKGS := zlib libdeflate lzo2 liblzma liblz4 libzstd
+
 # compress/ has no programs of its own.  It contributes the codec self-test
 # to `make demo`: demo-codecs runs first, then the rest of the demo (whose
 # recipe lives in bench/module.mk).  Other parts can add themselves the

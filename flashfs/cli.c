@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
-#include "flashfs/image.h"
+#include "image/image.h"
 
 static int parse_size(const char *s, uint64_t *v)
 {

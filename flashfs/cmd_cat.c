@@ -69,7 +69,7 @@ static int cat_one(struct ff_fs *fs, const char *image, const char *path, uint8_
 	return 0;
 }
 
-int ff_cmd_cat(int argc, char **argv)
+static int cmd_cat(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"help", no_argument, NULL, 'h'}, FF_CLI_LONGOPTS, {NULL, 0, NULL, 0}};
@@ -107,3 +107,6 @@ int ff_cmd_cat(int argc, char **argv)
 	ff_fs_close(fs);
 	return rc;
 }
+
+const struct ff_command ff_command_cat = {"cat", cmd_cat,
+	"write files to standard output"};

@@ -21,7 +21,7 @@ static void report(void *ctx, const char *what)
 	fprintf(stderr, "flashfs: %s: %s\n", (const char *)ctx, what);
 }
 
-int ff_cmd_check(int argc, char **argv)
+static int cmd_check(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"quiet", no_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'},
@@ -67,3 +67,6 @@ int ff_cmd_check(int argc, char **argv)
 		printf("%s: clean\n", argv[optind]);
 	return 0;
 }
+
+const struct ff_command ff_command_check = {"check", cmd_check,
+	"verify every structure and block"};

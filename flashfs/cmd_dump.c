@@ -1,6 +1,6 @@
 /* flashfs dump /dev/mtdN IMAGE: read the good blocks of an MTD device into
  * an image (atomically, through common/outfile.h), reporting ECC
- * corrections and failures.  yaffs2/mtd.h does the work. */
+ * corrections and failures.  mtd/mtd.h does the work. */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -9,7 +9,7 @@
 
 #include "common/outfile.h"
 #include "flashfs/commands.h"
-#include "yaffs2/mtd.h"
+#include "mtd/mtd.h"
 
 static void usage(FILE *out)
 {
@@ -172,7 +172,7 @@ static int run(const struct dump_args *a, struct ff_mtd *m)
 	return st.failed ? 1 : 0;
 }
 
-int ff_cmd_dump(int argc, char **argv)
+static int cmd_dump(int argc, char **argv)
 {
 	struct dump_args a;
 	struct ff_err err = {0};
@@ -189,3 +189,6 @@ int ff_cmd_dump(int argc, char **argv)
 	ff_mtd_close(m);
 	return rc;
 }
+
+const struct ff_command ff_command_dump = {"dump", cmd_dump,
+	"read an MTD device (pages + OOB) into an image"};

@@ -28,7 +28,7 @@ static void usage(FILE *f)
 		   "unreadable image.\n");
 }
 
-int ff_cmd_extract(int argc, char **argv)
+static int cmd_extract(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"directory", required_argument, NULL, 'C'}, {"jobs", required_argument, NULL, 'j'},
@@ -81,3 +81,6 @@ int ff_cmd_extract(int argc, char **argv)
 	ff_fs_close(fs);
 	return rc;
 }
+
+const struct ff_command ff_command_extract = {"extract", cmd_extract,
+	"unpack an image into a directory"};

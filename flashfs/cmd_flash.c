@@ -1,5 +1,5 @@
 /* flashfs flash IMAGE /dev/mtdN: erase and write an image through libmtd
- * (yaffs2/mtd.h does the work).  SquashFS and raw images are written as
+ * (mtd/mtd.h does the work).  SquashFS and raw images are written as
  * data only; YAFFS2 images as page data + tags with MTD_OPS_AUTO_OOB. */
 #include <errno.h>
 #include <fcntl.h>
@@ -11,7 +11,8 @@
 #include <unistd.h>
 
 #include "flashfs/commands.h"
-#include "yaffs2/mtd.h"
+#include "image/image.h"
+#include "mtd/mtd.h"
 
 static void usage(FILE *out)
 {
@@ -101,8 +102,8 @@ static int pick_layout(const struct flash_args *a, int fd, uint64_t size, struct
 		if (!ff_mtd_y2_layout(m, &a->spec, lay, &err))
 			return 1;
 	} else {
-		kind = ff_mtd_image_kind(fd, size, a->raw, lay);
-		if (kind == FF_MTD_IMAGE_RAW)
+		kind = ff_image_flash_kind(fd, size, a->raw, lay);
+		if (kind == FF_IMAGE_FLASH_RAW)
 			return 0;
 		if (kind < 0) {
 			fprintf(stderr, "flashfs flash: %s: neither SquashFS nor YAFFS2; give --raw "
@@ -146,7 +147,7 @@ static int run(const struct flash_args *a, int fd, uint64_t size, struct ff_mtd 
 	return 0;
 }
 
-int ff_cmd_flash(int argc, char **argv)
+static int cmd_flash(int argc, char **argv)
 {
 	struct flash_args a;
 	struct ff_err err = {0};
@@ -173,3 +174,6 @@ int ff_cmd_flash(int argc, char **argv)
 	close(fd);
 	return rc;
 }
+
+const struct ff_command ff_command_flash = {"flash", cmd_flash,
+	"write an image to an MTD device"};

@@ -40,7 +40,7 @@ static void usage(FILE *f)
 		   "Exit status: 0 ok, 2 usage error or unreadable image.\n");
 }
 
-int ff_cmd_info(int argc, char **argv)
+static int cmd_info(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"json", no_argument, NULL, 'j'}, {"help", no_argument, NULL, 'h'},
@@ -89,3 +89,6 @@ int ff_cmd_info(int argc, char **argv)
 	ff_fs_close(fs);
 	return 0;
 }
+
+const struct ff_command ff_command_info = {"info", cmd_info,
+	"show format, compressor, sizes and counts"};

@@ -11,7 +11,7 @@
 
 #include "flashfs/cli.h"
 #include "flashfs/commands.h"
-#include "flashfs/hmap.h"
+#include "common/hmap.h"
 
 #define MAX_DEPTH 1024
 
@@ -182,7 +182,7 @@ static int run(struct ls *l, const char *path)
 	return l->errors ? 1 : 0;
 }
 
-int ff_cmd_ls(int argc, char **argv)
+static int cmd_ls(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"long", no_argument, NULL, 'l'}, {"recursive", no_argument, NULL, 'R'},
@@ -220,3 +220,6 @@ int ff_cmd_ls(int argc, char **argv)
 	ff_fs_close(l.fs);
 	return rc;
 }
+
+const struct ff_command ff_command_ls = {"ls", cmd_ls,
+	"list directories (-l long, -R recursive)"};

@@ -4,14 +4,16 @@
 #ifndef FF_FLASHFS_COMMANDS_H
 #define FF_FLASHFS_COMMANDS_H
 
-int ff_cmd_info(int argc, char **argv);    /* flashfs/cmd_info.c */
-int ff_cmd_ls(int argc, char **argv);      /* flashfs/cmd_ls.c */
-int ff_cmd_cat(int argc, char **argv);     /* flashfs/cmd_cat.c */
-int ff_cmd_extract(int argc, char **argv); /* flashfs/cmd_extract.c */
-int ff_cmd_check(int argc, char **argv);   /* flashfs/cmd_check.c */
-int ff_cmd_mount(int argc, char **argv);   /* fuse/cmd_mount.c */
-int ff_cmd_flash(int argc, char **argv);   /* flashfs/cmd_flash.c */
-int ff_cmd_dump(int argc, char **argv);    /* flashfs/cmd_dump.c */
-int ff_cmd_bench(int argc, char **argv);   /* bench/cmd_bench.c */
+/* A subcommand: defined in its own cmd_NAME.c as ff_command_NAME, and
+ * listed in the table of flashfs_main.c. */
+struct ff_command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+};
+
+extern const struct ff_command ff_command_info, ff_command_ls, ff_command_cat,
+	ff_command_extract, ff_command_check, ff_command_mount, ff_command_flash,
+	ff_command_dump, ff_command_bench;
 
 #endif

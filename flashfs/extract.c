@@ -24,7 +24,7 @@
 #include "common/progress.h"
 #include "flashfs/extract_fold.h"
 #include "flashfs/extract_safe.h"
-#include "flashfs/hmap.h"
+#include "common/hmap.h"
 
 #define CHUNK (256u * 1024u)
 #define MAX_DEPTH 1024

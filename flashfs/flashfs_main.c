@@ -7,22 +7,10 @@
 #include "common/malloc_tune.h"
 #include "flashfs/commands.h"
 
-struct command {
-	const char *name;
-	int (*run)(int argc, char **argv);
-	const char *summary;
-};
-
-static const struct command commands[] = {
-	{"info", ff_cmd_info, "show format, compressor, sizes and counts"},
-	{"ls", ff_cmd_ls, "list directories (-l long, -R recursive)"},
-	{"cat", ff_cmd_cat, "write files to standard output"},
-	{"extract", ff_cmd_extract, "unpack an image into a directory"},
-	{"check", ff_cmd_check, "verify every structure and block"},
-	{"mount", ff_cmd_mount, "mount an image with FUSE"},
-	{"flash", ff_cmd_flash, "write an image to an MTD device"},
-	{"dump", ff_cmd_dump, "read an MTD device (pages + OOB) into an image"},
-	{"bench", ff_cmd_bench, "measure codecs and recommend one"},
+static const struct ff_command *const commands[] = {
+	&ff_command_info,    &ff_command_ls,    &ff_command_cat,
+	&ff_command_extract, &ff_command_check, &ff_command_mount,
+	&ff_command_flash,   &ff_command_dump,  &ff_command_bench,
 };
 
 static void usage(FILE *out)
@@ -33,7 +21,7 @@ static void usage(FILE *out)
 		     "The format of an image (SquashFS, YAFFS2, compressed YAFFS2) is detected.\n\n"
 		     "commands:\n");
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+		fprintf(out, "  %-8s %s\n", commands[i]->name, commands[i]->summary);
 	fprintf(out, "\n'flashfs COMMAND --help' describes one command.\n"
 		     "Exit status: 0 ok, 1 problems found or partial failure, 2 usage or fatal error.\n");
 }
@@ -77,12 +65,12 @@ static int dispatch(int argc, char **argv)
 		return 0;
 	}
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].run(argc - 1, argv + 1);
+		if (!strcmp(argv[1], commands[i]->name))
+			return commands[i]->run(argc - 1, argv + 1);
 	/* mount(8) without /sbin/mount.fuse.flashfs falls back to mount.fuse3,
 	 * which runs `flashfs IMAGE MOUNTPOINT -o OPTIONS` for fuse.flashfs. */
 	if (argc >= 3 && argv[1][0] != '-' && access(argv[1], F_OK) == 0)
-		return ff_cmd_mount(argc, argv);
+		return ff_command_mount.run(argc, argv);
 	fprintf(stderr, "flashfs: unknown command '%s'\n", argv[1]);
 	usage(stderr);
 	return 2;

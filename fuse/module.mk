@@ -1,7 +1,8 @@
-# The FUSE mounter: `flashfs mount` lives in libff_fuse (fuse/cmd_mount.c);
-# mount.fuse.flashfs is the helper mount(8) runs for type fuse.flashfs.
-PROGRAMS += mount.fuse.flashfs
-mount.fuse.flashfs_MAIN := fuse/mount_helper_main.c
+fuse_USES := common
+fuse_PKGS := fuse3
+# fuse/: the FUSE server on libfuse3's low-level API, seeing only
+# common/fs.h.  Its commands (`flashfs mount`, mount.fuse.flashfs) are in
+# flashfs/.
 MANPAGES += docs/man/flashfs-mount.1
 
 # FUSE mount vs squashfuse_ll vs the kernel on the Debian minbase rootfs

@@ -14,9 +14,9 @@
 
 #include "common/progress.h"
 #include "compress/compress.h"
-#include "mkfs/arg_value.h"
-#include "mkfs/source_args.h"
-#include "mkfs/tree.h"
+#include "tree/arg_value.h"
+#include "tree/source_args.h"
+#include "tree/tree.h"
 #include "squashfs/writer.h"
 
 #define PROG "mkfs.squashfs"
@@ -388,7 +388,7 @@ static void warn_cb(void *ctx, const char *msg)
 }
 
 /* Source warnings.  The directory scanner ends the message of every entry
- * that --ignore-errors leaves out with "(skipped)" (mkfs/scan_dir.c); the
+ * that --ignore-errors leaves out with "(skipped)" (tree/scan_dir.c); the
  * count decides the exit status, and mkfs_squashfs_errors.t checks it. */
 static void source_warn_cb(void *ctx, const char *msg)
 {

@@ -1,4 +1,4 @@
-/* mkfs.yaffs2: options -> source tree (mkfs/tree.h) -> yaffs2 writer.
+/* mkfs.yaffs2: options -> source tree (tree/tree.h) -> yaffs2 writer.
  * Exit codes: 0 ok, 1 built with warnings (files skipped by --ignore-errors),
  * 2 usage error or the build failed (nothing left behind). */
 #include <errno.h>
@@ -10,9 +10,9 @@
 
 #include "common/outfile.h"
 #include "compress/compress.h"
-#include "mkfs/arg_value.h"
-#include "mkfs/source_args.h"
-#include "mkfs/tree.h"
+#include "tree/arg_value.h"
+#include "tree/source_args.h"
+#include "tree/tree.h"
 #include "yaffs2/writer.h"
 
 struct args {

@@ -1,5 +1,8 @@
+# mkfs/: the mkfs mains only; their work is done in tree/ and the format folders.
 PROGRAMS += mkfs.squashfs mkfs.yaffs2
 mkfs.squashfs_MAIN := mkfs/mkfs_squashfs_main.c
 mkfs.yaffs2_MAIN := mkfs/mkfs_yaffs2_main.c
+mkfs.squashfs_LINK := squashfs tree compress common
+mkfs.yaffs2_LINK := yaffs2 tree compress common
 # Both builders' pages, and the spec file format they read (section 5).
 MANPAGES += docs/man/mkfs.squashfs.1 docs/man/mkfs.yaffs2.1 docs/man/spec-format.5

@@ -1,4 +1,4 @@
-/* The SquashFS 4.0 writer: builds an image from a finished mkfs/ tree.
+/* The SquashFS 4.0 writer: builds an image from a finished tree/ tree.
  *
  *   ff_sqfs_write(tree, &opts, "out.sqfs", &stats, &err)
  *
@@ -18,7 +18,7 @@
 
 #include "common/error.h"
 #include "compress/compress.h"
-#include "mkfs/tree.h"
+#include "tree/tree.h"
 
 enum ff_sqfs_block_kind {
 	FF_SQFS_BLOCK_DATA = 0,    /* a (possibly short) file block */

@@ -1,2 +1,3 @@
-# yaffs2/ builds only its library (plus mtd.c from the MTD work); the
-# mkfs.yaffs2 program and its man page are declared in mkfs/module.mk.
+yaffs2_USES := tree compress common
+
+# yaffs2/ builds only its library; the mkfs.yaffs2 program and its man page are declared in mkfs/module.mk.

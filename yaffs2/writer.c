@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "mkfs/data_stream.h"
+#include "tree/data_stream.h"
 #include "yaffs2/ecc.h"
 #include "yaffs2/obj_header.h"
 #include "yaffs2/tags.h"

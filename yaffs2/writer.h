@@ -1,4 +1,4 @@
-/* Building a YAFFS2 image from a finished mkfs/tree.h tree.
+/* Building a YAFFS2 image from a finished tree/tree.h tree.
  *
  * Objects get ids from 257 up in tree order (1 is the root, 2 lost+found
  * when the source has one at the top, 3 and 4 stay reserved).  Every
@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #include "common/error.h"
-#include "mkfs/tree.h"
+#include "tree/tree.h"
 #include "yaffs2/oob_layout.h"
 
 typedef int (*ff_y2_sink_fn)(void *ctx, const void *buf, size_t len, struct ff_err *err);

@@ -23,8 +23,8 @@ FUZZ_TARGETS := squashfs yaffs2 decompress cstream spec pseudo tar
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CFLAGS  := -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link $(FUZZ_SAN)
 FUZZ_LDFLAGS := $(FUZZ_SAN)
-# Libraries the parsers live in (link order does not matter: start-group).
-FUZZ_MODULES := common compress squashfs yaffs2 mkfs
+# Libraries the parsers live in (with what they use, in layer order).
+FUZZ_MODULES := squashfs yaffs2 tree
 FUZZ_SUPPORT := tests/fuzz/fuzz_util.c tests/fuzz/fuzz_tree_common.c
 
 FUZZ_SUB := $(MAKE) --no-print-directory CC=$(FUZZ_CC) BUILD=$(FUZZ_BUILD) \
@@ -34,18 +34,18 @@ FUZZ_SUB := $(MAKE) --no-print-directory CC=$(FUZZ_CC) BUILD=$(FUZZ_BUILD) \
 
 ifeq ($(FUZZ_INNER),1)
 # Inside the nested make: BUILD is FUZZ_BUILD and CC is clang.
-FUZZ_LIBS := $(foreach m,$(FUZZ_MODULES),$(BUILD)/lib/libff_$(m).a)
+FUZZ_LIBS := $(call link_libs,$(FUZZ_MODULES))
 
 fuzz-bins: $(foreach t,$(FUZZ_TARGETS),$(BUILD)/fuzz_$(t)) $(BUILD)/seed_blocks
 
 $(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SUPPORT) tests/fuzz/*.h $(FUZZ_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_SUPPORT) \
-		-Wl,--start-group $(FUZZ_LIBS) -Wl,--end-group $(LDLIBS)
+		$(call link_flags,$(FUZZ_MODULES))
 
 $(BUILD)/seed_blocks: tests/fuzz/seed_blocks.c $(FUZZ_LIBS)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -o $@ $< -Wl,--start-group $(FUZZ_LIBS) -Wl,--end-group $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(call link_flags,$(FUZZ_MODULES))
 else
 # make does not see a change of flags, so objects built with other flags
 # (an older fuzz.mk) are dropped first.

@@ -4,7 +4,7 @@
 #ifndef FF_TESTS_FUZZ_TREE_COMMON_H
 #define FF_TESTS_FUZZ_TREE_COMMON_H
 
-#include "mkfs/tree.h"
+#include "tree/tree.h"
 
 struct ff_tree *fuzz_tree_new(void);
 /* finish, then read each regular file (bounded) through ff_tree_open_data. */

@@ -26,7 +26,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "mkfs/tree.h"
+#include "tree/tree.h"
 
 static void warn(void *ctx, const char *msg)
 {

@@ -8,8 +8,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "mkfs/arg_value.h"
-#include "mkfs/source_args.h"
+#include "tree/arg_value.h"
+#include "tree/source_args.h"
 #include "tree_test_util.h"
 
 static void test_numbers_and_sizes(void **state)

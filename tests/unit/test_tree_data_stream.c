@@ -1,4 +1,4 @@
-/* mkfs/data_stream.c: file contents read ahead on a thread arrive in tree
+/* tree/data_stream.c: file contents read ahead on a thread arrive in tree
  * order, piece by piece, byte for byte; a read error arrives at the file
  * it belongs to; stopping part-way neither hangs nor leaks. */
 #include <setjmp.h>
@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "mkfs/data_stream.h"
+#include "tree/data_stream.h"
 #include "tree_test_util.h"
 
 #define PIECE 4096

@@ -11,7 +11,7 @@
 #include <fcntl.h>
 #include <sys/xattr.h>
 
-#include "mkfs/tree_priv.h"
+#include "tree/tree_priv.h"
 #include "tree_test_util.h"
 
 static struct ff_node *add(struct ff_tree *t, struct ff_node *dir, const char *name,

@@ -9,7 +9,7 @@
 
 #include <sys/sysmacros.h>
 
-#include "mkfs/tree_priv.h"
+#include "tree/tree_priv.h"
 #include "tree_test_util.h"
 
 struct fixture {

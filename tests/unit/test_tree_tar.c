@@ -8,8 +8,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "mkfs/tar.h"
-#include "mkfs/tree_priv.h"
+#include "tree/tar.h"
+#include "tree/tree_priv.h"
 #include "tree_test_util.h"
 
 struct archive {

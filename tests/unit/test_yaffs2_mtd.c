@@ -1,4 +1,4 @@
-/* The device-independent parts of the MTD writer (yaffs2/mtd.h): where
+/* The device-independent parts of the MTD writer (mtd/mtd.h): where
  * image blocks land around bad blocks, the refusal of a device too small,
  * the YAFFS2 page map (tags to AUTO_OOB bytes and back), image kind
  * detection and option parsing.  Writing to a real MTD device is covered
@@ -13,7 +13,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "yaffs2/mtd.h"
+#include "image/image.h"
+#include "mtd/mtd.h"
 
 static void plan_without_bad_blocks_is_identity(void **state)
 {
@@ -100,13 +101,13 @@ static void image_kind_detects_squashfs_and_junk(void **state)
 	memset(buf, 0, sizeof(buf));
 	memcpy(buf, "hsqs", 4);
 	fd = temp_file(buf, sizeof(buf));
-	assert_int_equal(ff_mtd_image_kind(fd, sizeof(buf), 0, &lay), FF_MTD_IMAGE_RAW);
+	assert_int_equal(ff_image_flash_kind(fd, sizeof(buf), 0, &lay), FF_IMAGE_FLASH_RAW);
 	close(fd);
 	for (i = 0; i < sizeof(buf); i++)
 		buf[i] = (uint8_t)(i * 131 + (i >> 7));
 	fd = temp_file(buf, sizeof(buf));
-	assert_int_equal(ff_mtd_image_kind(fd, sizeof(buf), 0, &lay), -1);
-	assert_int_equal(ff_mtd_image_kind(fd, sizeof(buf), 1, &lay), FF_MTD_IMAGE_RAW);
+	assert_int_equal(ff_image_flash_kind(fd, sizeof(buf), 0, &lay), -1);
+	assert_int_equal(ff_image_flash_kind(fd, sizeof(buf), 1, &lay), FF_IMAGE_FLASH_RAW);
 	close(fd);
 }
 

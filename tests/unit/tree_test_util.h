@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "mkfs/tree.h"
+#include "tree/tree.h"
 
 static inline char *tt_mkdtemp(void)
 {

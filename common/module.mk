@@ -1,0 +1,2 @@
+# common/: what every folder needs and no format owns (see docs/ARCHITECTURE.md).
+common_USES :=

@@ -1,0 +1,135 @@
+/* Format detection: SquashFS by its magic, a compressed container by the
+ * container's magic (decompressed into an unlinked temporary file, then
+ * detected again), YAFFS2 by its own probe. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "compress/compress.h"
+#include "image/image.h"
+#include "squashfs/reader.h"
+#include "yaffs2/reader.h"
+#include "yaffs2/scan.h"
+
+static int read_magic(const char *path, uint64_t off, uint8_t *buf, size_t cap, size_t *got,
+		      struct ff_err *err)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return ff_err_sys(err, errno, "%s", path);
+	n = pread(fd, buf, cap, (off_t)off);
+	close(fd);
+	if (n < 0)
+		return ff_err_sys(err, errno, "%s", path);
+	*got = (size_t)n;
+	return 0;
+}
+
+static int copy_out(struct ff_cstream *s, int out, const char *path, struct ff_err *err)
+{
+	static const size_t chunk = 1u << 20;
+	uint8_t *buf = malloc(chunk);
+	ssize_t n;
+
+	if (!buf)
+		return ff_err_set(err, ENOMEM, "out of memory");
+	while ((n = ff_cstream_read(s, buf, chunk, err)) > 0)
+		if (write(out, buf, (size_t)n) != n) {
+			free(buf);
+			return ff_err_sys(err, errno, "%s: writing decompressed copy", path);
+		}
+	free(buf);
+	return n < 0 ? ff_err_prefix(err, "%s", path) : 0;
+}
+
+/* Decompresses path (from offset) into an unlinked temporary file. */
+static int decompress_tmp(const char *path, uint64_t off, struct ff_err *err)
+{
+	const char *dir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	int in = open(path, O_RDONLY | O_CLOEXEC), out;
+	struct ff_cstream *s;
+
+	if (in < 0)
+		return ff_err_sys(err, errno, "%s", path);
+	out = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (out < 0 || lseek(in, (off_t)off, SEEK_SET) < 0) {
+		ff_err_sys(err, errno, "%s: temporary file in %s", path, dir);
+		goto fail;
+	}
+	s = ff_cstream_new_reader(in, err);
+	if (!s) {
+		ff_err_prefix(err, "%s", path);
+		goto fail;
+	}
+	if (copy_out(s, out, path, err) < 0) {
+		ff_cstream_close(s, NULL);
+		goto fail;
+	}
+	ff_cstream_close(s, NULL);
+	close(in);
+	return out;
+fail:
+	close(in);
+	if (out >= 0)
+		close(out);
+	return -1;
+}
+
+static int open_plain(const char *path, const struct ff_open_opts *opts, const uint8_t *magic,
+		      size_t got, struct ff_fs **fs, struct ff_err *err)
+{
+	if (ff_squashfs_probe(magic, got)) {
+		if (ff_squashfs_open(path, opts, fs, err) < 0)
+			return -1;
+		return 0;
+	}
+	if (ff_yaffs2_probe(path, opts))
+		return ff_yaffs2_open(path, opts, fs, err);
+	return ff_err_set(err, EINVAL, "not a SquashFS or YAFFS2 image (or a compressed one)");
+}
+
+int ff_image_open(const char *path, const struct ff_open_opts *opts, struct ff_fs **fs,
+		  struct ff_err *err)
+{
+	struct ff_open_opts o = opts ? *opts : (struct ff_open_opts){.big_endian = -1};
+	uint8_t magic[64];
+	size_t got;
+	char tmp_path[64];
+	int tmp, ret;
+
+	*fs = NULL;
+	if (read_magic(path, o.offset, magic, sizeof(magic), &got, err) < 0)
+		return -1;
+	if (!ff_cstream_detect(magic, got))
+		return open_plain(path, &o, magic, got, fs, err);
+	tmp = decompress_tmp(path, o.offset, err);
+	if (tmp < 0)
+		return -1;
+	snprintf(tmp_path, sizeof(tmp_path), "/proc/self/fd/%d", tmp);
+	o.offset = 0;
+	ret = read_magic(tmp_path, 0, magic, sizeof(magic), &got, err);
+	if (ret == 0)
+		ret = open_plain(tmp_path, &o, magic, got, fs, err);
+	if (ret < 0)
+		ff_err_prefix(err, "%s (decompressed)", path);
+	close(tmp);
+	return ret;
+}
+
+int ff_image_flash_kind(int fd, uint64_t size, int force_raw, struct ff_y2_layout *lay)
+{
+	uint8_t magic[4];
+	int big;
+
+	if (force_raw)
+		return FF_IMAGE_FLASH_RAW;
+	if (pread(fd, magic, 4, 0) == 4 && ff_squashfs_probe(magic, 4))
+		return FF_IMAGE_FLASH_RAW;
+	if (ff_y2_detect(fd, 0, size, NULL, lay, &big, NULL) == 0)
+		return FF_IMAGE_FLASH_YAFFS2;
+	return -1;
+}

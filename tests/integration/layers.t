@@ -1,0 +1,47 @@
+#!/bin/bash
+# `make layers` holds the folders to the layer order, and it can fail: a
+# header included from a folder above, a USES entry that is not below, a
+# folder whose USES does not reach what it includes, and a program whose
+# link list does not reach what its main includes are each reported.
+. "$(dirname "$0")/../lib.sh"
+
+cd "$FF_TOP" || exit 2
+vars=$(make -s --no-print-directory -f Makefile -f - print-layer-vars <<'MK'
+print-layer-vars:
+	@echo 'LAYERS="$(LAYERS)"'
+	@echo 'USES="$(foreach m,$(MODULES),$(m):$(subst $(space),$(comma),$(strip $($(m)_USES))))"'
+	@echo 'PROGS="$(foreach p,$(PROGRAMS),$(p):$($(p)_MAIN):$(subst $(space),$(comma),$(strip $(call prog_uses,$(p)))))"'
+MK
+)
+eval "$vars"
+export LAYERS USES PROGS
+
+ok "the tree as it is passes" scripts/check-layers
+ok "mkfs.squashfs links neither libfuse3 nor libmtd" \
+	sh -c "! ldd '$FF_BIN/mkfs.squashfs' | grep -E 'libfuse|libmtd'"
+
+# A copy of a few folders with one violation each, checked by the same script.
+copy() {
+	rm -rf "$T/w" && mkdir -p "$T/w" && cp -r common compress tree squashfs mkfs "$T/w/"
+}
+small_layers="common compress tree squashfs mkfs"
+small_uses="common: compress:common tree:compress,common squashfs:tree,compress,common mkfs:"
+small_progs="mkfs.squashfs:mkfs/mkfs_squashfs_main.c:mkfs,squashfs,tree,compress,common"
+run_small() {
+	(cd "$T/w" && LAYERS="$small_layers" USES="$1" PROGS="$2" "$FF_TOP/scripts/check-layers")
+}
+
+copy
+ok "the small copy passes" run_small "$small_uses" "$small_progs"
+echo '#include "squashfs/format.h"' >> "$T/w/compress/codec_util.c"
+fails "an include from a folder above fails" run_small "$small_uses" "$small_progs"
+is "$(run_small "$small_uses" "$small_progs" 2>&1 | grep -c 'compress/codec_util.c:[0-9]*: includes squashfs/')" 1 \
+	"the message names the file, line and folder"
+copy
+fails "a folder that uses one above it fails" \
+	run_small "${small_uses/compress:common/compress:tree,common}" "$small_progs"
+fails "an include that USES does not reach fails" \
+	run_small "${small_uses/squashfs:tree,compress,common/squashfs:compress,common}" "$small_progs"
+fails "a main including what its link list lacks fails" \
+	run_small "$small_uses" "mkfs.squashfs:mkfs/mkfs_squashfs_main.c:mkfs,common"
+done_testing

@@ -1,0 +1,100 @@
+/* Option values of the mkfs programs.  Numbers go through the same
+ * strict parser as spec and pseudo files (no sign, no blanks, no junk). */
+#include "tree/arg_value.h"
+
+#include <errno.h>
+#include <grp.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tree/tree_priv.h"
+
+int ff_arg_u32(const char *opt, const char *s, uint32_t min, uint32_t max, uint32_t *out,
+	       struct ff_err *err)
+{
+	uint32_t v;
+
+	if (ff_parse_u32(s, 10, max, &v) || v < min)
+		return ff_err_set(err, EINVAL, "%s: '%s' is not a number from %u to %u", opt, s,
+				  min, max);
+	*out = v;
+	return 0;
+}
+
+/* The multiplier a size suffix stands for, or 0 for an unknown one. */
+static uint32_t suffix_unit(const char *suffix)
+{
+	if (!*suffix)
+		return 1;
+	if (suffix[1])
+		return 0;
+	if (*suffix == 'K' || *suffix == 'k')
+		return 1024;
+	if (*suffix == 'M' || *suffix == 'm')
+		return 1024 * 1024;
+	return 0;
+}
+
+int ff_arg_size(const char *opt, const char *s, uint32_t min, uint32_t max, uint32_t *out,
+		struct ff_err *err)
+{
+	size_t digits = strspn(s, "0123456789");
+	uint32_t unit = suffix_unit(s + digits);
+	char num[16];
+	uint32_t v;
+
+	if (digits == 0 || digits >= sizeof(num) || unit == 0)
+		goto bad;
+	memcpy(num, s, digits);
+	num[digits] = '\0';
+	if (ff_parse_u32(num, 10, max / unit, &v) || v * unit < min)
+		goto bad;
+	*out = v * unit;
+	return 0;
+bad:
+	return ff_err_set(err, EINVAL, "%s: '%s' is not a size from %u to %u bytes "
+			  "(suffixes K and M allowed)", opt, s, min, max);
+}
+
+int ff_arg_time(const char *opt, const char *s, int64_t *out, struct ff_err *err)
+{
+	uint32_t v;
+
+	if (ff_parse_u32(s, 10, UINT32_MAX, &v))
+		return ff_err_set(err, EINVAL, "%s: '%s' is not a time in seconds since 1970 "
+				  "(0..4294967295)", opt, s);
+	*out = v;
+	return 0;
+}
+
+/* getpwnam_r/getgrnam_r: the reentrant forms, as library code must be. */
+static int id_of_name(const char *name, int is_group, uint32_t *id)
+{
+	char buf[4096];
+	struct passwd pw, *pwp = NULL;
+	struct group gr, *grp = NULL;
+
+	if (is_group) {
+		if (getgrnam_r(name, &gr, buf, sizeof(buf), &grp) || !grp)
+			return -1;
+		*id = grp->gr_gid;
+	} else {
+		if (getpwnam_r(name, &pw, buf, sizeof(buf), &pwp) || !pwp)
+			return -1;
+		*id = pwp->pw_uid;
+	}
+	return 0;
+}
+
+int ff_arg_owner(const char *opt, const char *s, int is_group, int64_t *out,
+		 struct ff_err *err)
+{
+	uint32_t v;
+
+	if (ff_parse_u32(s, 10, UINT32_MAX, &v) && id_of_name(s, is_group, &v))
+		return ff_err_set(err, EINVAL, "%s: '%s' is not a number or a known %s", opt, s,
+				  is_group ? "group" : "user");
+	*out = v;
+	return 0;
+}

@@ -1,0 +1,104 @@
+/* Reading a regular file's content for a builder: from the host file named
+ * at scan time (opened on demand) or from the tree's spool. */
+#include "tree/tree_priv.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct ff_data {
+	int fd;
+	int own_fd;        /* host files are ours to close; the spool is not */
+	uint64_t base;     /* spool offset, 0 for host files */
+	uint64_t size;
+	char path[4096];   /* for messages */
+};
+
+struct ff_data *ff_tree_open_data(const struct ff_tree *tree, const struct ff_node *n,
+				  struct ff_err *err)
+{
+	struct ff_data *d;
+
+	if (n->link)
+		n = n->link;
+	d = calloc(1, sizeof(*d));
+	if (!d) {
+		ff_err_set(err, ENOMEM, "%s: out of memory", n->name);
+		return NULL;
+	}
+	d->size = n->size;
+	if (n->src_path) {
+		snprintf(d->path, sizeof(d->path), "%s", n->src_path);
+		d->fd = open(n->src_path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		d->own_fd = 1;
+		if (d->fd < 0) {
+			ff_err_sys(err, errno, "%s: cannot open", n->src_path);
+			free(d);
+			return NULL;
+		}
+		return d;
+	}
+	if (ff_node_path(n, d->path, sizeof(d->path)) < 0)
+		snprintf(d->path, sizeof(d->path), "%s", n->name);
+	d->fd = tree->spool_fd;
+	d->base = n->spool_off;
+	if (d->fd < 0 && n->size) {
+		ff_err_set(err, EINVAL, "%s: no content source", d->path);
+		free(d);
+		return NULL;
+	}
+	return d;
+}
+
+/* Checked once the last byte has been read: an image holding only the
+ * scanned prefix of a file still being written would be silently wrong. */
+static int grew(const struct ff_data *d)
+{
+	struct stat st;
+
+	return !fstat(d->fd, &st) && (uint64_t)st.st_size > d->size;
+}
+
+ssize_t ff_data_pread(struct ff_data *d, void *buf, size_t len, uint64_t off,
+		      struct ff_err *err)
+{
+	size_t want, got = 0;
+
+	if (off >= d->size)
+		return 0;
+	want = d->size - off < len ? (size_t)(d->size - off) : len;
+	while (got < want) {
+		ssize_t r = pread(d->fd, (char *)buf + got, want - got,
+				  (off_t)(d->base + off + got));
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return ff_err_sys(err, errno, "%s: read error at offset %llu", d->path,
+					  (unsigned long long)(off + got));
+		if (r == 0)
+			return ff_err_set(err, EIO,
+					  "%s: file shrank while being read (expected %llu bytes, got %llu)",
+					  d->path, (unsigned long long)d->size,
+					  (unsigned long long)(off + got));
+		got += (size_t)r;
+	}
+	if (off + got == d->size && d->own_fd && grew(d))
+		return ff_err_set(err, EIO,
+				  "%s: file grew while being read (scanned %llu bytes, now longer)",
+				  d->path, (unsigned long long)d->size);
+	return (ssize_t)got;
+}
+
+void ff_data_close(struct ff_data *d)
+{
+	if (!d)
+		return;
+	if (d->own_fd && d->fd >= 0)
+		close(d->fd);
+	free(d);
+}

@@ -1,0 +1,191 @@
+/* ff_tree_finish: the global rules applied once every source is in. */
+#include "tree/tree_priv.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static int xattr_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct ff_xattr *)a)->name, ((const struct ff_xattr *)b)->name);
+}
+
+/* A primary may itself have been redefined as a link after others linked
+ * to it; follow the chain (bounded, so a cycle cannot hang us). */
+static struct ff_node *primary_of(struct ff_node *n, uint32_t limit)
+{
+	while (n->link && limit--)
+		n = n->link;
+	return n->link ? NULL : n;
+}
+
+static int resolve_links(struct ff_tree *tree, struct ff_err *err)
+{
+	char path[4096];
+
+	for (struct ff_node *n = tree->root; n; n = ff_tree_next(tree, n)) {
+		struct ff_node *p;
+
+		if (!n->link)
+			continue;
+		p = primary_of(n, tree->count);
+		if (!p || S_ISDIR(p->mode)) {
+			ff_node_path(n, path, sizeof(path));
+			return ff_err_set(err, EINVAL, "%s: hard link target is %s", path,
+					  p ? "a directory" : "part of a link cycle");
+		}
+		n->link = p;
+	}
+	return 0;
+}
+
+static void move_content(struct ff_node *to, struct ff_node *from)
+{
+	struct ff_node tmp = *to;
+
+	to->mode = from->mode;
+	to->uid = from->uid;
+	to->gid = from->gid;
+	to->mtime = from->mtime;
+	to->rdev_major = from->rdev_major;
+	to->rdev_minor = from->rdev_minor;
+	to->size = from->size;
+	to->target = from->target;
+	to->xattrs = from->xattrs;
+	to->n_xattrs = from->n_xattrs;
+	to->src_path = from->src_path;
+	to->spool_off = from->spool_off;
+	to->link = NULL;
+	from->target = tmp.target;
+	from->xattrs = tmp.xattrs;
+	from->n_xattrs = tmp.n_xattrs;
+	from->src_path = tmp.src_path;
+	from->link = to;
+}
+
+/* The primary of a hard-link group becomes its first name in pre-order, so
+ * a tar archive (whose first member is the primary) and the directory it came
+ * from give the same tree.  priv is scratch here and cleared afterwards. */
+static void canonical_primaries(struct ff_tree *tree)
+{
+	struct ff_node *n;
+
+	for (n = tree->root; n; n = ff_tree_next(tree, n)) {
+		struct ff_node *p = n->link ? n->link : n;
+
+		if (!p->priv)
+			p->priv = n;
+	}
+	for (n = tree->root; n; n = ff_tree_next(tree, n))
+		if (n->link)
+			n->link = n->link->priv;
+	for (n = tree->root; n; n = ff_tree_next(tree, n)) {
+		struct ff_node *first = n->priv;
+
+		if (first && first != n && !n->link) {
+			first->link = NULL;
+			move_content(first, n);
+		}
+	}
+	for (n = tree->root; n; n = ff_tree_next(tree, n))
+		n->priv = NULL;
+}
+
+static void apply_opts(const struct ff_tree_opts *o, struct ff_node *n)
+{
+	if (o->all_root)
+		n->uid = n->gid = 0;
+	if (o->force_uid >= 0)
+		n->uid = (uint32_t)o->force_uid;
+	if (o->force_gid >= 0)
+		n->gid = (uint32_t)o->force_gid;
+	if (o->all_time >= 0)
+		n->mtime = o->all_time;
+	if (o->clamp_time >= 0 && n->mtime > o->clamp_time)
+		n->mtime = o->clamp_time;
+}
+
+static void drop_xattrs(struct ff_node *n)
+{
+	for (uint32_t i = 0; i < n->n_xattrs; i++) {
+		free(n->xattrs[i].name);
+		free(n->xattrs[i].value);
+	}
+	free(n->xattrs);
+	n->xattrs = NULL;
+	n->n_xattrs = 0;
+}
+
+static void sort_dirs(struct ff_node *n)
+{
+	if (n->n_children > 1)
+		qsort(n->children, n->n_children, sizeof(*n->children), ff_node_name_cmp);
+	for (uint32_t i = 0; i < n->n_children; i++)
+		sort_dirs(n->children[i]);
+}
+
+/* nlink, numbering, totals; extra names mirror their primary's metadata so
+ * a builder that ignores `link` still sees a consistent node. */
+static void count_and_number(struct ff_tree *tree)
+{
+	uint32_t index = 0;
+	struct ff_node *n;
+
+	tree->data_bytes = 0;
+	for (n = tree->root; n; n = ff_tree_next(tree, n)) {
+		n->index = ++index;
+		if (S_ISDIR(n->mode)) {
+			n->nlink = 2;
+			for (uint32_t i = 0; i < n->n_children; i++)
+				n->nlink += S_ISDIR(n->children[i]->mode);
+		} else if (!n->link) {
+			n->nlink = 1;
+			if (S_ISREG(n->mode))
+				tree->data_bytes += n->size;
+		}
+	}
+	for (n = tree->root; n; n = ff_tree_next(tree, n))
+		if (n->link)
+			n->link->nlink++;
+	for (n = tree->root; n; n = ff_tree_next(tree, n)) {
+		struct ff_node *p = n->link;
+
+		if (!p)
+			continue;
+		n->mode = p->mode;
+		n->uid = p->uid;
+		n->gid = p->gid;
+		n->mtime = p->mtime;
+		n->size = p->size;
+		n->rdev_major = p->rdev_major;
+		n->rdev_minor = p->rdev_minor;
+		n->nlink = p->nlink;
+	}
+	tree->count = index;
+}
+
+int ff_tree_finish(struct ff_tree *tree, struct ff_err *err)
+{
+	if (ff_tree_check_open(tree, err))
+		return -1;
+	sort_dirs(tree->root);
+	if (resolve_links(tree, err))
+		return -1;
+	canonical_primaries(tree);
+	for (struct ff_node *n = tree->root; n; n = ff_tree_next(tree, n)) {
+		if (n->link)
+			continue;
+		apply_opts(&tree->opts, n);
+		if (tree->opts.no_xattrs)
+			drop_xattrs(n);
+		else if (n->n_xattrs > 1)
+			qsort(n->xattrs, n->n_xattrs, sizeof(*n->xattrs), xattr_cmp);
+	}
+	count_and_number(tree);
+	tree->finished = 1;
+	free(tree->hash);
+	tree->hash = NULL;
+	tree->hash_cap = tree->hash_used = 0;
+	return 0;
+}

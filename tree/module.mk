@@ -1,0 +1,2 @@
+# tree/: the source-tree model both builders share.
+tree_USES := compress common

@@ -1,0 +1,122 @@
+/* Changing one node: its type-specific content, xattrs and hard links. */
+#include "tree/tree_priv.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+void ff_node_free(struct ff_node *n)
+{
+	for (uint32_t i = 0; i < n->n_xattrs; i++) {
+		free(n->xattrs[i].name);
+		free(n->xattrs[i].value);
+	}
+	free(n->xattrs);
+	free(n->children);
+	free(n->target);
+	free(n->src_path);
+	free(n->name);
+	free(n);
+}
+
+int ff_node_reset(struct ff_node *n, uint32_t new_mode, struct ff_err *err)
+{
+	if (n->n_children && !S_ISDIR(new_mode))
+		return ff_err_set(err, EISDIR, "%s: is a non-empty directory, cannot become another type",
+				  n->name);
+	if (S_ISDIR(new_mode) && !S_ISDIR(n->mode) && !n->parent)
+		return ff_err_set(err, EINVAL, "root must be a directory");
+	if (!n->parent && !S_ISDIR(new_mode))
+		return ff_err_set(err, EINVAL, "root must be a directory");
+	for (uint32_t i = 0; i < n->n_xattrs; i++) {
+		free(n->xattrs[i].name);
+		free(n->xattrs[i].value);
+	}
+	free(n->xattrs);
+	n->xattrs = NULL;
+	n->n_xattrs = 0;
+	free(n->target);
+	n->target = NULL;
+	free(n->src_path);
+	n->src_path = NULL;
+	n->spool_off = 0;
+	n->size = 0;
+	n->link = NULL;
+	n->rdev_major = n->rdev_minor = 0;
+	n->mode = new_mode;
+	return 0;
+}
+
+int ff_node_set_target(struct ff_node *n, const char *target, size_t len, struct ff_err *err)
+{
+	char *t = malloc(len + 1);
+
+	if (!t)
+		return ff_err_set(err, ENOMEM, "%s: out of memory", n->name);
+	memcpy(t, target, len);
+	t[len] = '\0';
+	free(n->target);
+	n->target = t;
+	n->size = len;
+	return 0;
+}
+
+int ff_node_set_src(struct ff_node *n, const char *path, struct ff_err *err)
+{
+	char *p = strdup(path);
+
+	if (!p)
+		return ff_err_set(err, ENOMEM, "%s: out of memory", n->name);
+	free(n->src_path);
+	n->src_path = p;
+	return 0;
+}
+
+int ff_node_set_xattr(struct ff_node *n, const char *name, const void *value, size_t len,
+		      struct ff_err *err)
+{
+	struct ff_xattr *x = NULL, *tab;
+	uint8_t *v;
+
+	if (n->link)
+		n = n->link;
+	for (uint32_t i = 0; i < n->n_xattrs; i++)
+		if (!strcmp(n->xattrs[i].name, name))
+			x = &n->xattrs[i];
+	if (len > UINT32_MAX || !(v = malloc(len ? len : 1)))
+		return ff_err_set(err, ENOMEM, "%s: xattr %s: out of memory", n->name, name);
+	memcpy(v, value, len);
+	if (!x) {
+		tab = realloc(n->xattrs, (n->n_xattrs + 1) * sizeof(*tab));
+		if (!tab)
+			goto oom;
+		n->xattrs = tab;
+		x = &tab[n->n_xattrs];
+		if (!(x->name = strdup(name)))
+			goto oom;
+		x->value = NULL;
+		n->n_xattrs++;
+	}
+	free(x->value);
+	x->value = v;
+	x->len = (uint32_t)len;
+	return 0;
+oom:
+	free(v);
+	return ff_err_set(err, ENOMEM, "%s: xattr %s: out of memory", n->name, name);
+}
+
+int ff_node_make_link(struct ff_node *n, struct ff_node *target, struct ff_err *err)
+{
+	if (target->link)
+		target = target->link;
+	if (S_ISDIR(target->mode))
+		return ff_err_set(err, EPERM, "%s: hard link to a directory is not allowed", n->name);
+	if (target == n)
+		return ff_err_set(err, EINVAL, "%s: hard link to itself", n->name);
+	if (ff_node_reset(n, target->mode, err))
+		return -1;
+	n->link = target;
+	return 0;
+}

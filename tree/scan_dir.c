@@ -1,0 +1,376 @@
+/* The directory source: an lstat walk of a host directory (symlinks are
+ * never followed), in sorted order so readdir order cannot change which name
+ * of a hard-linked file becomes the primary. */
+#include "tree/tree_priv.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+struct ino_ent {
+	dev_t dev;
+	ino_t ino;
+	struct ff_node *node;
+};
+
+struct scan {
+	struct ff_tree *tree;
+	dev_t root_dev;
+	struct ino_ent *inos;      /* (dev, ino) -> first name, open addressing */
+	size_t ino_cap, ino_used;
+	char path[PATH_MAX];       /* host path of the entry being looked at */
+	size_t root_len;           /* path[root_len + 1] starts the relative path */
+	struct ff_err *err;
+};
+
+struct names {
+	char **v;
+	size_t n, cap;
+};
+
+static void free_names(struct names *nm)
+{
+	for (size_t i = 0; i < nm->n; i++)
+		free(nm->v[i]);
+	free(nm->v);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static const char *rel_path(const struct scan *s)
+{
+	return s->path[s->root_len] ? s->path + s->root_len + 1 : "";
+}
+
+/* A problem with one entry: an error, or a warning and a skip. */
+static int entry_problem(struct scan *s, int code, const char *what)
+{
+	if (s->tree->opts.ignore_errors) {
+		ff_tree_warn(s->tree, "%s: %s: %s (skipped)", s->path, what, strerror(code));
+		return 1;
+	}
+	ff_err_sys(s->err, code, "%s: %s", s->path, what);
+	return -1;
+}
+
+/* Returns 0, 1 when the directory is unreadable and skipped, -1 on error. */
+static int read_names(struct scan *s, struct names *nm)
+{
+	DIR *d = opendir(s->path);
+	struct dirent *de;
+
+	memset(nm, 0, sizeof(*nm));
+	if (!d)
+		return entry_problem(s, errno, "cannot open directory");
+	errno = 0;
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (nm->n == nm->cap) {
+			size_t cap = nm->cap ? nm->cap * 2 : 16;
+			char **v = realloc(nm->v, cap * sizeof(*v));
+
+			if (!v)
+				goto oom;
+			nm->v = v;
+			nm->cap = cap;
+		}
+		if (!(nm->v[nm->n] = strdup(de->d_name)))
+			goto oom;
+		nm->n++;
+	}
+	if (errno) {
+		int e = errno;
+
+		closedir(d);
+		free_names(nm);
+		return entry_problem(s, e, "cannot read directory");
+	}
+	closedir(d);
+	if (nm->n > 1) /* qsort(NULL, 0) is undefined even when empty */
+		qsort(nm->v, nm->n, sizeof(*nm->v), cmp_str);
+	return 0;
+oom:
+	closedir(d);
+	free_names(nm);
+	return ff_err_set(s->err, ENOMEM, "%s: out of memory", s->path);
+}
+
+/* The kernel allocates (and for values zeroes) a buffer of the size asked
+ * for, so a 64 KiB request per entry costs more than the answer: the
+ * length is asked first, and most entries have no xattrs at all. */
+static ssize_t list_xattrs(const char *path, char *list, size_t cap)
+{
+	ssize_t len = llistxattr(path, NULL, 0);
+
+	if (len <= 0)
+		return len;
+	len = llistxattr(path, list, (size_t)len <= cap ? (size_t)len : cap);
+	if (len < 0 && errno == ERANGE) /* the list grew in between */
+		len = llistxattr(path, list, cap);
+	return len;
+}
+
+static ssize_t get_xattr(const char *path, const char *name, uint8_t *value, size_t cap)
+{
+	ssize_t len = lgetxattr(path, name, NULL, 0);
+
+	if (len <= 0)
+		return len;
+	len = lgetxattr(path, name, value, (size_t)len <= cap ? (size_t)len : cap);
+	if (len < 0 && errno == ERANGE)
+		len = lgetxattr(path, name, value, cap);
+	return len;
+}
+
+static int read_xattrs(struct scan *s, struct ff_node *n)
+{
+	char list[65536];
+	uint8_t value[65536];
+	ssize_t len = list_xattrs(s->path, list, sizeof(list));
+
+	if (len < 0) {
+		if (errno == ENOTSUP || errno == ENOSYS)
+			return 0;
+		return ff_err_sys(s->err, errno, "%s: cannot list xattrs", s->path);
+	}
+	for (ssize_t i = 0; i < len; i += (ssize_t)strlen(list + i) + 1) {
+		ssize_t vlen = get_xattr(s->path, list + i, value, sizeof(value));
+
+		if (vlen < 0 && errno == ENODATA)
+			continue; /* removed while we looked */
+		if (vlen < 0)
+			return ff_err_sys(s->err, errno, "%s: cannot read xattr %s", s->path, list + i);
+		if (ff_node_set_xattr(n, list + i, value, (size_t)vlen, s->err))
+			return ff_err_prefix(s->err, "%s", s->path);
+	}
+	return 0;
+}
+
+static struct ff_node **ino_slot(struct scan *s, dev_t dev, ino_t ino)
+{
+	size_t j = (size_t)((ino * 0x9E3779B97F4A7C15ull) ^ dev) & (s->ino_cap - 1);
+
+	while (s->inos[j].node && (s->inos[j].dev != dev || s->inos[j].ino != ino))
+		j = (j + 1) & (s->ino_cap - 1);
+	s->inos[j].dev = dev;
+	s->inos[j].ino = ino;
+	return &s->inos[j].node;
+}
+
+static int grow_inos(struct scan *s)
+{
+	struct ino_ent *old = s->inos;
+	size_t old_cap = s->ino_cap;
+
+	s->ino_cap = old_cap ? old_cap * 2 : 256;
+	s->inos = calloc(s->ino_cap, sizeof(*s->inos));
+	if (!s->inos) {
+		s->inos = old;
+		s->ino_cap = old_cap;
+		return ff_err_set(s->err, ENOMEM, "%s: out of memory", s->path);
+	}
+	for (size_t i = 0; i < old_cap; i++)
+		if (old[i].node)
+			*ino_slot(s, old[i].dev, old[i].ino) = old[i].node;
+	free(old);
+	return 0;
+}
+
+/* Hard links: the first name seen (in sorted walk order) is the primary. */
+static struct ff_node **hardlink_slot(struct scan *s, const struct stat *st)
+{
+	if ((s->ino_used + 1) * 2 > s->ino_cap && grow_inos(s))
+		return NULL;
+	return ino_slot(s, st->st_dev, st->st_ino);
+}
+
+static int set_content(struct scan *s, struct ff_node *n, const struct stat *st)
+{
+	char target[PATH_MAX];
+	ssize_t len;
+
+	n->rdev_major = major(st->st_rdev);
+	n->rdev_minor = minor(st->st_rdev);
+	if (S_ISLNK(st->st_mode)) {
+		len = readlink(s->path, target, sizeof(target));
+		if (len < 0)
+			return ff_err_sys(s->err, errno, "%s: cannot read symlink", s->path);
+		if ((size_t)len >= sizeof(target))
+			return ff_err_set(s->err, ENAMETOOLONG, "%s: symlink target longer than %zu bytes",
+					  s->path, sizeof(target) - 1);
+		return ff_node_set_target(n, target, (size_t)len, s->err);
+	}
+	if (!S_ISREG(st->st_mode))
+		return 0;
+	n->size = (uint64_t)st->st_size;
+	return ff_node_set_src(n, s->path, s->err);
+}
+
+/* Regular files are opened once now so an unreadable one is reported while
+ * scanning, not halfway through writing the image. */
+static int check_readable(struct scan *s, const struct stat *st)
+{
+	int fd;
+
+	if (!S_ISREG(st->st_mode))
+		return 0;
+	fd = open(s->path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return entry_problem(s, errno, "cannot open file");
+	close(fd);
+	return 0;
+}
+
+static int set_meta(struct scan *s, struct ff_node *n, const struct stat *st)
+{
+	n->mode = st->st_mode;
+	n->uid = st->st_uid;
+	n->gid = st->st_gid;
+	n->mtime = st->st_mtime;
+	if (s->tree->opts.no_xattrs)
+		return 0;
+	return read_xattrs(s, n);
+}
+
+/* Find or create the node for the current entry, as type `mode`. */
+static struct ff_node *entry_node(struct scan *s, struct ff_node *dir, const char *name,
+				  uint32_t mode)
+{
+	struct ff_node *n = ff_tree_put_child(s->tree, dir, name, strlen(name), mode, s->err);
+
+	if (!n)
+		ff_err_prefix(s->err, "%s", s->path);
+	return n;
+}
+
+static int scan_entries(struct scan *s, struct ff_node *dir, struct names *nm);
+
+static int scan_subdir(struct scan *s, struct ff_node *dir, const char *name,
+		       const struct stat *st)
+{
+	struct names nm = { 0 };
+	struct ff_node *n;
+	int crosses = s->tree->opts.one_file_system && st->st_dev != s->root_dev;
+	int rc = 0;
+
+	/* a mount point is kept as an empty directory, like mksquashfs does */
+	if (!crosses && (rc = read_names(s, &nm)) != 0)
+		return rc < 0 ? -1 : 0;
+	n = entry_node(s, dir, name, st->st_mode);
+	if (!n || set_meta(s, n, st))
+		rc = -1;
+	else if (!crosses)
+		rc = scan_entries(s, n, &nm);
+	free_names(&nm);
+	return rc;
+}
+
+static int scan_leaf(struct scan *s, struct ff_node *dir, const char *name,
+		     const struct stat *st)
+{
+	struct ff_node **slot = NULL, *n;
+	int rc = check_readable(s, st);
+
+	if (rc)
+		return rc < 0 ? -1 : 0;
+	if (st->st_nlink > 1 && !(slot = hardlink_slot(s, st)))
+		return -1;
+	if (!(n = entry_node(s, dir, name, st->st_mode)))
+		return -1;
+	if (slot && *slot) {
+		if (ff_node_make_link(n, *slot, s->err))
+			return ff_err_prefix(s->err, "%s", s->path);
+		return 0;
+	}
+	if (slot) {
+		*slot = n;
+		s->ino_used++;
+	}
+	if (set_meta(s, n, st) || set_content(s, n, st))
+		return -1;
+	return 0;
+}
+
+static int scan_one(struct scan *s, struct ff_node *dir, const char *name)
+{
+	size_t save = strlen(s->path), len = strlen(name);
+	struct stat st;
+	int rc = 0;
+
+	if (save + 1 + len >= sizeof(s->path))
+		return ff_err_set(s->err, ENAMETOOLONG, "%s/%s: path too long", s->path, name);
+	if (len > FF_NAME_MAX)
+		return ff_err_set(s->err, ENAMETOOLONG, "%s/%s: name is %zu bytes (max %d)",
+				  s->path, name, len, FF_NAME_MAX);
+	s->path[save] = '/';
+	memcpy(s->path + save + 1, name, len + 1);
+	if (ff_tree_excluded(s->tree, rel_path(s)))
+		goto out;
+	if (lstat(s->path, &st)) {
+		rc = entry_problem(s, errno, "cannot stat");
+		rc = rc < 0 ? -1 : 0;
+		goto out;
+	}
+	if (S_ISDIR(st.st_mode))
+		rc = scan_subdir(s, dir, name, &st);
+	else
+		rc = scan_leaf(s, dir, name, &st);
+out:
+	s->path[save] = '\0';
+	return rc;
+}
+
+static int scan_entries(struct scan *s, struct ff_node *dir, struct names *nm)
+{
+	for (size_t i = 0; i < nm->n; i++)
+		if (scan_one(s, dir, nm->v[i]))
+			return -1;
+	return 0;
+}
+
+int ff_tree_add_dir(struct ff_tree *tree, const char *host_dir, struct ff_err *err)
+{
+	struct scan s = { .tree = tree, .err = err };
+	struct names nm;
+	struct stat st;
+	int rc;
+
+	if (ff_tree_check_open(tree, err))
+		return -1;
+	s.root_len = strlen(host_dir);
+	while (s.root_len > 1 && host_dir[s.root_len - 1] == '/')
+		s.root_len--;
+	if (s.root_len >= sizeof(s.path))
+		return ff_err_set(err, ENAMETOOLONG, "%s: path too long", host_dir);
+	memcpy(s.path, host_dir, s.root_len);
+	s.path[s.root_len] = '\0';
+	if (stat(s.path, &st))
+		return ff_err_sys(err, errno, "%s: cannot stat source directory", host_dir);
+	if (!S_ISDIR(st.st_mode))
+		return ff_err_set(err, ENOTDIR, "%s: source is not a directory", host_dir);
+	s.root_dev = st.st_dev;
+	if ((rc = read_names(&s, &nm)) != 0)
+		return rc < 0 ? -1 : ff_err_set(err, EACCES, "%s: cannot read source directory",
+						 host_dir);
+	/* the source directory's own metadata becomes the root's */
+	rc = set_meta(&s, tree->root, &st);
+	tree->root->mode = S_IFDIR | (st.st_mode & 07777);
+	if (s.root_len == 1 && s.path[0] == '/')
+		s.root_len = 0, s.path[0] = '\0'; /* "/" + "/name" would double the slash */
+	if (!rc)
+		rc = scan_entries(&s, tree->root, &nm);
+	free_names(&nm);
+	free(s.inos);
+	return rc;
+}

@@ -1,0 +1,69 @@
+/* mksquashfs -sort files: "PATH PRIORITY" per line, priority -32768..32767,
+ * higher placed first.  PATH is relative to the image root; a directory's
+ * priority applies to everything below it unless a later line says
+ * otherwise.  A path not in the tree is a warning, as in mksquashfs. */
+#include "tree/tree_priv.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void set_priority(struct ff_node *n, int32_t prio)
+{
+	n->sort_priority = prio;
+	for (uint32_t i = 0; i < n->n_children; i++)
+		set_priority(n->children[i], prio);
+}
+
+struct sort_ctx {
+	struct ff_tree *tree;
+	const char *path;
+};
+
+static int sort_line(void *ctx, const char *line, unsigned lineno, struct ff_err *err)
+{
+	const struct sort_ctx *c = ctx;
+	struct ff_tree *tree = c->tree;
+	struct ff_tokens t;
+	struct ff_node *n;
+	int64_t prio;
+	int rc = -1;
+
+	if (ff_tokenize(line, &t, err))
+		goto out;
+	rc = 0;
+	if (t.n == 0)
+		goto out;
+	rc = -1;
+	if (t.n != 2) {
+		ff_err_set(err, EINVAL, "expected PATH PRIORITY, found %d words", t.n);
+		goto out;
+	}
+	if (ff_parse_i64(t.v[1], &prio) || prio < -32768 || prio > 32767) {
+		ff_err_set(err, ERANGE, "priority \"%s\" is not in -32768..32767", t.v[1]);
+		goto out;
+	}
+	if (ff_path_normalise(t.v[0], err)) {
+		ff_err_prefix(err, "\"%s\"", line);
+		goto out;
+	}
+	rc = 0;
+	n = ff_tree_lookup(tree, t.v[0]);
+	if (n)
+		set_priority(n, (int32_t)prio);
+	else
+		ff_tree_warn(tree, "%s:%u: \"%s\" is not in the image, ignored", c->path, lineno,
+			     t.v[0]);
+out:
+	ff_tokens_free(&t);
+	return rc;
+}
+
+int ff_tree_load_sort(struct ff_tree *tree, const char *path, struct ff_err *err)
+{
+	struct sort_ctx c = { .tree = tree, .path = path };
+
+	if (ff_tree_check_open(tree, err))
+		return -1;
+	return ff_lines_each(path, sort_line, &c, err);
+}

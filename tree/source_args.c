@@ -1,0 +1,166 @@
+/* The source options of the mkfs programs and the tree they describe. */
+#include "tree/source_args.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tree/arg_value.h"
+#include "tree/tree_priv.h"
+
+static const struct option source_opts[] = {
+	FF_SOURCE_LONG_OPTIONS,
+	FF_SOURCE_SORT_OPTION,
+	{ NULL, 0, NULL, 0 },
+};
+
+/* mksquashfs spellings of the source options. */
+static const char *const single_dash[][2] = {
+	{ "-all-root", "--all-root" }, { "-root-owned", "--all-root" },
+	{ "-force-uid", "--force-uid" }, { "-force-gid", "--force-gid" },
+	{ "-all-time", "--all-time" }, { "-no-xattrs", "--no-xattrs" },
+	{ "-ef", "--exclude-file" }, { "-one-file-system", "--one-file-system" },
+	{ "-pf", "--pseudo-file" }, { "-p", "--pseudo" },
+};
+
+int ff_strv_push(struct ff_strv *l, const char *s, struct ff_err *err)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 16;
+		const char **v = realloc(l->v, cap * sizeof(*v));
+
+		if (!v)
+			return ff_err_sys(err, ENOMEM, "option list of %zu entries", cap);
+		l->v = v;
+		l->cap = cap;
+	}
+	l->v[l->n++] = s;
+	return 0;
+}
+
+void ff_strv_free(struct ff_strv *l, int free_strings)
+{
+	for (size_t i = 0; free_strings && i < l->n; i++)
+		free((char *)l->v[i]);
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+void ff_source_args_init(struct ff_source_args *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->tree.force_uid = a->tree.force_gid = -1;
+	a->tree.all_time = a->tree.clamp_time = -1;
+}
+
+void ff_source_args_free(struct ff_source_args *a)
+{
+	ff_strv_free(&a->specs, 0);
+	ff_strv_free(&a->pseudo_files, 0);
+	ff_strv_free(&a->pseudo_lines, 0);
+	ff_strv_free(&a->excludes, 0);
+	ff_strv_free(&a->exclude_files, 0);
+	ff_strv_free(&a->owned, 1);
+}
+
+static const char *long_name(int code)
+{
+	for (const struct option *o = source_opts; o->name; o++)
+		if (o->val == code)
+			return o->name;
+	return "?";
+}
+
+static int list_option(struct ff_source_args *a, int code, const char *arg,
+		       struct ff_err *err)
+{
+	switch (code) {
+	case FF_SRC_EXCLUDE: return ff_strv_push(&a->excludes, arg, err);
+	case FF_SRC_EXCLUDE_FILE: return ff_strv_push(&a->exclude_files, arg, err);
+	case FF_SRC_SPEC: return ff_strv_push(&a->specs, arg, err);
+	case FF_SRC_PSEUDO_FILE: return ff_strv_push(&a->pseudo_files, arg, err);
+	case FF_SRC_PSEUDO: return ff_strv_push(&a->pseudo_lines, arg, err);
+	case FF_SRC_SORT: a->sort_file = arg; return 0;
+	default: return 1;
+	}
+}
+
+static int value_option(struct ff_source_args *a, int code, const char *arg,
+			struct ff_err *err)
+{
+	char opt[32];
+
+	snprintf(opt, sizeof(opt), "--%s", long_name(code));
+	switch (code) {
+	case FF_SRC_FORCE_UID: return ff_arg_owner(opt, arg, 0, &a->tree.force_uid, err);
+	case FF_SRC_FORCE_GID: return ff_arg_owner(opt, arg, 1, &a->tree.force_gid, err);
+	case FF_SRC_MTIME: return ff_arg_time(opt, arg, &a->tree.clamp_time, err);
+	case FF_SRC_ALL_TIME: return ff_arg_time(opt, arg, &a->tree.all_time, err);
+	default: return list_option(a, code, arg, err);
+	}
+}
+
+int ff_source_args_option(struct ff_source_args *a, int code, const char *arg,
+			  struct ff_err *err)
+{
+	switch (code) {
+	case FF_SRC_ALL_ROOT: a->tree.all_root = 1; return 0;
+	case FF_SRC_NO_XATTRS: a->tree.no_xattrs = 1; return 0;
+	case FF_SRC_ONE_FS: a->tree.one_file_system = 1; return 0;
+	case FF_SRC_IGNORE_ERRORS: a->tree.ignore_errors = 1; return 0;
+	default: break;
+	}
+	if (!arg)
+		return 1;
+	return value_option(a, code, arg, err);
+}
+
+int ff_source_args_option_name(struct ff_source_args *a, const char *name, const char *arg,
+			       struct ff_err *err)
+{
+	for (const struct option *o = source_opts; o->name; o++) {
+		if (strcmp(o->name, name))
+			continue;
+		if ((o->has_arg == required_argument) != (arg != NULL))
+			return ff_err_set(err, EINVAL, "--%s: %s", name,
+					  arg ? "takes no value" : "needs a value");
+		return ff_source_args_option(a, o->val, arg, err);
+	}
+	return 1;
+}
+
+const char *ff_source_single_dash(const char *word)
+{
+	for (size_t i = 0; i < sizeof(single_dash) / sizeof(single_dash[0]); i++)
+		if (!strcmp(word, single_dash[i][0]))
+			return single_dash[i][1];
+	return NULL;
+}
+
+int ff_source_args_epoch(struct ff_source_args *a, const char *value, struct ff_err *err)
+{
+	if (!value || !*value || a->tree.clamp_time >= 0)
+		return 0;
+	return ff_arg_time("SOURCE_DATE_EPOCH", value, &a->tree.clamp_time, err);
+}
+
+int ff_source_args_positional(struct ff_source_args *a, int n, char *const *words,
+			      const char **image, struct ff_err *err)
+{
+	int have_defs = a->specs.n || a->pseudo_files.n || a->pseudo_lines.n;
+
+	if (n == 2) {
+		a->source = words[0];
+		*image = words[1];
+		return 0;
+	}
+	if (n == 1 && have_defs) {
+		*image = words[0];
+		return 0;
+	}
+	return ff_err_set(err, EINVAL, "expected SOURCE and IMAGE, got %d argument%s%s", n,
+			  n == 1 ? "" : "s",
+			  n == 1 ? " (only --spec or --pseudo builds without SOURCE)"
+			  : n > 2 ? " (options after SOURCE IMAGE start with '-')" : "");
+}

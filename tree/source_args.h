@@ -1,0 +1,115 @@
+/* The source options both mkfs programs share, so that --all-root,
+ * --spec, --exclude, SOURCE_DATE_EPOCH, tar input and the rest mean the
+ * same for mkfs.squashfs and mkfs.yaffs2.
+ *
+ * A main puts FF_SOURCE_LONG_OPTIONS (and, where it applies,
+ * FF_SOURCE_SORT_OPTION) into its getopt_long table, "e:" into its short
+ * options, and hands every option getopt returns to
+ * ff_source_args_option() first; a return of 1 means "not a source
+ * option, yours".  After the options: ff_source_args_epoch() with
+ * getenv("SOURCE_DATE_EPOCH"), ff_source_args_positional() for SOURCE and
+ * IMAGE, then ff_source_args_build() gives the finished tree.
+ *
+ * Library code: nothing here prints; errors name the option, value, file
+ * or line. */
+#ifndef FF_TREE_SOURCE_ARGS_H
+#define FF_TREE_SOURCE_ARGS_H
+
+#include <getopt.h>
+#include <stddef.h>
+
+#include "common/error.h"
+#include "tree/tree.h"
+
+/* getopt codes of the source options.  A main numbers its own long-only
+ * options from 256 up to below FF_SRC_FIRST. */
+enum ff_src_opt {
+	FF_SRC_EXCLUDE = 'e',
+	FF_SRC_FIRST = 0x1000,
+	FF_SRC_ALL_ROOT = FF_SRC_FIRST,
+	FF_SRC_FORCE_UID,
+	FF_SRC_FORCE_GID,
+	FF_SRC_MTIME,
+	FF_SRC_ALL_TIME,
+	FF_SRC_NO_XATTRS,
+	FF_SRC_EXCLUDE_FILE,
+	FF_SRC_ONE_FS,
+	FF_SRC_IGNORE_ERRORS,
+	FF_SRC_SPEC,
+	FF_SRC_PSEUDO_FILE,
+	FF_SRC_PSEUDO,
+	FF_SRC_SORT,
+};
+
+#define FF_SOURCE_LONG_OPTIONS \
+	{ "all-root", no_argument, NULL, FF_SRC_ALL_ROOT }, \
+	{ "force-uid", required_argument, NULL, FF_SRC_FORCE_UID }, \
+	{ "force-gid", required_argument, NULL, FF_SRC_FORCE_GID }, \
+	{ "mtime", required_argument, NULL, FF_SRC_MTIME }, \
+	{ "all-time", required_argument, NULL, FF_SRC_ALL_TIME }, \
+	{ "no-xattrs", no_argument, NULL, FF_SRC_NO_XATTRS }, \
+	{ "exclude", required_argument, NULL, FF_SRC_EXCLUDE }, \
+	{ "exclude-file", required_argument, NULL, FF_SRC_EXCLUDE_FILE }, \
+	{ "one-file-system", no_argument, NULL, FF_SRC_ONE_FS }, \
+	{ "ignore-errors", no_argument, NULL, FF_SRC_IGNORE_ERRORS }, \
+	{ "spec", required_argument, NULL, FF_SRC_SPEC }, \
+	{ "pseudo-file", required_argument, NULL, FF_SRC_PSEUDO_FILE }, \
+	{ "pseudo", required_argument, NULL, FF_SRC_PSEUDO }
+/* Block order priorities only mean something to a format that places
+ * file data freely (SquashFS). */
+#define FF_SOURCE_SORT_OPTION { "sort", required_argument, NULL, FF_SRC_SORT }
+
+/* A growable list of strings (not owned unless the owner says so). */
+struct ff_strv {
+	const char **v;
+	size_t n, cap;
+};
+int ff_strv_push(struct ff_strv *l, const char *s, struct ff_err *err);
+/* Frees the array; with free_strings, each string too. */
+void ff_strv_free(struct ff_strv *l, int free_strings);
+
+struct ff_source_args {
+	const char *source;       /* directory, tar archive, "-" (stdin) or NULL */
+	struct ff_strv specs, pseudo_files, pseudo_lines;
+	struct ff_strv excludes, exclude_files;
+	struct ff_strv owned;     /* exclude-file lines, freed with the args */
+	const char *sort_file;
+	/* --mtime and SOURCE_DATE_EPOCH set tree.clamp_time, which a format
+	 * with an image time (SquashFS) also uses as that time. */
+	struct ff_tree_opts tree;
+	unsigned warnings;        /* warnings passed on during the build */
+	void (*warn)(void *ctx, const char *msg);
+	void *warn_ctx;
+};
+
+void ff_source_args_init(struct ff_source_args *a);
+void ff_source_args_free(struct ff_source_args *a);
+
+/* Handles a source option by getopt code.  0 handled, 1 not a source
+ * option, -1 bad value (err names the option and value). */
+int ff_source_args_option(struct ff_source_args *a, int code, const char *arg,
+			  struct ff_err *err);
+/* The same by long name without dashes ("all-root"); 1 for other names. */
+int ff_source_args_option_name(struct ff_source_args *a, const char *name, const char *arg,
+			       struct ff_err *err);
+/* The long option ("--pseudo-file") a mksquashfs single-dash spelling of a
+ * source option stands for ("-pf"), or NULL. */
+const char *ff_source_single_dash(const char *word);
+
+/* SOURCE_DATE_EPOCH (value may be NULL or ""): the clamp time unless
+ * --mtime gave one. */
+int ff_source_args_epoch(struct ff_source_args *a, const char *value, struct ff_err *err);
+/* The n words left after the options: SOURCE IMAGE, or IMAGE alone when
+ * spec or pseudo definitions describe the tree. */
+int ff_source_args_positional(struct ff_source_args *a, int n, char *const *words,
+			      const char **image, struct ff_err *err);
+/* Refuses an IMAGE inside the SOURCE directory (it would be read into
+ * itself) or an IMAGE that is the SOURCE archive. */
+int ff_source_args_check_image(const struct ff_source_args *a, const char *image,
+			       struct ff_err *err);
+/* Reads the exclude files, then fills a tree from SOURCE (directory or tar,
+ * detected), spec files, pseudo files and lines, the sort file, and
+ * finishes it.  Warnings go to a->warn and are counted. */
+struct ff_tree *ff_source_args_build(struct ff_source_args *a, struct ff_err *err);
+
+#endif

@@ -1,0 +1,141 @@
+/* The tree the source options describe (see source_args.h). */
+#include "tree/source_args.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "tree/tree_priv.h"
+
+/* Is `inner` the directory `outer` or below it?  Both are real paths. */
+static int is_below(const char *inner, const char *outer)
+{
+	size_t n = strlen(outer);
+
+	return !strncmp(inner, outer, n) && (inner[n] == '\0' || inner[n] == '/' || n == 1);
+}
+
+/* The real path of the directory IMAGE will be written in. */
+static int image_dir(const char *image, char *out)
+{
+	char dir[PATH_MAX];
+	char *slash;
+
+	snprintf(dir, sizeof(dir), "%s", image);
+	slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	return realpath(slash ? (*dir ? dir : "/") : ".", out) ? 0 : -1;
+}
+
+int ff_source_args_check_image(const struct ff_source_args *a, const char *image,
+			       struct ff_err *err)
+{
+	char src[PATH_MAX], dir[PATH_MAX], img[PATH_MAX];
+	struct stat st;
+
+	/* Unresolvable paths are left for the build to report. */
+	if (!a->source || !strcmp(a->source, "-") || !realpath(a->source, src) ||
+	    stat(src, &st) < 0)
+		return 0;
+	if (S_ISDIR(st.st_mode) && image_dir(image, dir) == 0 && is_below(dir, src))
+		return ff_err_set(err, EINVAL, "%s: the image would be inside SOURCE %s; "
+				  "refusing", image, a->source);
+	if (!S_ISDIR(st.st_mode) && realpath(image, img) && !strcmp(img, src))
+		return ff_err_set(err, EINVAL, "%s: IMAGE and SOURCE are the same file", image);
+	return 0;
+}
+
+static int exclude_line(void *ctx, const char *line, unsigned lineno, struct ff_err *err)
+{
+	struct ff_source_args *a = ctx;
+	char *copy;
+
+	(void)lineno;
+	if (!*line || *line == '#')
+		return 0;
+	copy = strdup(line);
+	if (!copy)
+		return ff_err_sys(err, ENOMEM, "exclude pattern");
+	if (ff_strv_push(&a->owned, copy, err)) {
+		free(copy);
+		return -1;
+	}
+	return ff_strv_push(&a->excludes, copy, err);
+}
+
+static int load_exclude_files(struct ff_source_args *a, struct ff_err *err)
+{
+	for (size_t i = 0; i < a->exclude_files.n; i++)
+		if (ff_lines_each(a->exclude_files.v[i], exclude_line, a, err))
+			return -1;
+	a->exclude_files.n = 0; /* read once, even if build is called again */
+	return 0;
+}
+
+static int add_source(struct ff_tree *tree, const char *source, struct ff_err *err)
+{
+	struct stat st;
+
+	if (!source)
+		return 0;
+	if (!strcmp(source, "-"))
+		return ff_tree_add_tar(tree, "-", err);
+	if (stat(source, &st) < 0)
+		return ff_err_sys(err, errno, "%s: cannot read SOURCE", source);
+	if (S_ISDIR(st.st_mode))
+		return ff_tree_add_dir(tree, source, err);
+	return ff_tree_add_tar(tree, source, err);
+}
+
+static int add_definitions(struct ff_tree *tree, const struct ff_source_args *a,
+			   struct ff_err *err)
+{
+	for (size_t i = 0; i < a->specs.n; i++)
+		if (ff_tree_add_spec(tree, a->specs.v[i], err))
+			return -1;
+	for (size_t i = 0; i < a->pseudo_files.n; i++)
+		if (ff_tree_add_pseudo_file(tree, a->pseudo_files.v[i], err))
+			return -1;
+	for (size_t i = 0; i < a->pseudo_lines.n; i++)
+		if (ff_tree_add_pseudo_line(tree, a->pseudo_lines.v[i], err))
+			return -1;
+	if (a->sort_file && ff_tree_load_sort(tree, a->sort_file, err))
+		return -1;
+	return 0;
+}
+
+static void count_warning(void *ctx, const char *msg)
+{
+	struct ff_source_args *a = ctx;
+
+	a->warnings++;
+	if (a->warn)
+		a->warn(a->warn_ctx, msg);
+}
+
+struct ff_tree *ff_source_args_build(struct ff_source_args *a, struct ff_err *err)
+{
+	struct ff_tree_opts o;
+	struct ff_tree *tree;
+
+	if (load_exclude_files(a, err))
+		return NULL;
+	o = a->tree;
+	o.excludes = a->excludes.n ? a->excludes.v : NULL;
+	o.n_excludes = a->excludes.n;
+	o.warn = count_warning;
+	o.warn_ctx = a;
+	tree = ff_tree_new(&o, err);
+	if (!tree)
+		return NULL;
+	if (add_source(tree, a->source, err) || add_definitions(tree, a, err) ||
+	    ff_tree_finish(tree, err)) {
+		ff_tree_free(tree);
+		return NULL;
+	}
+	return tree;
+}

@@ -1,0 +1,95 @@
+/* The spool: one unlinked temporary file in $TMPDIR holding the contents of
+ * tar members and pseudo-file command output, so nothing large is ever kept
+ * in memory.  Regions are reserved up front and written with pwrite, which
+ * leaves the holes of sparse members unallocated. */
+#include "tree/tree_priv.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+static int spool_open(struct ff_tree *tree, struct ff_err *err)
+{
+	const char *dir = getenv("TMPDIR");
+	char tmpl[4096];
+	int fd;
+
+	if (!dir || !*dir)
+		dir = "/tmp";
+	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		/* file systems without O_TMPFILE: create and unlink at once */
+		snprintf(tmpl, sizeof(tmpl), "%s/ff-spool.XXXXXX", dir);
+		fd = mkostemp(tmpl, O_CLOEXEC);
+		if (fd < 0)
+			return ff_err_sys(err, errno, "%s: cannot create spool file", dir);
+		unlink(tmpl);
+	}
+	tree->spool_fd = fd;
+	return 0;
+}
+
+int ff_spool_reserve(struct ff_tree *tree, uint64_t size, uint64_t *off, struct ff_err *err)
+{
+	if (tree->spool_fd < 0 && spool_open(tree, err))
+		return -1;
+	*off = tree->spool_end;
+	/* 4 KiB alignment keeps each member's holes block-aligned */
+	tree->spool_end += (size + 4095) & ~(uint64_t)4095;
+	/* extend now, so a trailing hole reads back as zeros, not as EOF */
+	if (ftruncate(tree->spool_fd, (off_t)tree->spool_end))
+		return ff_err_sys(err, errno, "spool file: cannot grow to %llu bytes",
+				  (unsigned long long)tree->spool_end);
+	return 0;
+}
+
+int ff_spool_pwrite(struct ff_tree *tree, const void *buf, size_t len, uint64_t off,
+		    struct ff_err *err)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = pwrite(tree->spool_fd, p, len, (off_t)off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return ff_err_sys(err, n < 0 ? errno : ENOSPC,
+					  "spool file: cannot write %zu bytes at offset %llu",
+					  len, (unsigned long long)off);
+		p += n;
+		len -= (size_t)n;
+		off += (uint64_t)n;
+	}
+	return 0;
+}
+
+int ff_spool_append_fd(struct ff_tree *tree, int fd, uint64_t *off, uint64_t *size,
+		       struct ff_err *err)
+{
+	char buf[65536];
+	uint64_t start, done = 0;
+
+	if (tree->spool_fd < 0 && spool_open(tree, err))
+		return -1;
+	start = tree->spool_end;
+	for (;;) {
+		ssize_t r = read(fd, buf, sizeof(buf));
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return ff_err_sys(err, errno, "reading command output");
+		if (r == 0)
+			break;
+		if (ff_spool_pwrite(tree, buf, (size_t)r, start + done, err))
+			return -1;
+		done += (uint64_t)r;
+	}
+	tree->spool_end = start + ((done + 4095) & ~(uint64_t)4095);
+	*off = start;
+	*size = done;
+	return 0;
+}

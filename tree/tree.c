@@ -1,0 +1,334 @@
+/* The tree object: creation, the (parent, name) hash used while building,
+ * lookup and pre-order iteration. */
+#include "tree/tree_priv.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static size_t hash_key(const struct ff_node *dir, const char *name, size_t len)
+{
+	uint64_t h = 1469598103934665603ull ^ (uint64_t)(uintptr_t)dir;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (uint8_t)name[i]) * 1099511628211ull;
+	return (size_t)(h ^ (h >> 29));
+}
+
+static int grow_hash(struct ff_tree *tree)
+{
+	size_t cap = tree->hash_cap ? tree->hash_cap * 2 : 1024;
+	struct ff_node **tab = calloc(cap, sizeof(*tab));
+
+	if (!tab)
+		return -1;
+	for (size_t i = 0; i < tree->hash_cap; i++) {
+		struct ff_node *n = tree->hash[i];
+		size_t j;
+
+		if (!n)
+			continue;
+		j = hash_key(n->parent, n->name, n->name_len) & (cap - 1);
+		while (tab[j])
+			j = (j + 1) & (cap - 1);
+		tab[j] = n;
+	}
+	free(tree->hash);
+	tree->hash = tab;
+	tree->hash_cap = cap;
+	return 0;
+}
+
+struct ff_node *ff_tree_child(const struct ff_tree *tree, const struct ff_node *dir,
+			      const char *name, size_t len)
+{
+	size_t j;
+
+	if (!tree->hash_cap)
+		return NULL;
+	j = hash_key(dir, name, len) & (tree->hash_cap - 1);
+	for (struct ff_node *n; (n = tree->hash[j]); j = (j + 1) & (tree->hash_cap - 1)) {
+		if (n->parent == dir && n->name_len == len && !memcmp(n->name, name, len))
+			return n;
+	}
+	return NULL;
+}
+
+static int append_child(struct ff_node *dir, struct ff_node *n)
+{
+	uint32_t k = dir->n_children;
+
+	/* capacity is implied: the array doubles whenever k is a power of two */
+	if (k == 0 || (k & (k - 1)) == 0) {
+		size_t cap = k ? 2 * (size_t)k : 4;
+		struct ff_node **c = realloc(dir->children, cap * sizeof(*c));
+
+		if (!c)
+			return -1;
+		dir->children = c;
+	}
+	dir->children[dir->n_children++] = n;
+	return 0;
+}
+
+struct ff_node *ff_tree_add_child(struct ff_tree *tree, struct ff_node *dir,
+				  const char *name, size_t len, uint32_t mode,
+				  struct ff_err *err)
+{
+	struct ff_node *n;
+	size_t j;
+
+	if (len == 0 || len > FF_NAME_MAX) {
+		ff_err_set(err, ENAMETOOLONG, "%.*s: name is %zu bytes (allowed 1..%d)",
+			   (int)(len > 64 ? 64 : len), name, len, FF_NAME_MAX);
+		return NULL;
+	}
+	if (!S_ISDIR(dir->mode)) {
+		ff_err_set(err, ENOTDIR, "%.*s: parent is not a directory", (int)len, name);
+		return NULL;
+	}
+	if ((tree->hash_used + 1) * 2 > tree->hash_cap && grow_hash(tree))
+		goto oom;
+	n = calloc(1, sizeof(*n));
+	if (!n || !(n->name = malloc(len + 1)))
+		goto oom_node;
+	memcpy(n->name, name, len);
+	n->name[len] = '\0';
+	n->name_len = (uint32_t)len;
+	n->parent = dir;
+	n->mode = mode;
+	n->mtime = ff_tree_default_mtime(tree);
+	if (append_child(dir, n))
+		goto oom_node;
+	j = hash_key(dir, name, len) & (tree->hash_cap - 1);
+	while (tree->hash[j])
+		j = (j + 1) & (tree->hash_cap - 1);
+	tree->hash[j] = n;
+	tree->hash_used++;
+	tree->count++;
+	return n;
+oom_node:
+	if (n)
+		free(n->name);
+	free(n);
+oom:
+	ff_err_set(err, ENOMEM, "%.*s: out of memory", (int)len, name);
+	return NULL;
+}
+
+struct ff_node *ff_tree_lookup(const struct ff_tree *tree, const char *path)
+{
+	struct ff_node *n = tree->root;
+
+	while (n && *path) {
+		const char *slash;
+		size_t len;
+
+		while (*path == '/')
+			path++;
+		if (!*path)
+			break;
+		slash = strchr(path, '/');
+		len = slash ? (size_t)(slash - path) : strlen(path);
+		n = ff_tree_child(tree, n, path, len);
+		path += len;
+	}
+	return n;
+}
+
+int64_t ff_tree_default_mtime(const struct ff_tree *tree)
+{
+	if (tree->opts.all_time >= 0)
+		return tree->opts.all_time;
+	if (tree->opts.clamp_time >= 0)
+		return tree->opts.clamp_time;
+	return 0;
+}
+
+void ff_tree_warn(const struct ff_tree *tree, const char *fmt, ...)
+{
+	char msg[FF_ERR_MSG_MAX];
+	va_list ap;
+
+	if (!tree->opts.warn)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	tree->opts.warn(tree->opts.warn_ctx, msg);
+}
+
+int ff_tree_check_open(const struct ff_tree *tree, struct ff_err *err)
+{
+	if (tree->finished)
+		return ff_err_set(err, EINVAL, "source tree: already finished, no more sources");
+	return 0;
+}
+
+static int copy_excludes(struct ff_tree *tree, const struct ff_tree_opts *opts)
+{
+	size_t n = opts->n_excludes;
+
+	if (!opts->excludes)
+		return 0;
+	if (n == 0)
+		while (opts->excludes[n])
+			n++;
+	tree->excludes = calloc(n + 1, sizeof(char *));
+	if (!tree->excludes)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		const char *p = opts->excludes[i];
+
+		/* patterns are relative to the source, like mksquashfs -e */
+		while (p[0] == '/' || (p[0] == '.' && p[1] == '/'))
+			p += p[0] == '/' ? 1 : 2;
+		if (!(tree->excludes[i] = strdup(p)))
+			return -1;
+		tree->n_excludes++;
+	}
+	tree->opts.excludes = (const char *const *)tree->excludes;
+	tree->opts.n_excludes = tree->n_excludes;
+	return 0;
+}
+
+struct ff_tree *ff_tree_new(const struct ff_tree_opts *opts, struct ff_err *err)
+{
+	struct ff_tree *tree = calloc(1, sizeof(*tree));
+
+	if (!tree)
+		goto oom;
+	tree->spool_fd = -1;
+	if (opts) {
+		tree->opts = *opts;
+	} else {
+		tree->opts.force_uid = tree->opts.force_gid = -1;
+		tree->opts.all_time = tree->opts.clamp_time = -1;
+	}
+	tree->opts.excludes = NULL;
+	tree->opts.n_excludes = 0;
+	if (opts && copy_excludes(tree, opts))
+		goto oom;
+	tree->root = calloc(1, sizeof(*tree->root));
+	if (!tree->root || !(tree->root->name = strdup("")))
+		goto oom;
+	tree->root->mode = S_IFDIR | 0755;
+	tree->root->mtime = ff_tree_default_mtime(tree);
+	tree->count = 1;
+	return tree;
+oom:
+	ff_tree_free(tree);
+	ff_err_set(err, ENOMEM, "source tree: out of memory");
+	return NULL;
+}
+
+static void free_subtree(struct ff_node *n)
+{
+	for (uint32_t i = 0; i < n->n_children; i++)
+		free_subtree(n->children[i]);
+	ff_node_free(n);
+}
+
+void ff_tree_free(struct ff_tree *tree)
+{
+	if (!tree)
+		return;
+	if (tree->root)
+		free_subtree(tree->root);
+	for (size_t i = 0; i < tree->n_excludes; i++)
+		free(tree->excludes[i]);
+	free(tree->excludes);
+	free(tree->hash);
+	if (tree->spool_fd >= 0)
+		close(tree->spool_fd);
+	free(tree);
+}
+
+struct ff_node *ff_tree_root(const struct ff_tree *tree)
+{
+	return tree->root;
+}
+
+uint32_t ff_tree_count(const struct ff_tree *tree)
+{
+	return tree->count;
+}
+
+uint64_t ff_tree_data_bytes(const struct ff_tree *tree)
+{
+	return tree->data_bytes;
+}
+
+int ff_node_path(const struct ff_node *n, char *buf, size_t cap)
+{
+	size_t len = 0, pos;
+
+	for (const struct ff_node *p = n; p->parent; p = p->parent)
+		len += p->name_len + (p->parent->parent ? 1 : 0);
+	if (len + 1 > cap)
+		return -1;
+	buf[len] = '\0';
+	pos = len;
+	for (const struct ff_node *p = n; p->parent; p = p->parent) {
+		pos -= p->name_len;
+		memcpy(buf + pos, p->name, p->name_len);
+		if (p->parent->parent)
+			buf[--pos] = '/';
+	}
+	return (int)len;
+}
+
+static int name_cmp(const struct ff_node *a, const struct ff_node *b)
+{
+	size_t l = a->name_len < b->name_len ? a->name_len : b->name_len;
+	int c = memcmp(a->name, b->name, l);
+
+	if (c)
+		return c;
+	return (a->name_len > b->name_len) - (a->name_len < b->name_len);
+}
+
+/* Position of n among its (sorted) siblings. */
+static uint32_t child_pos(const struct ff_node *n)
+{
+	const struct ff_node *dir = n->parent;
+	uint32_t lo = 0, hi = dir->n_children;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		int c = name_cmp(dir->children[mid], n);
+
+		if (c == 0)
+			return mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+struct ff_node *ff_tree_next(const struct ff_tree *tree, const struct ff_node *n)
+{
+	(void)tree;
+	if (!n)
+		return NULL;
+	if (n->n_children)
+		return n->children[0];
+	for (; n->parent; n = n->parent) {
+		uint32_t i = child_pos(n);
+
+		if (i + 1 < n->parent->n_children)
+			return n->parent->children[i + 1];
+	}
+	return NULL;
+}
+
+int ff_node_name_cmp(const void *a, const void *b)
+{
+	return name_cmp(*(struct ff_node *const *)a, *(struct ff_node *const *)b);
+}

@@ -1,0 +1,112 @@
+/* The source-tree model shared by mkfs.squashfs and mkfs.yaffs2.
+ *
+ * A tree is filled from a host directory, a tar stream, spec files and
+ * mksquashfs pseudo files (in that order; later sources add or override),
+ * then ff_tree_finish() applies the global rules (--all-root, --force-uid,
+ * SOURCE_DATE_EPOCH clamping, excludes), sorts every directory by unsigned
+ * bytes, counts links and numbers the nodes.  After finish the tree is
+ * read-only and the builders walk it.
+ *
+ * File contents are never held in memory: a node names where to read them
+ * (a host file, or a range of the tree's spool file for tar input), and
+ * ff_tree_open_data() gives a reader for it. */
+#ifndef FF_TREE_TREE_H
+#define FF_TREE_TREE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "common/error.h"
+
+struct ff_xattr {
+	char *name;      /* full name: "user.x", "security.capability" */
+	uint8_t *value;
+	uint32_t len;
+};
+
+struct ff_node {
+	char *name;             /* one component; "" for the root */
+	uint32_t name_len;
+	struct ff_node *parent; /* NULL for the root */
+	struct ff_node **children; /* after finish: sorted by memcmp of names */
+	uint32_t n_children;
+
+	uint32_t mode;          /* S_IFMT | permissions */
+	uint32_t uid, gid;
+	int64_t mtime;
+	uint32_t rdev_major, rdev_minor;
+	uint64_t size;          /* regular files: content length */
+	char *target;           /* symlinks: the target */
+
+	/* Hard links: every extra name points at the primary node, which carries
+	 * the metadata and content; `link` is NULL on the primary itself. */
+	struct ff_node *link;
+	uint32_t nlink;         /* after finish: names of a file; 2 + subdirs for a dir */
+
+	struct ff_xattr *xattrs; /* after finish: sorted by name */
+	uint32_t n_xattrs;
+
+	/* Content source (regular files). */
+	char *src_path;         /* host path to read, or NULL */
+	uint64_t spool_off;     /* with src_path NULL: offset in the tree's spool */
+
+	int32_t sort_priority;  /* --sort: higher is placed first (default 0) */
+	uint32_t index;         /* after finish: 1..n in depth-first pre-order */
+	void *priv;             /* builder's scratch (one writer at a time) */
+};
+
+struct ff_tree_opts {
+	int all_root;           /* uid = gid = 0 for everything */
+	int64_t force_uid;      /* -1 = keep */
+	int64_t force_gid;      /* -1 = keep */
+	int64_t all_time;       /* -1 = keep; else every mtime = this */
+	int64_t clamp_time;     /* -1 = none; else mtimes newer than this are clamped
+				   (SOURCE_DATE_EPOCH) */
+	int no_xattrs;
+	int one_file_system;
+	int ignore_errors;      /* unreadable files: warn through `warn`, skip */
+	const char *const *excludes; /* NULL-terminated glob patterns, matched
+				       against the path relative to the source */
+	size_t n_excludes;
+	void (*warn)(void *ctx, const char *msg);
+	void *warn_ctx;
+};
+
+struct ff_tree;
+
+struct ff_tree *ff_tree_new(const struct ff_tree_opts *opts, struct ff_err *err);
+void ff_tree_free(struct ff_tree *tree);
+
+/* Sources.  Errors name the path or "FILE:LINE" and the problem. */
+int ff_tree_add_dir(struct ff_tree *tree, const char *host_dir, struct ff_err *err);
+/* path "-" reads stdin; gzip/xz/zstd/bzip2-less containers are detected. */
+int ff_tree_add_tar(struct ff_tree *tree, const char *path, struct ff_err *err);
+int ff_tree_add_spec(struct ff_tree *tree, const char *spec_path, struct ff_err *err);
+/* mksquashfs -pf pseudo-file definitions, and -p single lines. */
+int ff_tree_add_pseudo_file(struct ff_tree *tree, const char *path, struct ff_err *err);
+int ff_tree_add_pseudo_line(struct ff_tree *tree, const char *line, struct ff_err *err);
+/* --sort FILE: "path priority" lines (mksquashfs syntax). */
+int ff_tree_load_sort(struct ff_tree *tree, const char *path, struct ff_err *err);
+
+int ff_tree_finish(struct ff_tree *tree, struct ff_err *err);
+
+struct ff_node *ff_tree_root(const struct ff_tree *tree);
+uint32_t ff_tree_count(const struct ff_tree *tree);   /* nodes incl. root */
+uint64_t ff_tree_data_bytes(const struct ff_tree *tree); /* sum of file sizes */
+/* Full path of a node relative to the root, "/"-joined, no leading slash. */
+int ff_node_path(const struct ff_node *n, char *buf, size_t cap);
+/* Nodes in pre-order (root first, children in sorted order). */
+struct ff_node *ff_tree_next(const struct ff_tree *tree, const struct ff_node *n);
+
+/* Reading content: pread-style, bounded memory. */
+struct ff_data;
+struct ff_data *ff_tree_open_data(const struct ff_tree *tree, const struct ff_node *n,
+				  struct ff_err *err);
+/* Returns bytes read; a short read before n->size means the file shrank
+ * since it was scanned and is reported as an error naming the path. */
+ssize_t ff_data_pread(struct ff_data *d, void *buf, size_t len, uint64_t off,
+		      struct ff_err *err);
+void ff_data_close(struct ff_data *d);
+
+#endif

@@ -1,0 +1,120 @@
+/* Private to tree/: the tree's internals shared by its sources (directory
+ * scan, tar, spec, pseudo and sort files).  Builders use tree.h only. */
+#ifndef FF_TREE_TREE_PRIV_H
+#define FF_TREE_TREE_PRIV_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tree/tree.h"
+
+#define FF_NAME_MAX 255
+
+struct ff_tree {
+	struct ff_tree_opts opts;
+	char **excludes;          /* our own copies of opts->excludes */
+	size_t n_excludes;
+	struct ff_node *root;
+	struct ff_node **hash;    /* (parent, name) -> node, open addressing */
+	size_t hash_cap, hash_used;
+	uint32_t count;
+	uint64_t data_bytes;
+	int spool_fd;             /* -1 until a source needs it */
+	uint64_t spool_end;
+	int finished;
+};
+
+/* tree.c: node lookup and creation.  Names are one component. */
+struct ff_node *ff_tree_child(const struct ff_tree *tree, const struct ff_node *dir,
+			      const char *name, size_t len);
+struct ff_node *ff_tree_add_child(struct ff_tree *tree, struct ff_node *dir,
+				  const char *name, size_t len, uint32_t mode,
+				  struct ff_err *err);
+/* Look a "/"-separated path up from the root ("" or "/" is the root). */
+struct ff_node *ff_tree_lookup(const struct ff_tree *tree, const char *path);
+/* Mtime for directories nobody described (implied parents, a bare root). */
+int64_t ff_tree_default_mtime(const struct ff_tree *tree);
+void ff_tree_warn(const struct ff_tree *tree, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int ff_tree_check_open(const struct ff_tree *tree, struct ff_err *err);
+/* qsort comparator on struct ff_node *: unsigned bytes, shorter first. */
+int ff_node_name_cmp(const void *a, const void *b);
+
+/* node.c: per-node content changes. */
+/* Forget type-specific content (target, source, link, xattrs) before a node
+ * is redefined; a directory with children may only stay a directory. */
+int ff_node_reset(struct ff_node *n, uint32_t new_mode, struct ff_err *err);
+int ff_node_set_target(struct ff_node *n, const char *target, size_t len, struct ff_err *err);
+int ff_node_set_src(struct ff_node *n, const char *path, struct ff_err *err);
+/* Add or replace one extended attribute. */
+int ff_node_set_xattr(struct ff_node *n, const char *name, const void *value, size_t len,
+		      struct ff_err *err);
+/* Make n another name of `target` (resolved to its primary). */
+int ff_node_make_link(struct ff_node *n, struct ff_node *target, struct ff_err *err);
+void ff_node_free(struct ff_node *n);
+
+/* path.c: normalise an archive/spec path in place: strips "./", leading and
+ * doubled "/", trailing "/"; rejects ".." and over-long components.  Returns
+ * 0, or -1 with err naming the problem (the caller adds the location). */
+int ff_path_normalise(char *path, struct ff_err *err);
+/* Find or create the parent directory of a normalised path; `create`
+ * makes missing directories (mode 0755, root).  *base gets the last
+ * component. */
+struct ff_node *ff_tree_parent_of(struct ff_tree *tree, const char *path, int create,
+				  const char **base, struct ff_err *err);
+
+/* Find or create a node of type `mode`; an existing directory stays (its
+ * children kept), anything else is reset to the new type. */
+struct ff_node *ff_tree_put_child(struct ff_tree *tree, struct ff_node *dir, const char *name,
+				  size_t len, uint32_t mode, struct ff_err *err);
+/* The same by normalised path, creating missing parents ("" is the root). */
+struct ff_node *ff_tree_put_path(struct ff_tree *tree, const char *path, uint32_t mode,
+				 struct ff_err *err);
+/* Make `path` another name of the existing image path `target` (raw text,
+ * normalised here). */
+struct ff_node *ff_tree_put_link(struct ff_tree *tree, const char *path, const char *target,
+				 struct ff_err *err);
+
+/* exclude.c: mksquashfs -e semantics on a path relative to the source. */
+int ff_tree_excluded(const struct ff_tree *tree, const char *rel);
+
+/* spool.c: the one temporary file holding tar and pseudo-file contents. */
+int ff_spool_reserve(struct ff_tree *tree, uint64_t size, uint64_t *off, struct ff_err *err);
+int ff_spool_pwrite(struct ff_tree *tree, const void *buf, size_t len, uint64_t off,
+		    struct ff_err *err);
+
+/* xattr_value.c: "0x..." hex or plain text for spec and pseudo files. */
+int ff_xattr_parse_value(const char *text, uint8_t **value, uint32_t *len, struct ff_err *err);
+/* "NAMESPACE.NAME=VALUE" onto a node. */
+int ff_node_set_xattr_text(struct ff_node *n, const char *name_value, struct ff_err *err);
+/* 0..15 for a hex digit, else -1. */
+int ff_hex_digit(char c);
+
+/* tokenize.c: one line of a spec, pseudo or sort file split into words.
+ * Blanks separate words; "..." quotes; backslash escapes \\ \" \n \t \xHH
+ * \NNN and, outside quotes, any other character.  A line whose first
+ * non-blank character is '#' is a comment (n = 0). */
+#define FF_MAX_TOKENS 32
+struct ff_tokens {
+	int n;
+	char *v[FF_MAX_TOKENS];
+	size_t start[FF_MAX_TOKENS]; /* where each word starts in the line */
+	char *store;
+};
+int ff_tokenize(const char *line, struct ff_tokens *t, struct ff_err *err);
+void ff_tokens_free(struct ff_tokens *t);
+
+/* line_file.c: call fn for every line of a text file (or "-" = stdin), the
+ * newline stripped; an error from fn is prefixed with "FILE:LINE". */
+typedef int (*ff_line_fn)(void *ctx, const char *line, unsigned lineno, struct ff_err *err);
+int ff_lines_each(const char *path, ff_line_fn fn, void *ctx, struct ff_err *err);
+
+/* spool.c: copy everything readable from fd into a new spool region. */
+int ff_spool_append_fd(struct ff_tree *tree, int fd, uint64_t *off, uint64_t *size,
+		       struct ff_err *err);
+
+/* Numbers in spec and pseudo files. */
+int ff_parse_u32(const char *s, int base, uint32_t max, uint32_t *out);
+int ff_parse_i64(const char *s, int64_t *out);
+
+#endif
