@@ -3,7 +3,9 @@
  *   corpus    every source (directory, tar, SquashFS image) read into memory
  *             once, as a flat pre-order list of nodes plus one data buffer
  *   layout    the corpus cut into SquashFS data blocks and fragment blocks
- *             for one block size, the way mkfs.squashfs cuts it
+ *             for one block size by the SquashFS writer itself, run
+ *             without writing an image; the same dry run gives each
+ *             codec's exact image size
  *   measure   each layout compressed and decompressed per block through
  *             compress/ by a worker per core, lzbench style (repeat until a
  *             minimum time, keep the best pass, report the spread)
@@ -19,6 +21,8 @@
 #include <stdio.h>
 
 #include "common/error.h"
+#include "squashfs/writer.h"
+#include "tree/tree.h"
 
 struct ff_comp;
 struct bench_e2e;
@@ -32,9 +36,10 @@ struct bench_node {
 	uint32_t mode, uid, gid;
 	int64_t mtime;
 	uint64_t size;      /* files: content length; symlinks: target length */
-	uint32_t rdev;      /* SquashFS (new_encode_dev) form */
+	uint32_t rdev_major, rdev_minor;
 	int32_t file;       /* regular files: index into files[], else -1 */
 	int32_t link_of;    /* extra hard-link name: index of the primary, else -1 */
+	struct ff_xattr *xattrs; /* owned copies */
 	uint32_t n_xattrs;
 	uint32_t n_children;
 	char *target;       /* symlinks */
@@ -55,6 +60,8 @@ struct bench_corpus {
 	uint64_t data_len, data_cap;
 	uint64_t unique_bytes;     /* data of files that are not duplicates */
 	uint32_t n_dirs, n_ids;
+	struct ff_tree *tree;      /* after finish: the corpus as the writer sees it,
+				      contents referencing data[] */
 };
 
 struct bench_corpus *bench_corpus_new(struct ff_err *err);
@@ -64,7 +71,8 @@ void bench_corpus_free(struct bench_corpus *c);
  * mksquashfs does); `as_root` says this is the only source. */
 int bench_corpus_add(struct bench_corpus *c, const char *source, int as_root,
 		     struct ff_err *err);
-/* Marks duplicates and counts ids; call once after the last add. */
+/* Marks duplicates, counts ids and builds c->tree; call once after the
+ * last add. */
 int bench_corpus_finish(struct bench_corpus *c, struct ff_err *err);
 
 /* Used by the loaders. */
@@ -79,7 +87,11 @@ int bench_corpus_add_image(struct bench_corpus *c, const char *source, uint32_t 
 /* Does the file start with the SquashFS magic? */
 int bench_is_squashfs(const char *path);
 
-/* ---- layout (layout.c) ---- */
+/* The corpus as a finished tree for the SquashFS writer (corpus_tree.c's
+ * counterpart: bench nodes back into tree nodes, contents referenced). */
+struct ff_tree *bench_corpus_as_tree(const struct bench_corpus *c, struct ff_err *err);
+
+/* ---- layout (layout.c): the writer's own, from a dry run ---- */
 
 enum bench_block_kind { BENCH_BLOCK_DATA, BENCH_BLOCK_FRAG, BENCH_BLOCK_ZERO };
 
@@ -98,21 +110,26 @@ struct bench_layout_opts {
 };
 
 struct bench_layout {
-	uint32_t block_size;
-	struct bench_block *blocks;
-	size_t n_blocks;
-	uint8_t *frag_arena;
+	struct bench_layout_opts opts;
+	struct bench_block *blocks;  /* in image order; p points into arena */
+	size_t n_blocks, cap_blocks;
 	uint32_t n_frag_blocks;
 	uint64_t bytes;              /* uncompressed bytes in blocks */
-	uint32_t *file_blocks;       /* per file: entries of its block list */
-	size_t *file_first;          /* per file: index of its first block */
-	uint8_t *file_has_frag;      /* per file: tail is in a fragment */
-	uint32_t *file_frag;         /* per file: its fragment block, offset in it */
-	uint32_t *file_frag_off;
+	uint8_t *arena;
+	uint64_t arena_len, arena_cap;
 };
 
+/* Runs the SquashFS writer on the corpus without writing an image, with
+ * comp and the layout options: *st gets the sizes mkfs.squashfs would
+ * produce (exact to the byte), and l (when not NULL) every block it
+ * compressed, copied. */
+int bench_dry_run(const struct bench_corpus *c, const struct bench_layout_opts *o,
+		  const struct ff_comp *comp, unsigned jobs, struct bench_layout *l,
+		  struct ff_sqfs_write_stats *st, struct ff_err *err);
+/* The blocks for one block size (the layout does not depend on the codec:
+ * the dry run uses lz4 because it is the cheapest). */
 int bench_layout_build(const struct bench_corpus *c, const struct bench_layout_opts *o,
-		       struct bench_layout *l, struct ff_err *err);
+		       unsigned jobs, struct bench_layout *l, struct ff_err *err);
 void bench_layout_free(struct bench_layout *l);
 
 /* ---- codec configurations (codec_spec.c) ---- */
@@ -135,7 +152,7 @@ struct ff_comp *bench_codec_open(const struct bench_codec *bc, uint32_t block_si
 /* The BCJ filter name for the host architecture, or NULL. */
 const char *bench_host_bcj(void);
 
-/* ---- measurement (measure.c, meta_size.c) ---- */
+/* ---- measurement (measure.c) ---- */
 
 struct bench_measure_opts {
 	unsigned threads;
@@ -156,6 +173,7 @@ struct bench_result {
 	uint64_t input_bytes;      /* every file byte of the corpus */
 	uint64_t data_size;        /* compressed data + fragment blocks */
 	uint64_t meta_size;        /* superblock, tables, padding */
+	uint64_t bytes_used;       /* the superblock's: image_size before padding */
 	uint64_t image_size;
 	uint32_t blocks, fragment_blocks;
 	double ratio;              /* image_size / input_bytes: the model's r */
@@ -165,17 +183,11 @@ struct bench_result {
 };
 
 /* Measures one codec on one layout and fills the whole result: speeds,
- * data size, metadata size, image size and ratio. */
+ * and from a dry run of the writer the data size, metadata size, image
+ * size and ratio. */
 int bench_measure(const struct bench_corpus *c, const struct bench_layout *l,
 		  const struct bench_codec *bc, const struct bench_measure_opts *o,
 		  struct bench_result *res, struct ff_err *err);
-/* SquashFS metadata (superblock, compressor options, inode, directory,
- * fragment, export and id tables, 4 KiB padding) for the corpus, compressed
- * with comp; stored[] holds each block's stored size (layout order). */
-int bench_meta_size(const struct bench_corpus *c, const struct bench_layout *l,
-		    const struct ff_comp *comp, const uint32_t *stored, uint64_t data_size,
-		    uint64_t *meta, struct ff_err *err);
-
 /* Thread CPU time in seconds: immune to other load on a shared machine. */
 double bench_cpu_now(void);
 double bench_wall_now(void);

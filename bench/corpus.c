@@ -31,9 +31,15 @@ void bench_corpus_free(struct bench_corpus *c)
 {
 	if (!c)
 		return;
+	ff_tree_free(c->tree);
 	for (size_t i = 0; i < c->n_nodes; i++) {
 		free(c->nodes[i].name);
 		free(c->nodes[i].target);
+		for (uint32_t k = 0; k < c->nodes[i].n_xattrs; k++) {
+			free(c->nodes[i].xattrs[k].name);
+			free(c->nodes[i].xattrs[k].value);
+		}
+		free(c->nodes[i].xattrs);
 	}
 	free(c->nodes);
 	free(c->files);
@@ -201,5 +207,7 @@ int bench_corpus_finish(struct bench_corpus *c, struct ff_err *err)
 		if (c->files[i].dup_of < 0)
 			c->unique_bytes += c->files[i].size;
 	c->n_ids = count_ids(c);
-	return 0;
+	ff_tree_free(c->tree);
+	c->tree = bench_corpus_as_tree(c, err);
+	return c->tree ? 0 : -1;
 }

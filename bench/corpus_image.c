@@ -3,7 +3,6 @@
 #include "bench/bench.h"
 #include "common/fs.h"
 #include "image/image.h"
-#include "squashfs/format.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -99,6 +98,49 @@ static int read_file(struct walk *w, uint64_t handle, uint32_t idx, uint64_t siz
 
 static int walk_dir(struct walk *w, uint64_t dir, uint32_t dir_idx);
 
+struct xattr_names {
+	struct walk *w;
+	struct bench_node *b;
+	uint64_t handle;
+	int failed;
+};
+
+/* One xattr of the entry, copied into the corpus node. */
+static int add_xattr(void *ctx, const char *name, size_t len)
+{
+	struct xattr_names *x = ctx;
+	struct ff_fs *fs = x->w->fs;
+	struct ff_xattr *tab = realloc(x->b->xattrs, (x->b->n_xattrs + 1) * sizeof(*tab));
+	struct ff_xattr *e;
+	ssize_t n;
+
+	if (!tab)
+		return x->failed = 1;
+	x->b->xattrs = tab;
+	e = &tab[x->b->n_xattrs];
+	e->name = strndup(name, len);
+	n = e->name ? fs->ops->getxattr(fs, x->handle, e->name, NULL, 0) : -ENOMEM;
+	e->value = n >= 0 ? malloc((size_t)n + 1) : NULL;
+	if (!e->value || fs->ops->getxattr(fs, x->handle, e->name, e->value, (size_t)n) != n) {
+		free(e->name);
+		free(e->value);
+		return x->failed = 1;
+	}
+	e->len = (uint32_t)n;
+	x->b->n_xattrs++;
+	return 0;
+}
+
+static int read_xattrs(struct walk *w, uint64_t handle, struct bench_node *b)
+{
+	struct xattr_names x = { .w = w, .b = b, .handle = handle };
+	int rc = w->fs->ops->listxattr(w->fs, handle, add_xattr, &x);
+
+	if (rc < 0 || x.failed)
+		return ff_err_set(w->err, rc < 0 ? -rc : EIO, "cannot read extended attributes");
+	return 0;
+}
+
 static char *read_target(struct walk *w, uint64_t handle, uint64_t size)
 {
 	char *t = size < 65536 ? calloc(1, (size_t)size + 1) : NULL;
@@ -124,17 +166,26 @@ static int add_entry(struct walk *w, const struct dirent_rec *e, uint32_t parent
 	b.gid = st.gid;
 	b.mtime = st.mtime;
 	b.size = st.size;
-	b.rdev = sqfs_encode_dev(st.rdev_major, st.rdev_minor);
+	b.rdev_major = st.rdev_major;
+	b.rdev_minor = st.rdev_minor;
 	if (!S_ISDIR(st.mode) && st.nlink > 1)
 		b.link_of = find_link(w, e->handle);
 	b.name = strdup(e->name);
 	if (S_ISLNK(st.mode))
 		b.target = read_target(w, e->handle, st.size);
-	if (!b.name || (S_ISLNK(st.mode) && !b.target) ||
+	if (b.link_of < 0 && read_xattrs(w, e->handle, &b))
+		rc = -1;
+	if (rc || !b.name || (S_ISLNK(st.mode) && !b.target) ||
 	    bench_corpus_push_node(w->c, &b, w->err)) {
+		for (uint32_t k = 0; k < b.n_xattrs; k++) {
+			free(b.xattrs[k].name);
+			free(b.xattrs[k].value);
+		}
+		free(b.xattrs);
 		free(b.name);
 		free(b.target);
-		return ff_err_set(w->err, ENOMEM, "bench: out of memory");
+		return rc ? ff_err_prefix(w->err, "%s", e->name)
+			  : ff_err_set(w->err, ENOMEM, "bench: out of memory");
 	}
 	if (!S_ISDIR(st.mode) && st.nlink > 1 && b.link_of < 0 && remember_link(w, e->handle, idx))
 		return -1;

@@ -3,7 +3,6 @@
  * would put in an image. */
 #include "bench/bench.h"
 #include "tree/tree.h"
-#include "squashfs/format.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -35,6 +34,27 @@ static struct ff_tree *load_tree(const char *source, struct ff_err *err)
 	return t;
 }
 
+/* Owned copies of a node's xattrs. */
+static int copy_xattrs(struct bench_node *b, const struct ff_node *n, struct ff_err *err)
+{
+	b->xattrs = n->n_xattrs ? calloc(n->n_xattrs, sizeof(*b->xattrs)) : NULL;
+	b->n_xattrs = 0;
+	if (n->n_xattrs && !b->xattrs)
+		return ff_err_set(err, ENOMEM, "bench: out of memory");
+	for (uint32_t k = 0; k < n->n_xattrs; k++) {
+		struct ff_xattr *x = &b->xattrs[k];
+
+		x->name = strdup(n->xattrs[k].name);
+		x->value = malloc(n->xattrs[k].len + 1);
+		x->len = n->xattrs[k].len;
+		b->n_xattrs++;
+		if (!x->name || !x->value)
+			return ff_err_set(err, ENOMEM, "bench: out of memory");
+		memcpy(x->value, n->xattrs[k].value, x->len);
+	}
+	return 0;
+}
+
 static void fill_node(struct bench_node *b, const struct ff_node *n)
 {
 	b->mode = n->mode;
@@ -42,8 +62,8 @@ static void fill_node(struct bench_node *b, const struct ff_node *n)
 	b->gid = n->gid;
 	b->mtime = n->mtime;
 	b->size = S_ISLNK(n->mode) && n->target ? strlen(n->target) : n->size;
-	b->rdev = sqfs_encode_dev(n->rdev_major, n->rdev_minor);
-	b->n_xattrs = n->n_xattrs;
+	b->rdev_major = n->rdev_major;
+	b->rdev_minor = n->rdev_minor;
 	b->file = -1;
 	b->link_of = -1;
 }
@@ -98,14 +118,19 @@ static int push_one(struct bench_corpus *c, const struct ff_tree *t, const struc
 		b.link_of = (int32_t)(uintptr_t)n->link->priv;
 	b.name = rename ? strdup(rename) : strndup(n->name, n->name_len);
 	b.target = n->target ? strdup(n->target) : NULL;
-	if (!b.name || (n->target && !b.target)) {
-		free(b.name);
-		return ff_err_set(err, ENOMEM, "bench: out of memory");
-	}
-	if (bench_corpus_push_node(c, &b, err)) {
+	if ((n->link || copy_xattrs(&b, n, err) == 0) && b.name && (!n->target || b.target) &&
+	    bench_corpus_push_node(c, &b, err) == 0)
+		b.name = NULL;
+	if (b.name) {
+		/* not pushed: the node's copies are still ours */
+		for (uint32_t k = 0; k < b.n_xattrs; k++) {
+			free(b.xattrs[k].name);
+			free(b.xattrs[k].value);
+		}
+		free(b.xattrs);
 		free(b.name);
 		free(b.target);
-		return -1;
+		return err->msg[0] ? -1 : ff_err_set(err, ENOMEM, "bench: out of memory");
 	}
 	if (S_ISREG(n->mode) && !n->link) {
 		char path[4096];
@@ -136,6 +161,7 @@ int bench_corpus_add_tree(struct bench_corpus *c, const char *source, uint32_t p
 		fill_node(&c->nodes[parent], root);
 		c->nodes[parent].name = keep;
 		c->nodes[parent].n_children = kids;
+		rc = copy_xattrs(&c->nodes[parent], root, err);
 		root->priv = (void *)(uintptr_t)parent;
 		number_nodes(t, (uint32_t)c->n_nodes, 1);
 	} else {

@@ -82,7 +82,7 @@ static int decompress_share(struct worker *w)
 		if (b->kind == BENCH_BLOCK_ZERO || (w->size[k] & RAW_BIT))
 			continue;
 		r = ff_comp_decompress(w->ctx, w->out + w->off[k], w->size[k], w->scratch,
-				       w->l->block_size, &w->err);
+				       w->l->opts.block_size, &w->err);
 		if (r < 0)
 			return -1;
 		if (w->verify && ((size_t)r != b->len || memcmp(w->scratch, b->p, b->len)))
@@ -231,14 +231,14 @@ static int setup_worker(struct worker *w, const struct bench_layout *l,
 	w->out = malloc(bytes + 1);
 	w->off = malloc((nb + 1) * sizeof(*w->off));
 	w->size = malloc((nb + 1) * sizeof(*w->size));
-	w->scratch = malloc(l->block_size);
+	w->scratch = malloc(l->opts.block_size);
 	if (!w->ctx)
 		return -1;
 	if (!w->out || !w->off || !w->size || !w->scratch)
 		return ff_err_set(err, ENOMEM, "bench: out of memory for compressed blocks");
 	/* fault the pages in now, not inside the first timed pass */
 	memset(w->out, 0, bytes + 1);
-	memset(w->scratch, 0, l->block_size);
+	memset(w->scratch, 0, l->opts.block_size);
 	return 0;
 }
 
@@ -261,35 +261,23 @@ static struct worker *make_workers(const struct bench_layout *l, const struct ff
 	return w;
 }
 
-/* Stored size of every block in layout order; returns their sum. */
-static uint64_t gather_sizes(const struct worker *w, unsigned n, uint32_t *stored)
-{
-	uint64_t sum = 0;
-
-	for (unsigned k = 0; k < n; k++)
-		for (size_t i = w[k].first; i < w[k].last; i++) {
-			stored[i] = w[k].size[i - w[k].first] & ~RAW_BIT;
-			sum += stored[i];
-		}
-	return sum;
-}
-
+/* Sizes from the writer's own dry run with this codec: exact, whatever
+ * the timed passes below did with the blocks. */
 static int finish_sizes(const struct bench_corpus *c, const struct bench_layout *l,
-			const struct ff_comp *comp, const struct worker *w, unsigned n,
-			struct bench_result *res, struct ff_err *err)
+			const struct ff_comp *comp, unsigned jobs, struct bench_result *res,
+			struct ff_err *err)
 {
-	uint32_t *stored = malloc((l->n_blocks + 1) * sizeof(*stored));
-	int rc;
+	struct ff_sqfs_write_stats st;
 
-	if (!stored)
-		return ff_err_set(err, ENOMEM, "bench: out of memory");
-	res->data_size = gather_sizes(w, n, stored);
-	rc = bench_meta_size(c, l, comp, stored, res->data_size, &res->meta_size, err);
-	free(stored);
+	if (bench_dry_run(c, &l->opts, comp, jobs, NULL, &st, err))
+		return -1;
+	res->data_size = st.data_out;
+	res->meta_size = st.image_size - st.data_out;
 	res->input_bytes = c->data_len;
-	res->image_size = res->data_size + res->meta_size;
+	res->image_size = st.image_size;
+	res->bytes_used = st.bytes_used;
 	res->ratio = c->data_len ? (double)res->image_size / (double)c->data_len : 1.0;
-	return rc;
+	return 0;
 }
 
 static void fill_identity(struct bench_result *res, const struct bench_codec *bc,
@@ -298,7 +286,7 @@ static void fill_identity(struct bench_result *res, const struct bench_codec *bc
 	memset(res, 0, sizeof(*res));
 	res->codec = *bc;
 	ff_comp_describe(comp, res->options, sizeof(res->options));
-	res->block_size = l->block_size;
+	res->block_size = l->opts.block_size;
 	res->blocks = (uint32_t)(l->n_blocks - l->n_frag_blocks);
 	res->fragment_blocks = l->n_frag_blocks;
 }
@@ -309,7 +297,7 @@ int bench_measure(const struct bench_corpus *c, const struct bench_layout *l,
 {
 	unsigned n = o->threads < 1 ? 1 : o->threads > BENCH_MAX_THREADS ? BENCH_MAX_THREADS
 									  : o->threads;
-	struct ff_comp *comp = bench_codec_open(bc, l->block_size, err);
+	struct ff_comp *comp = bench_codec_open(bc, l->opts.block_size, err);
 	struct worker *w;
 	int rc;
 
@@ -326,9 +314,9 @@ int bench_measure(const struct bench_corpus *c, const struct bench_layout *l,
 	if (!rc)
 		rc = timed_passes(w, n, 1, o->min_time, o->min_repeats, &res->decomp, err);
 	if (!rc)
-		rc = finish_sizes(c, l, comp, w, n, res, err);
+		rc = finish_sizes(c, l, comp, n, res, err);
 	if (w)
 		free_workers(w, n);
 	ff_comp_free(comp);
-	return rc ? ff_err_prefix(err, "%s, %u-byte blocks", bc->label, l->block_size) : 0;
+	return rc ? ff_err_prefix(err, "%s, %u-byte blocks", bc->label, l->opts.block_size) : 0;
 }

@@ -74,10 +74,12 @@ static void result(FILE *out, const struct bench_report *r, size_t i)
 	bench_json_str(out, x->codec.name);
 	fprintf(out, ", \"options\": ");
 	bench_json_str(out, x->options);
-	fprintf(out, ", \"block_size\": %u, \"image_size\": %llu, \"data_size\": %llu, "
+	fprintf(out, ", \"block_size\": %u, \"image_size\": %llu, \"bytes_used\": %llu, "
+		     "\"data_size\": %llu, "
 		     "\"metadata_size\": %llu, \"input_bytes\": %llu, \"blocks\": %u, "
 		     "\"fragment_blocks\": %u, \"ratio\": %.6f, ",
-		x->block_size, (unsigned long long)x->image_size, (unsigned long long)x->data_size,
+		x->block_size, (unsigned long long)x->image_size,
+		(unsigned long long)x->bytes_used, (unsigned long long)x->data_size,
 		(unsigned long long)x->meta_size, (unsigned long long)x->input_bytes, x->blocks,
 		x->fragment_blocks, x->ratio);
 	speed(out, "comp", &x->comp);

@@ -33,7 +33,7 @@ static int run_block_size(const struct bench_corpus *c, const struct bench_run_o
 	struct bench_layout l;
 
 	lo.block_size = bs;
-	if (bench_layout_build(c, &lo, &l, err))
+	if (bench_layout_build(c, &lo, o->measure.threads, &l, err))
 		return -1;
 	for (size_t k = 0; k < o->n_codecs; k++) {
 		run_one(c, &l, o, k, out);

@@ -51,7 +51,7 @@ static double decomp_pass(const struct bench_layout *l, struct direct *d, uint64
 		if (!d->size[i])
 			continue;
 		if (ff_comp_decompress(d->ctx, d->out + pos, d->size[i], d->scratch,
-				       l->block_size, err) < 0)
+				       l->opts.block_size, err) < 0)
 			return -1;
 		pos += d->size[i];
 		*bytes += l->blocks[i].len;
@@ -88,7 +88,7 @@ int bench_selfcheck(const struct bench_layout *l, const struct bench_codec *bc,
 		    const struct bench_result *res, double min_time,
 		    struct bench_selfcheck *sc, struct ff_err *err)
 {
-	struct ff_comp *comp = bench_codec_open(bc, l->block_size, err);
+	struct ff_comp *comp = bench_codec_open(bc, l->opts.block_size, err);
 	struct direct d = { 0 };
 	int rc = -1;
 
@@ -97,7 +97,7 @@ int bench_selfcheck(const struct bench_layout *l, const struct bench_codec *bc,
 	d.ctx = ff_comp_ctx_new(comp, err);
 	d.out = malloc(l->bytes + 1);
 	d.size = malloc((l->n_blocks + 1) * sizeof(*d.size));
-	d.scratch = malloc(l->block_size);
+	d.scratch = malloc(l->opts.block_size);
 	if (d.ctx && (!d.out || !d.size || !d.scratch))
 		ff_err_set(err, ENOMEM, "bench: out of memory");
 	else if (d.ctx) {

@@ -69,7 +69,7 @@ static int retire(void *user, struct sqfs_block *b, struct ff_err *err)
 	struct sqfs_file_data *fd = b->owner;
 
 	if (w->o->block_cb)
-		w->o->block_cb(w->o->cb_ctx, (enum ff_sqfs_block_kind)b->kind, b->in_len,
+		w->o->block_cb(w->o->cb_ctx, (enum ff_sqfs_block_kind)b->kind, b->in, b->in_len,
 			       b->out_len, b->raw);
 	w->st->data_out += b->out_len;
 	w->st->n_raw_blocks += b->raw;

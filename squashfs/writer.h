@@ -43,8 +43,10 @@ struct ff_sqfs_write_opts {
 	void (*warn)(void *ctx, const char *msg);
 	void (*progress)(void *ctx, uint64_t bytes_done, uint64_t bytes_total,
 			 uint64_t files_done, uint64_t files_total);
-	void (*block_cb)(void *ctx, enum ff_sqfs_block_kind kind, uint32_t in_len,
-			 uint32_t out_len, int stored_raw);
+	/* Every data, fragment and sparse block in image order, with its
+	 * uncompressed bytes (valid during the call only). */
+	void (*block_cb)(void *ctx, enum ff_sqfs_block_kind kind, const void *in,
+			 uint32_t in_len, uint32_t out_len, int stored_raw);
 	void *cb_ctx;
 
 	/* Optional: while the temporary image exists its path is published

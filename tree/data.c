@@ -1,5 +1,6 @@
 /* Reading a regular file's content for a builder: from the host file named
- * at scan time (opened on demand) or from the tree's spool. */
+ * at scan time (opened on demand), from the caller's memory, or from the
+ * tree's spool. */
 #include "tree/tree_priv.h"
 
 #include <errno.h>
@@ -15,6 +16,7 @@ struct ff_data {
 	int own_fd;        /* host files are ours to close; the spool is not */
 	uint64_t base;     /* spool offset, 0 for host files */
 	uint64_t size;
+	const uint8_t *mem; /* caller's bytes instead of fd */
 	char path[4096];   /* for messages */
 };
 
@@ -44,9 +46,10 @@ struct ff_data *ff_tree_open_data(const struct ff_tree *tree, const struct ff_no
 	}
 	if (ff_node_path(n, d->path, sizeof(d->path)) < 0)
 		snprintf(d->path, sizeof(d->path), "%s", n->name);
-	d->fd = tree->spool_fd;
+	d->mem = n->mem;
+	d->fd = n->mem ? -1 : tree->spool_fd;
 	d->base = n->spool_off;
-	if (d->fd < 0 && n->size) {
+	if (d->fd < 0 && !d->mem && n->size) {
 		ff_err_set(err, EINVAL, "%s: no content source", d->path);
 		free(d);
 		return NULL;
@@ -71,6 +74,10 @@ ssize_t ff_data_pread(struct ff_data *d, void *buf, size_t len, uint64_t off,
 	if (off >= d->size)
 		return 0;
 	want = d->size - off < len ? (size_t)(d->size - off) : len;
+	if (d->mem) {
+		memcpy(buf, d->mem + off, want);
+		return (ssize_t)want;
+	}
 	while (got < want) {
 		ssize_t r = pread(d->fd, (char *)buf + got, want - got,
 				  (off_t)(d->base + off + got));

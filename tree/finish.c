@@ -55,12 +55,14 @@ static void move_content(struct ff_node *to, struct ff_node *from)
 	to->xattrs = from->xattrs;
 	to->n_xattrs = from->n_xattrs;
 	to->src_path = from->src_path;
+	to->mem = from->mem;
 	to->spool_off = from->spool_off;
 	to->link = NULL;
 	from->target = tmp.target;
 	from->xattrs = tmp.xattrs;
 	from->n_xattrs = tmp.n_xattrs;
 	from->src_path = tmp.src_path;
+	from->mem = tmp.mem;
 	from->link = to;
 }
 

@@ -40,6 +40,7 @@ int ff_node_reset(struct ff_node *n, uint32_t new_mode, struct ff_err *err)
 	n->target = NULL;
 	free(n->src_path);
 	n->src_path = NULL;
+	n->mem = NULL;
 	n->spool_off = 0;
 	n->size = 0;
 	n->link = NULL;

@@ -49,7 +49,8 @@ struct ff_node {
 
 	/* Content source (regular files). */
 	char *src_path;         /* host path to read, or NULL */
-	uint64_t spool_off;     /* with src_path NULL: offset in the tree's spool */
+	const uint8_t *mem;     /* else the caller's bytes (ff_tree_set_mem), or NULL */
+	uint64_t spool_off;     /* else: offset in the tree's spool */
 
 	int32_t sort_priority;  /* --sort: higher is placed first (default 0) */
 	uint32_t index;         /* after finish: 1..n in depth-first pre-order */
@@ -98,6 +99,27 @@ uint64_t ff_tree_data_bytes(const struct ff_tree *tree); /* sum of file sizes */
 int ff_node_path(const struct ff_node *n, char *buf, size_t cap);
 /* Nodes in pre-order (root first, children in sorted order). */
 struct ff_node *ff_tree_next(const struct ff_tree *tree, const struct ff_node *n);
+
+/* A tree the caller fills in, entry by entry, instead of (or besides)
+ * scanning a source.  PATH is "/"-separated from the root ("" is the root);
+ * missing parent directories are created (0755, owned by root) and may be
+ * described later.  The entry's metadata (uid, gid, mtime, rdev) are the
+ * node's fields, set directly.  Entries must be added before
+ * ff_tree_finish. */
+struct ff_node *ff_tree_put_entry(struct ff_tree *tree, const char *path, uint32_t mode,
+				  struct ff_err *err);
+/* Another name for the existing entry TARGET. */
+struct ff_node *ff_tree_put_hardlink(struct ff_tree *tree, const char *path,
+				     const char *target, struct ff_err *err);
+int ff_tree_set_symlink(struct ff_node *n, const char *target, struct ff_err *err);
+/* Regular file content: LEN bytes at BUF, which the caller keeps alive and
+ * unchanged until the last builder using the tree is done. */
+int ff_tree_set_mem(struct ff_node *n, const void *buf, uint64_t len, struct ff_err *err);
+/* Regular file content read from a host file when the image is built. */
+int ff_tree_set_host_file(struct ff_node *n, const char *host_path, uint64_t len,
+			  struct ff_err *err);
+int ff_tree_set_xattr(struct ff_node *n, const char *name, const void *value, size_t len,
+		      struct ff_err *err);
 
 /* Reading content: pread-style, bounded memory. */
 struct ff_data;

@@ -1,0 +1,91 @@
+/* A tree the caller fills in: the public face of the tree's node
+ * operations, for libflashfs users and the bench (which describes a corpus
+ * it already holds in memory).  Paths are normalised as spec-file paths
+ * are, so "./a//b/" and "a/b" name the same entry. */
+#include "tree/tree_priv.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+struct ff_node *ff_tree_put_entry(struct ff_tree *tree, const char *path, uint32_t mode,
+				  struct ff_err *err)
+{
+	struct ff_node *n = NULL;
+	char *p;
+
+	if (ff_tree_check_open(tree, err))
+		return NULL;
+	p = strdup(path);
+	if (!p) {
+		ff_err_set(err, ENOMEM, "out of memory");
+		return NULL;
+	}
+	if (ff_path_normalise(p, err) == 0)
+		n = ff_tree_put_path(tree, p, mode, err);
+	if (!n)
+		ff_err_prefix(err, "%s", path);
+	free(p);
+	return n;
+}
+
+struct ff_node *ff_tree_put_hardlink(struct ff_tree *tree, const char *path,
+				     const char *target, struct ff_err *err)
+{
+	struct ff_node *n = NULL;
+	char *p;
+
+	if (ff_tree_check_open(tree, err))
+		return NULL;
+	p = strdup(path);
+	if (!p) {
+		ff_err_set(err, ENOMEM, "out of memory");
+		return NULL;
+	}
+	if (ff_path_normalise(p, err) == 0)
+		n = ff_tree_put_link(tree, p, target, err);
+	if (!n)
+		ff_err_prefix(err, "%s", path);
+	free(p);
+	return n;
+}
+
+int ff_tree_set_symlink(struct ff_node *n, const char *target, struct ff_err *err)
+{
+	if (!S_ISLNK(n->mode))
+		return ff_err_set(err, EINVAL, "%s: not a symlink", n->name);
+	return ff_node_set_target(n, target, strlen(target), err);
+}
+
+int ff_tree_set_mem(struct ff_node *n, const void *buf, uint64_t len, struct ff_err *err)
+{
+	if (!S_ISREG(n->mode) || n->link)
+		return ff_err_set(err, EINVAL, "%s: not a regular file", n->name);
+	if (len && !buf)
+		return ff_err_set(err, EINVAL, "%s: no content for %llu bytes", n->name,
+				  (unsigned long long)len);
+	free(n->src_path);
+	n->src_path = NULL;
+	n->mem = buf;
+	n->size = len;
+	return 0;
+}
+
+int ff_tree_set_host_file(struct ff_node *n, const char *host_path, uint64_t len,
+			  struct ff_err *err)
+{
+	if (!S_ISREG(n->mode) || n->link)
+		return ff_err_set(err, EINVAL, "%s: not a regular file", n->name);
+	if (ff_node_set_src(n, host_path, err))
+		return -1;
+	n->mem = NULL;
+	n->size = len;
+	return 0;
+}
+
+int ff_tree_set_xattr(struct ff_node *n, const char *name, const void *value, size_t len,
+		      struct ff_err *err)
+{
+	return ff_node_set_xattr(n, name, value, len, err);
+}
