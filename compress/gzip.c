@@ -247,7 +247,9 @@ static void gz_free(void *state)
 	free(s);
 }
 
-/* The encoder the options name. */
+/* The encoder the options name, made on the first block to compress: a
+ * reader's contexts only decompress, and libdeflate's level 10..12 state
+ * is large. */
 static int gz_new_encoder(struct gz_state *s, struct ff_err *err)
 {
 	if (s->o.encoder == GZ_LIBDEFLATE) {
@@ -275,10 +277,6 @@ static void *gz_new(const void *opts, uint32_t block_size, struct ff_err *err)
 		return NULL;
 	}
 	s->o = *(const struct gz_opts *)opts;
-	if (gz_new_encoder(s, err)) {
-		free(s);
-		return NULL;
-	}
 	s->inf = libdeflate_alloc_decompressor();
 	if (!s->inf) {
 		gz_free(s);
@@ -319,6 +317,8 @@ static ssize_t gz_compress(void *state, const uint8_t *src, size_t n, uint8_t *d
 {
 	struct gz_state *s = state;
 
+	if (!s->ld && !s->def_ready && gz_new_encoder(s, err))
+		return -1;
 	/* libdeflate returns 0 when the result does not fit: FF_CODEC_NOFIT. */
 	if (s->ld)
 		return (ssize_t)libdeflate_zlib_compress(s->ld, src, n, dst, cap);
