@@ -140,8 +140,8 @@ struct bench_codec {
 	char opts[96];    /* "key=value:key=value" as given, may be "" */
 };
 
-/* The default set: gzip-9, lzo1x_999, lzo1x_1, xz, xz+bcj(host), lz4,
- * lz4hc, zstd-3/15/19. */
+/* The default set: gzip-6/9/10/12 (libdeflate), gzip-zlib9, lzo1x_999,
+ * lzo1x_1, xz, xz+bcj(host), lz4, lz4hc, zstd-3/15/19. */
 size_t bench_codec_defaults(struct bench_codec *out, size_t cap);
 /* "NAME[:key=value...][@LABEL]" */
 int bench_codec_parse(const char *text, struct bench_codec *out, struct ff_err *err);

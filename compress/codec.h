@@ -24,6 +24,10 @@ struct ff_codec {
 	size_t opts_size;
 
 	void (*defaults)(void *opts, uint32_t block_size);
+	/* Optional: what an image naming this codec without an options block
+	 * means, where that differs from what we write by default (gzip: the
+	 * encoder is not recorded). */
+	void (*image_defaults)(void *opts, uint32_t block_size);
 	/* value is NULL for a bare flag ("hc"). */
 	int (*set_option)(void *opts, uint32_t block_size, const char *key, const char *value,
 			  struct ff_err *err);

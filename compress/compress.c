@@ -78,9 +78,16 @@ struct ff_comp *ff_comp_new(const char *name, uint32_t block_size, struct ff_err
 
 struct ff_comp *ff_comp_new_id(int id, uint32_t block_size, struct ff_err *err)
 {
-	for (size_t i = 0; i < NCODECS; i++)
-		if (codecs[i]->id == id)
-			return comp_new(codecs[i], block_size, err);
+	for (size_t i = 0; i < NCODECS; i++) {
+		struct ff_comp *comp;
+
+		if (codecs[i]->id != id)
+			continue;
+		comp = comp_new(codecs[i], block_size, err);
+		if (comp && codecs[i]->image_defaults)
+			codecs[i]->image_defaults(comp->opts, comp->block_size);
+		return comp;
+	}
 	ff_err_set(err, EINVAL, "unknown compressor id %d (known: 1..6)", id);
 	return NULL;
 }

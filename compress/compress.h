@@ -40,6 +40,10 @@ const char *const *ff_comp_names(void);
 /* A codec with default options for the given block size (which bounds e.g.
  * the xz dictionary).  NULL with err set for an unknown name. */
 struct ff_comp *ff_comp_new(const char *name, uint32_t block_size, struct ff_err *err);
+/* The codec a superblock's compressor id names, with the options an image
+ * that has no options block implies (for gzip: deflate level 9 by an
+ * unrecorded encoder, compressing again with zlib).  Readers start here and
+ * then decode the options block if the image has one. */
 struct ff_comp *ff_comp_new_id(int id, uint32_t block_size, struct ff_err *err);
 void ff_comp_free(struct ff_comp *comp);
 
@@ -54,7 +58,8 @@ const char *ff_comp_option_help(const char *name);
 
 const char *ff_comp_name(const struct ff_comp *comp);
 int ff_comp_id(const struct ff_comp *comp);
-/* Canonical option text, e.g. "level=9,window=15", for reports. */
+/* Canonical option text, e.g. "libdeflate,level=9" or
+ * "zlib,level=9,window=15,strategy=default", for reports. */
 void ff_comp_describe(const struct ff_comp *comp, char *buf, size_t cap);
 /* Non-zero when the Linux kernel cannot mount images using this codec
  * (legacy lzma). */

@@ -192,14 +192,18 @@ static int handle_flag(struct args *a, int c)
 	return 0;
 }
 
-/* -Xname VALUE / -Xhc / -Xname=VALUE (mksquashfs) become --comp-opt=... */
+/* -Xname VALUE / -Xhc / -Xname=VALUE (mksquashfs) become --comp-opt=...;
+ * the flags (lz4's hc, gzip's zlib and libdeflate) take no value. */
 static char *translate_x(char **argv, int *i, int argc)
 {
+	static const char *const flags[] = { "hc", "zlib", "libdeflate" };
 	const char *name = argv[*i] + 2;
 	char *out;
-	int r;
+	int r, flag = 0;
 
-	if (strchr(name, '=') || !strcmp(name, "hc") || *i + 1 >= argc) {
+	for (size_t k = 0; k < sizeof(flags) / sizeof(flags[0]); k++)
+		flag |= !strcmp(name, flags[k]);
+	if (strchr(name, '=') || flag || *i + 1 >= argc) {
 		r = asprintf(&out, "--comp-opt=%s", name);
 	} else {
 		(*i)++;

@@ -120,7 +120,7 @@ static void recommendations(void **state)
 
 static void codec_parse(void **state)
 {
-	struct bench_codec c, d[16];
+	struct bench_codec c, d[32];
 	struct ff_err e = { 0 };
 	size_t n;
 
@@ -133,9 +133,16 @@ static void codec_parse(void **state)
 	assert_string_equal(c.opts, "bcj=x86,arm:dict-size=50%");
 	assert_string_equal(c.label, "xzb");
 	assert_int_equal(bench_codec_parse(":level=1", &c, &e), -1);
-	n = bench_codec_defaults(d, 16);
-	assert_true(n >= 10);
-	assert_string_equal(d[0].label, "gzip-9");
+	assert_int_equal(bench_codec_parse("gzip:zlib:level=9", &c, &e), 0);
+	assert_string_equal(c.label, "gzip-zlib-9");
+	n = bench_codec_defaults(d, 32);
+	assert_true(n >= 14);
+	/* libdeflate's levels beside zlib's 9 */
+	assert_string_equal(d[0].label, "gzip-6");
+	assert_string_equal(d[1].opts, "level=9");
+	assert_string_equal(d[3].label, "gzip-12");
+	assert_string_equal(d[4].label, "gzip-zlib9");
+	assert_string_equal(d[4].opts, "zlib:level=9");
 	assert_string_equal(d[n - 1].label, "zstd-19");
 }
 

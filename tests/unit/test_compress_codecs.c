@@ -24,6 +24,9 @@ struct config {
 
 static const struct config configs[] = {
 	{ "gzip", { NULL }, 1 },
+	{ "gzip", { "level=1", NULL }, 1 },
+	{ "gzip", { "level=12", NULL }, 1 },
+	{ "gzip", { "zlib", NULL }, 1 },
 	{ "gzip", { "level=1", "window=10", NULL }, 1 },
 	{ "gzip", { "strategy=default,filtered,huffman_only,rle,fixed", NULL }, 1 },
 	{ "lzo", { NULL }, 0 },

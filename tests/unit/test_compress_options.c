@@ -50,6 +50,10 @@ static void test_blocks_match_mksquashfs(void **state)
 		"strategy=default,filtered,huffman_only,run_length_encoded,fixed",
 		"level=5", "window-size=12", NULL };
 	static const char *const gz_def[] = { "strategy=default", NULL };
+	static const char *const gz_zlib[] = { "zlib", NULL };
+	static const char *const gz_ld6[] = { "level=6", NULL };
+	static const char *const gz_ld9[] = { "level=9", NULL };
+	static const char *const gz_ld12[] = { "level=12", NULL };
 	static const char *const xz_x86[] = { "-Xbcj=x86", NULL };
 	static const char *const xz_sparc[] = { "bcj=sparc", NULL };
 	static const char *const xz_half[] = { "Xdict-size=50%", NULL };
@@ -64,6 +68,11 @@ static void test_blocks_match_mksquashfs(void **state)
 	expect_block("gzip", gz_def, NULL, 0);
 	expect_block("gzip", gz_l5, (const uint8_t[]){ 5, 0, 0, 0, 15, 0, 0, 0 }, 8);
 	expect_block("gzip", gz_all, (const uint8_t[]){ 5, 0, 0, 0, 12, 0, 0x1f, 0 }, 8);
+	/* libdeflate: a level and window 15; 9 is what no block means. */
+	expect_block("gzip", gz_zlib, NULL, 0);
+	expect_block("gzip", gz_ld9, NULL, 0);
+	expect_block("gzip", gz_ld6, (const uint8_t[]){ 6, 0, 0, 0, 15, 0, 0, 0 }, 8);
+	expect_block("gzip", gz_ld12, (const uint8_t[]){ 12, 0, 0, 0, 15, 0, 0, 0 }, 8);
 	expect_block("xz", none, NULL, 0);
 	expect_block("xz", xz_lvl, NULL, 0);
 	expect_block("xz", xz_x86, (const uint8_t[]){ 0, 0, 2, 0, 1, 0, 0, 0 }, 8);
@@ -80,23 +89,34 @@ static void test_blocks_match_mksquashfs(void **state)
 	expect_block("lzma", none, NULL, 0);
 }
 
-/* encode -> decode into a fresh default codec -> same description. */
-static void round_trip(const char *name, const char *const *opts)
+/* encode -> decode into a codec as a reader makes it -> same description
+ * (or `want`, where the block does not record everything). */
+static void round_trip_as(const char *name, const char *const *opts, const char *want)
 {
 	struct ff_err err = { 0 };
 	struct ff_comp *a = make(name, opts), *b = ff_comp_new(name, BS, &err);
+	struct ff_comp *r = ff_comp_new_id(ff_comp_id(b), BS, &err);
 	char da[256], db[256];
 	uint8_t buf[64];
 	ssize_t len = ff_comp_options_encode(a, buf, sizeof(buf));
 
 	assert_true(len > 0);
-	if (ff_comp_options_decode(b, buf, (size_t)len, &err))
+	if (ff_comp_options_decode(b, buf, (size_t)len, &err) ||
+	    ff_comp_options_decode(r, buf, (size_t)len, &err))
 		fail_msg("%s: %s", name, err.msg);
 	ff_comp_describe(a, da, sizeof(da));
 	ff_comp_describe(b, db, sizeof(db));
-	assert_string_equal(da, db);
+	assert_string_equal(want ? want : da, db);
+	ff_comp_describe(r, db, sizeof(db));
+	assert_string_equal(want ? want : da, db);
 	ff_comp_free(a);
 	ff_comp_free(b);
+	ff_comp_free(r);
+}
+
+static void round_trip(const char *name, const char *const *opts)
+{
+	round_trip_as(name, opts, NULL);
 }
 
 static void test_block_round_trip(void **state)
@@ -110,7 +130,13 @@ static void test_block_round_trip(void **state)
 	static const char *const lzo[] = { "algorithm=lzo1x_1_12", NULL };
 	static const char *const lzo9[] = { "level=9", NULL };
 
-	round_trip("gzip", gz);
+	static const char *const gz11[] = { "level=11", NULL };
+	static const char *const gz4[] = { "level=4", NULL };
+
+	/* The block holds a deflate level, not which encoder wrote it. */
+	round_trip_as("gzip", gz, "level=3,window=9,strategy=run_length_encoded,fixed");
+	round_trip_as("gzip", gz4, "level=4,window=15,strategy=default");
+	round_trip("gzip", gz11);
 	round_trip("xz", xz);
 	round_trip("lz4", lz4);
 	round_trip("lz4", lz4d);
@@ -137,7 +163,10 @@ static void test_block_validation(void **state)
 	expect_decode_error("lz4", (const uint8_t[]){ 2, 0, 0, 0, 0, 0, 0, 0 }, 8, "version 2");
 	expect_decode_error("lz4", (const uint8_t[]){ 1, 0, 0, 0, 4, 0, 0, 0 }, 8, "flags");
 	expect_decode_error("lz4", (const uint8_t[]){ 1, 0, 0, 0 }, 4, "4 bytes");
-	expect_decode_error("gzip", (const uint8_t[]){ 10, 0, 0, 0, 15, 0, 0, 0 }, 8, "level 10");
+	expect_decode_error("gzip", (const uint8_t[]){ 13, 0, 0, 0, 15, 0, 0, 0 }, 8, "level 13");
+	expect_decode_error("gzip", (const uint8_t[]){ 10, 0, 0, 0, 14, 0, 0, 0 }, 8, "window 14");
+	expect_decode_error("gzip", (const uint8_t[]){ 12, 0, 0, 0, 15, 0, 2, 0 }, 8,
+			    "strategies 0x2");
 	expect_decode_error("gzip", (const uint8_t[]){ 9, 0, 0, 0, 16, 0, 0, 0 }, 8, "window 16");
 	expect_decode_error("gzip", (const uint8_t[]){ 9, 0, 0, 0, 15, 0, 0x20, 0 }, 8,
 			    "strategy");
@@ -165,7 +194,9 @@ static void expect_parse_error(const char *name, const char *kv, const char *n1,
 static void test_parse_errors(void **state)
 {
 	(void)state;
-	expect_parse_error("gzip", "level=10", "level", "10");
+	expect_parse_error("gzip", "level=13", "level", "13");
+	expect_parse_error("gzip", "compression-level=10", "compression-level", "10");
+	expect_parse_error("gzip", "zlib=maybe", "zlib", "maybe");
 	expect_parse_error("gzip", "level=abc", "level", "abc");
 	expect_parse_error("gzip", "window=7", "window", "7");
 	expect_parse_error("gzip", "strategy=default,bogus", "strategy", "bogus");
@@ -201,6 +232,56 @@ static void test_lzo_level_only_for_999(void **state)
 	ff_comp_free(comp);
 }
 
+/* Options applied in order, then the description, or NULL when the last one
+ * must fail with a message holding `needle`. */
+static void expect_gzip(const char *const *opts, const char *desc, const char *needle)
+{
+	struct ff_err err = { 0 };
+	struct ff_comp *comp = ff_comp_new("gzip", BS, &err);
+	char got[128];
+	int r = 0;
+
+	for (; *opts && !r; opts++)
+		r = ff_comp_set_option_str(comp, *opts, &err);
+	if (!desc) {
+		assert_int_equal(r, -1);
+		if (!strstr(err.msg, needle))
+			fail_msg("message '%s' lacks '%s'", err.msg, needle);
+	} else {
+		if (r)
+			fail_msg("%s", err.msg);
+		ff_comp_describe(comp, got, sizeof(got));
+		assert_string_equal(got, desc);
+	}
+	ff_comp_free(comp);
+}
+
+/* gzip: libdeflate by default; zlib on request or implied by mksquashfs'
+ * option spellings, keeping a level the user gave if zlib has it. */
+static void test_gzip_encoders(void **state)
+{
+	(void)state;
+	expect_gzip((const char *const[]){ "level=12", NULL }, "libdeflate,level=12", NULL);
+	expect_gzip((const char *const[]){ "-Xzlib", NULL },
+		    "zlib,level=9,window=15,strategy=default", NULL);
+	expect_gzip((const char *const[]){ "level=4", "zlib", NULL },
+		    "zlib,level=4,window=15,strategy=default", NULL);
+	expect_gzip((const char *const[]){ "-Xcompression-level=2", NULL },
+		    "zlib,level=2,window=15,strategy=default", NULL);
+	expect_gzip((const char *const[]){ "-Xwindow-size=10", NULL },
+		    "zlib,level=9,window=10,strategy=default", NULL);
+	expect_gzip((const char *const[]){ "-Xstrategy=filtered", NULL },
+		    "zlib,level=9,window=15,strategy=filtered", NULL);
+	expect_gzip((const char *const[]){ "zlib", "libdeflate", "level=11", NULL },
+		    "libdeflate,level=11", NULL);
+	expect_gzip((const char *const[]){ "zlib=no", NULL }, "libdeflate,level=9", NULL);
+	expect_gzip((const char *const[]){ "level=12", "zlib", NULL }, NULL, "level=12");
+	expect_gzip((const char *const[]){ "level=11", "window=12", NULL }, NULL, "level=11");
+	expect_gzip((const char *const[]){ "zlib", "level=10", NULL }, NULL, "1..9");
+	expect_gzip((const char *const[]){ "strategy=rle", "libdeflate", NULL }, NULL,
+		    "strategy");
+}
+
 static void test_registry(void **state)
 {
 	(void)state;
@@ -231,8 +312,13 @@ static void test_registry(void **state)
 	struct ff_comp *gz = ff_comp_new("gzip", BS, &err);
 
 	ff_comp_describe(gz, desc, sizeof(desc));
-	assert_string_equal(desc, "level=9,window=15,strategy=default");
+	assert_string_equal(desc, "libdeflate,level=9");
 	assert_int_equal(ff_comp_id(gz), FF_COMP_GZIP);
+	ff_comp_free(gz);
+	/* An image without an options block does not say which encoder. */
+	gz = ff_comp_new_id(FF_COMP_GZIP, BS, &err);
+	ff_comp_describe(gz, desc, sizeof(desc));
+	assert_string_equal(desc, "level=9,window=15,strategy=default");
 	ff_comp_free(gz);
 }
 
@@ -270,6 +356,7 @@ int main(void)
 		cmocka_unit_test(test_block_validation),
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_lzo_level_only_for_999),
+		cmocka_unit_test(test_gzip_encoders),
 		cmocka_unit_test(test_registry),
 		cmocka_unit_test(test_xz_dict_forms),
 	};
