@@ -28,6 +28,27 @@ static void usage(FILE *f)
 		   "unreadable image.\n");
 }
 
+static void report_damage(void *ctx, const char *what)
+{
+	fprintf(stderr, "flashfs extract: %s: %s\n", (const char *)ctx, what);
+}
+
+/* Damage the open already found (a YAFFS2 image cut short) fails the
+ * extraction even when every entry present was written. */
+static int damage(struct ff_fs *fs, const char *image)
+{
+	long n;
+
+	if (!fs->ops->open_problems)
+		return 0;
+	n = fs->ops->open_problems(fs, report_damage, (void *)image);
+	if (n > 0)
+		fprintf(stderr, "flashfs extract: %s: damaged image (%ld problem%s above;"
+			" `flashfs check` lists them): the extraction is incomplete\n", image, n,
+			n == 1 ? "" : "s");
+	return n > 0;
+}
+
 int ff_cmd_extract(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -78,6 +99,8 @@ int ff_cmd_extract(int argc, char **argv)
 		return 2;
 	umask(0); /* modes are restored exactly, not filtered */
 	rc = ff_extract(fs, &eo, argv + optind + 1, argc - optind - 1);
+	if (rc < 2 && damage(fs, eo.image))
+		rc = 1;
 	ff_fs_close(fs);
 	return rc;
 }
