@@ -71,7 +71,8 @@ ok "no partial plot left behind" test ! -e "$T/r.gif"
 
 run -q --self-check -c lz4 -c gzip -b 128K "$T/src" > "$T/self.txt" 2>&1
 ok "self-check prints harness and direct figures" grep -q "direct" "$T/self.txt"
-ok "self-check has a line per codec" test "$(grep -cE ' (ok|DIFFERS)$' "$T/self.txt")" -eq 2
+ok "self-check has a line per codec" test "$(grep -cE ' (ok|ok \(noise\)|DIFFERS)$' "$T/self.txt")" -eq 2
+ok "self-check shows the noise (spread of the passes)" grep -q "noise" "$T/self.txt"
 
 # sizes are a property of the data, not of the thread count
 flashfs bench -q -j1 --min-time 0 --repeats 1 -c zstd -b 64K --json "$T/j1.json" "$T/src"
