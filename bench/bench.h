@@ -295,6 +295,7 @@ struct bench_report {
 	const struct bench_e2e *e2e;        /* per recommendation goal, or NULL */
 	const struct bench_nandsim *ns;     /* per recommendation goal, or NULL */
 	int color;
+	unsigned width;   /* table columns to fit in; 0: all (--wide) */
 };
 
 /* Sorted by image size; the recommendations marked (bold with color). */

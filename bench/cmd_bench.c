@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "bench/bench.h"
@@ -44,7 +45,10 @@ static void usage(FILE *out)
 		"                         split files as mkfs.squashfs with these options\n"
 		"      --csv FILE         write CSV (- for stdout)\n"
 		"      --json FILE        write JSON, schema docs/bench.schema.json (-: stdout)\n"
-		"      --plot FILE        write a plot (.svg or .png) with gnuplot\n"
+		"      --plot FILE        write a plot (.svg or .png) with gnuplot (.gp: the\n"
+		"                         gnuplot script)\n"
+		"      --wide             every table column (default: the terminal's width,\n"
+		"                         or 100 columns when not a terminal)\n"
 		"      --self-check       compare with a plain library loop (must agree within\n"
 		"                         5%% plus the spread of the passes)\n"
 		"      --e2e              build the recommended images with mkfs.squashfs and\n"
@@ -61,7 +65,7 @@ static void usage(FILE *out)
 enum {
 	O_CODECS = 256, O_MIN_TIME, O_REPEATS, O_QUICK, O_CPU_SCALE, O_NO_FRAG, O_ALWAYS_FRAG,
 	O_NO_DEDUP, O_NO_SPARSE, O_CSV, O_JSON, O_PLOT, O_SELF_CHECK, O_E2E, O_NANDSIM,
-	O_WORK_DIR, O_NO_PROGRESS, O_COLOR, O_NO_COLOR,
+	O_WORK_DIR, O_NO_PROGRESS, O_COLOR, O_NO_COLOR, O_WIDE,
 };
 
 static const struct option long_opts[] = {
@@ -92,6 +96,7 @@ static const struct option long_opts[] = {
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "color", no_argument, NULL, O_COLOR },
 	{ "no-color", no_argument, NULL, O_NO_COLOR },
+	{ "wide", no_argument, NULL, O_WIDE },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -108,7 +113,7 @@ struct cfg {
 	struct bench_measure_opts measure;
 	double cpu_scale, weight;
 	const char *csv, *json, *plot, *work_dir;
-	int self_check, e2e, nandsim, quiet, progress, color;
+	int self_check, e2e, nandsim, quiet, progress, color, wide;
 };
 
 static int bad(const char *what, const char *value, const char *why)
@@ -253,6 +258,7 @@ static int parse_flag(struct cfg *c, int opt)
 	case 'q': c->quiet = 1; c->progress = 0; return 0;
 	case O_COLOR: c->color = 1; return 0;
 	case O_NO_COLOR: c->color = 0; return 0;
+	case O_WIDE: c->wide = 1; return 0;
 	}
 	return 1;
 }
@@ -449,6 +455,18 @@ static const char *verdict_text(enum bench_verdict v)
 }
 
 /* The worse of the two verdicts names the line. */
+/* The table fits the terminal, or 100 columns in a file or pipe. */
+static unsigned table_width(int wide)
+{
+	struct winsize ws;
+
+	if (wide)
+		return 0;
+	if (isatty(STDOUT_FILENO) && !ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_col >= 40)
+		return ws.ws_col;
+	return 100;
+}
+
 static int self_check_report(const struct bench_report *r)
 {
 	int bad = 0;
@@ -622,6 +640,7 @@ static int bench_finish(const struct cfg *c, const struct bench_corpus *corpus, 
 		.corpus = corpus, .sources = (const char *const *)src, .n_sources = (size_t)n_src,
 		.res = run->res, .n = run->n, .an = an, .flash = c->flash, .n_flash = c->n_flash,
 		.mo = &c->measure, .sc = c->self_check ? run->sc : NULL, .color = c->color,
+		.width = table_width(c->wide),
 	};
 	int problems = run->failed > 0;
 
