@@ -193,11 +193,21 @@ double bench_cpu_now(void);
 double bench_wall_now(void);
 
 /* --self-check: the same blocks through a plain one-thread loop. */
+enum bench_verdict { BENCH_AGREE, BENCH_NOISE, BENCH_DIFFERS };
 struct bench_selfcheck {
-	double comp_direct, decomp_direct;   /* MB/s */
+	double comp_direct, decomp_direct;   /* MB/s, best pass */
 	double comp_harness, decomp_harness;
 	double comp_dev, decomp_dev;         /* |harness - direct| / direct */
+	double comp_noise, decomp_noise;     /* the larger (best - worst) / best */
+	enum bench_verdict comp_verdict, decomp_verdict;
 };
+/* Agreement of two best-of-N figures: within 5%, or within 5% plus the
+ * spread the passes themselves showed (the machine's noise: on a busy
+ * 2-core machine the passes of one method differ by 15-30%), or not.
+ * Fills *dev and *noise. */
+enum bench_verdict bench_selfcheck_verdict(const struct bench_speed *harness,
+					   const struct bench_speed *direct, double *dev,
+					   double *noise);
 int bench_selfcheck(const struct bench_layout *l, const struct bench_codec *bc,
 		    const struct bench_result *res, double min_time,
 		    struct bench_selfcheck *sc, struct ff_err *err);
@@ -297,6 +307,7 @@ struct bench_report {
 	const struct bench_e2e *e2e;        /* per recommendation goal, or NULL */
 	const struct bench_nandsim *ns;     /* per recommendation goal, or NULL */
 	int color;
+	unsigned width;   /* table columns to fit in; 0: all (--wide) */
 };
 
 /* Sorted by image size; the recommendations marked (bold with color). */

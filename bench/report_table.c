@@ -53,11 +53,25 @@ static void marks(const struct bench_report *r, size_t i, char out[4])
 	out[k] = '\0';
 }
 
+#define FIXED_COLS 70 /* marks to spread */
+#define FLASH_COL 13
+
+/* How many flash columns fit in r->width (all with 0). */
+static size_t flash_cols(const struct bench_report *r)
+{
+	size_t fit;
+
+	if (!r->width)
+		return r->n_flash;
+	fit = r->width > FIXED_COLS ? (r->width - FIXED_COLS) / FLASH_COL : 0;
+	return fit < r->n_flash ? fit : r->n_flash;
+}
+
 static void header(FILE *out, const struct bench_report *r)
 {
 	fprintf(out, "%-3s %-12s %6s %11s %7s %9s %9s %6s", "", "codec", "block", "image",
 		"ratio", "comp", "decomp", "spread");
-	for (size_t f = 0; f < r->n_flash; f++) {
+	for (size_t f = 0; f < flash_cols(r); f++) {
 		char h[32];
 
 		if (r->flash[f].name[0])
@@ -68,7 +82,7 @@ static void header(FILE *out, const struct bench_report *r)
 	}
 	fprintf(out, "\n%-3s %-12s %6s %11s %7s %9s %9s %6s", "", "", "KiB", "size", "",
 		"MB/s", "MB/s", "");
-	for (size_t f = 0; f < r->n_flash; f++)
+	for (size_t f = 0; f < flash_cols(r); f++)
 		fprintf(out, " %12s", "read MB/s");
 	fputc('\n', out);
 }
@@ -85,12 +99,37 @@ static void row(FILE *out, const struct bench_report *r, size_t i)
 	fprintf(out, "%-3s %-12s %6u %11s %6.2f%% %9.1f %9.1f %5.1f%%", m, x->codec.label,
 		x->block_size >> 10, bench_human_size(x->image_size, sz, sizeof(sz)),
 		x->ratio * 100, x->comp.best, x->decomp.best, spread);
-	for (size_t f = 0; f < r->n_flash; f++)
+	for (size_t f = 0; f < flash_cols(r); f++)
 		fprintf(out, " %12.2f",
 			bench_model_speed(x->ratio, r->flash[f].mbps, x->decomp_target));
 	if (m[0] && r->color)
 		fputs("\033[0m", out);
 	fputc('\n', out);
+}
+
+/* Prints text from column `indent` on, broken at spaces before r->width. */
+static void wrapped(FILE *out, const struct bench_report *r, const char *text, size_t col,
+		    size_t indent)
+{
+	size_t width = r->width ? r->width : (size_t)-1;
+
+	while (*text) {
+		size_t room = width > col + 10 ? width - col : 10, n = strlen(text), cut = n;
+
+		if (n > room) {
+			cut = room;
+			while (cut > 0 && text[cut] != ' ')
+				cut--;
+			if (!cut)
+				cut = strcspn(text, " ");
+		}
+		fprintf(out, "%.*s\n", (int)cut, text);
+		text += cut;
+		text += strspn(text, " ");
+		if (*text)
+			fprintf(out, "%*s", (int)indent, "");
+		col = indent;
+	}
 }
 
 static void recommendations(FILE *out, const struct bench_report *r)
@@ -103,9 +142,10 @@ static void recommendations(FILE *out, const struct bench_report *r)
 	for (int g = 0; g < BENCH_NGOALS; g++) {
 		const struct bench_result *x = &r->res[r->an->reco[g].index];
 
-		fprintf(out, "  %s%-20s%s %s %uK: %s\n", r->color ? "\033[1m" : "", title[g],
-			r->color ? "\033[0m" : "", x->codec.label, x->block_size >> 10,
-			r->an->reco[g].why);
+		int n = fprintf(out, "  %s%-20s%s %s %uK: ", r->color ? "\033[1m" : "", title[g],
+				r->color ? "\033[0m" : "", x->codec.label, x->block_size >> 10);
+
+		wrapped(out, r, r->an->reco[g].why, (size_t)n - (r->color ? 8 : 0), 4);
 	}
 }
 
@@ -131,12 +171,15 @@ void bench_report_table(FILE *out, const struct bench_report *r)
 	fprintf(out, "Corpus: %zu files, %u directories, %s (%s unique)\n", r->corpus->n_files,
 		r->corpus->n_dirs, bench_human_size(r->corpus->data_len, sz, sizeof(sz)),
 		bench_human_size(r->corpus->unique_bytes, sz + 16, 16));
-	fprintf(out, "Speeds are per core (best of passes; spread = how much slower the worst "
+	fprintf(out, "Speeds are per core (best of passes; spread = how much slower the worst\n"
 		     "pass was); read MB/s = model 1/(r/B + 1/D).\n\n");
 	header(out, r);
 	for (size_t k = 0; k < r->n; k++)
 		row(out, r, ord ? ord[k] : k);
 	free(ord);
+	if (flash_cols(r) < r->n_flash)
+		fprintf(out, "(%zu more flash column%s: --wide shows every column)\n",
+			r->n_flash - flash_cols(r), r->n_flash - flash_cols(r) == 1 ? "" : "s");
 	recommendations(out, r);
 	break_evens(out, r);
 }

@@ -83,6 +83,10 @@ struct ff_fs_ops {
 	/* Walks every structure; returns the number of problems (0 = clean), or
 	 * -errno when the image could not be read at all. */
 	long (*check)(struct ff_fs *fs, ff_problem_fn fn, void *ctx);
+	/* Optional (NULL when absent): the problems already found while
+	 * opening (a YAFFS2 scan reads every page), reported as check does, so
+	 * a command that reads the image can fail on damage without a walk. */
+	long (*open_problems)(struct ff_fs *fs, ff_problem_fn fn, void *ctx);
 	void (*close)(struct ff_fs *fs);
 	/* Optional (NULL when absent): read, but only file data already
 	 * decoded in memory; -EAGAIN when the read would have to read or

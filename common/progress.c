@@ -2,6 +2,7 @@
  * wins the compare-and-swap on the last-draw time redraws the line. */
 #include "common/progress.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,13 +13,19 @@
 #define BAR_WIDTH 20
 #define TTY_INTERVAL_NS 100000000ull  /* 10 redraws a second */
 #define LOG_INTERVAL_NS 1000000000ull /* plain lines: once a second */
+/* An ETA from the first moments extrapolates start-up costs (the first
+ * frame once said 83:22:53): none before this much time and progress. */
+#define ETA_MIN_NS 2000000000ull
+#define ETA_MIN_PERMILLE 10
 
 struct ff_progress {
 	int fd;
 	int tty;
 	int draw;
 	char unit[32];
-	uint64_t start_ns;
+	uint64_t start_ns, interval_ns;
+	int on_screen;        /* a bar line without its newline is shown */
+	pthread_mutex_t out;  /* one writer of the line at a time */
 	_Atomic uint64_t done_bytes, done_items, total_bytes, total_items;
 	_Atomic uint64_t last_draw_ns;
 };
@@ -42,6 +49,11 @@ struct ff_progress *ff_progress_new(int fd, const char *unit, int force)
 	p->draw = p->tty || force;
 	snprintf(p->unit, sizeof(p->unit), "%s", unit ? unit : "items");
 	p->start_ns = now_ns();
+	p->interval_ns = p->tty ? TTY_INTERVAL_NS : LOG_INTERVAL_NS;
+	/* Tests ask for every frame (FF_PROGRESS_INTERVAL_MS=0). */
+	if (getenv("FF_PROGRESS_INTERVAL_MS"))
+		p->interval_ns = strtoull(getenv("FF_PROGRESS_INTERVAL_MS"), NULL, 10) * 1000000ull;
+	pthread_mutex_init(&p->out, NULL);
 	atomic_init(&p->done_bytes, 0);
 	atomic_init(&p->done_items, 0);
 	atomic_init(&p->total_bytes, 0);
@@ -81,17 +93,20 @@ static unsigned permille(const struct ff_progress_state *s)
 	return (unsigned)((long double)done * 1000 / total);
 }
 
-static void fmt_time_part(char *buf, size_t cap, const struct ff_progress_state *s,
-			  double rate)
+/* The ETA extrapolates the fraction done (bytes, or items when there is
+ * no byte total), so it agrees with the percentage shown. */
+static void fmt_time_part(char *buf, size_t cap, const struct ff_progress_state *s)
 {
 	char t[32];
-	uint64_t total = s->total_bytes, done = s->done_bytes;
+	unsigned pm = permille(s);
 
 	if (s->final) {
 		fmt_duration(t, sizeof(t), s->elapsed_ns / 1000000000ull);
 		snprintf(buf, cap, "in %s", t);
-	} else if (total > done && rate > 0) {
-		fmt_duration(t, sizeof(t), (uint64_t)((double)(total - done) / rate + 0.5));
+	} else if (s->elapsed_ns >= ETA_MIN_NS && pm >= ETA_MIN_PERMILLE && pm < 1000) {
+		double secs = (double)s->elapsed_ns / 1e9;
+
+		fmt_duration(t, sizeof(t), (uint64_t)(secs * (1000 - pm) / pm + 0.5));
 		snprintf(buf, cap, "ETA %s", t);
 	} else {
 		snprintf(buf, cap, "ETA --:--");
@@ -100,7 +115,7 @@ static void fmt_time_part(char *buf, size_t cap, const struct ff_progress_state 
 
 size_t ff_progress_format(char *buf, size_t cap, const struct ff_progress_state *s)
 {
-	char bar[BAR_WIDTH + 1], tpart[48];
+	char bar[BAR_WIDTH + 1], tpart[48], mb[64];
 	double secs = (double)s->elapsed_ns / 1e9;
 	double rate = secs > 0 ? (double)s->done_bytes / secs : 0;
 	unsigned pm = permille(s);
@@ -110,31 +125,35 @@ size_t ff_progress_format(char *buf, size_t cap, const struct ff_progress_state 
 	memset(bar, '#', fill);
 	memset(bar + fill, ' ', BAR_WIDTH - fill);
 	bar[BAR_WIDTH] = '\0';
-	fmt_time_part(tpart, sizeof(tpart), s, rate);
-	n = snprintf(buf, cap, "[%s] %3u%%  %llu/%llu %s  %.1f/%.1f MB  %.1f MB/s  %s", bar,
-		     pm / 10, (unsigned long long)s->done_items,
-		     (unsigned long long)s->total_items, s->unit ? s->unit : "items",
-		     (double)s->done_bytes / 1e6, (double)s->total_bytes / 1e6, rate / 1e6, tpart);
+	fmt_time_part(tpart, sizeof(tpart), s);
+	if (s->total_bytes)
+		snprintf(mb, sizeof(mb), "%.1f/%.1f MB", (double)s->done_bytes / 1e6,
+			 (double)s->total_bytes / 1e6);
+	else
+		snprintf(mb, sizeof(mb), "%.1f MB", (double)s->done_bytes / 1e6);
+	n = snprintf(buf, cap, "[%s] %3u%%  %llu/%llu %s  %s  %.1f MB/s  %s", bar, pm / 10,
+		     (unsigned long long)s->done_items, (unsigned long long)s->total_items,
+		     s->unit ? s->unit : "items", mb, rate / 1e6, tpart);
 	if (n < 0 || cap == 0)
 		return 0;
 	return (size_t)n < cap ? (size_t)n : cap - 1;
 }
 
+/* The counters are read under the lock, so frames written one after the
+ * other never show less done (two threads drawing at once once did). */
 static void draw(struct ff_progress *p, uint64_t now, int final)
 {
-	struct ff_progress_state s = {
-		.done_bytes = atomic_load(&p->done_bytes),
-		.total_bytes = atomic_load(&p->total_bytes),
-		.done_items = atomic_load(&p->done_items),
-		.total_items = atomic_load(&p->total_items),
-		.elapsed_ns = now - p->start_ns,
-		.unit = p->unit,
-		.final = final,
-	};
+	struct ff_progress_state s = {.elapsed_ns = now - p->start_ns, .unit = p->unit,
+				      .final = final};
 	char line[256];
 	size_t len;
 	ssize_t w;
 
+	pthread_mutex_lock(&p->out);
+	s.done_bytes = atomic_load(&p->done_bytes);
+	s.total_bytes = atomic_load(&p->total_bytes);
+	s.done_items = atomic_load(&p->done_items);
+	s.total_items = atomic_load(&p->total_items);
 	line[0] = p->tty ? '\r' : '\0';
 	len = ff_progress_format(line + p->tty, sizeof(line) - 2 - (size_t)p->tty, &s) +
 	      (size_t)p->tty;
@@ -143,6 +162,30 @@ static void draw(struct ff_progress *p, uint64_t now, int final)
 	/* a progress line is best effort: a failed write is not an error */
 	w = write(p->fd, line, len);
 	(void)w;
+	p->on_screen = p->tty && !final;
+	pthread_mutex_unlock(&p->out);
+}
+
+void ff_progress_message(struct ff_progress *p, FILE *f, const char *text)
+{
+	static const char clear[] = "\r\033[K";
+	ssize_t w;
+
+	if (!p || !p->draw) {
+		fputs(text, f);
+		return;
+	}
+	pthread_mutex_lock(&p->out);
+	if (p->on_screen) {
+		w = write(p->fd, clear, sizeof(clear) - 1);
+		(void)w;
+		p->on_screen = 0;
+	}
+	fputs(text, f);
+	fflush(f);
+	pthread_mutex_unlock(&p->out);
+	/* the bar comes back at the next frame */
+	atomic_store(&p->last_draw_ns, 0);
 }
 
 void ff_progress_add(struct ff_progress *p, uint64_t bytes, uint64_t items)
@@ -157,7 +200,7 @@ void ff_progress_add(struct ff_progress *p, uint64_t bytes, uint64_t items)
 		return;
 	now = now_ns();
 	last = atomic_load(&p->last_draw_ns);
-	if (now - last < (p->tty ? TTY_INTERVAL_NS : LOG_INTERVAL_NS))
+	if (now - last < p->interval_ns)
 		return;
 	if (atomic_compare_exchange_strong(&p->last_draw_ns, &last, now))
 		draw(p, now, 0);
@@ -171,5 +214,7 @@ void ff_progress_finish(struct ff_progress *p)
 
 void ff_progress_free(struct ff_progress *p)
 {
+	if (p)
+		pthread_mutex_destroy(&p->out);
 	free(p);
 }

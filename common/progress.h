@@ -3,7 +3,8 @@
  *
  *   [#########           ]  45%  123/456 files  12.3/40.1 MB  15.2 MB/s  ETA 0:03
  *
- * at most ten times a second.  Nothing is drawn when the fd is not a
+ * at most ten times a second (FF_PROGRESS_INTERVAL_MS in the environment
+ * overrides, for tests).  Nothing is drawn when the fd is not a
  * terminal unless `force` is set (then a plain line at most once a second).
  * ff_progress_add may be called from any number of threads.  The main that
  * creates the object owns it; there is no global state. */
@@ -12,15 +13,22 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 struct ff_progress;
 
 /* unit names the items ("files", "blocks"); NULL on allocation failure. */
 struct ff_progress *ff_progress_new(int fd, const char *unit, int force);
-/* Totals may be set (or raised) at any time; 0 means unknown. */
+/* Totals may be set (or raised) at any time; 0 means unknown.  Set them
+ * before the first ff_progress_add: a total that grows makes the
+ * percentage go backwards. */
 void ff_progress_set_total(struct ff_progress *p, uint64_t bytes, uint64_t items);
 /* Thread-safe; may redraw. */
 void ff_progress_add(struct ff_progress *p, uint64_t bytes, uint64_t items);
+/* Prints text (whole lines) to f, clearing the bar's line first so that a
+ * message never lands at the end of the bar; the bar is redrawn at the next
+ * update.  Without a bar (p NULL or not drawing) just prints. */
+void ff_progress_message(struct ff_progress *p, FILE *f, const char *text);
 /* Draws the final line (with the elapsed time) and a newline, if drawing. */
 void ff_progress_finish(struct ff_progress *p);
 void ff_progress_free(struct ff_progress *p);

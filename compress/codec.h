@@ -32,6 +32,9 @@ struct ff_codec {
 	int (*set_option)(void *opts, uint32_t block_size, const char *key, const char *value,
 			  struct ff_err *err);
 	void (*describe)(const void *opts, char *buf, size_t cap);
+	/* Only what an options block holds (NULL: describe shows nothing
+	 * else); a reader knows no more about an image. */
+	void (*describe_stored)(const void *opts, char *buf, size_t cap);
 	/* Payload length, 0 for "defaults, no block", -1 when cap is short. */
 	ssize_t (*options_encode)(const void *opts, uint32_t block_size, uint8_t *buf,
 				  size_t cap);

@@ -151,6 +151,16 @@ void ff_comp_describe(const struct ff_comp *comp, char *buf, size_t cap)
 	comp->codec->describe(comp->opts, buf, cap);
 }
 
+void ff_comp_describe_stored(const struct ff_comp *comp, char *buf, size_t cap)
+{
+	if (cap)
+		buf[0] = '\0';
+	if (comp->codec->describe_stored)
+		comp->codec->describe_stored(comp->opts, buf, cap);
+	else
+		comp->codec->describe(comp->opts, buf, cap);
+}
+
 int ff_comp_kernel_unsupported(const struct ff_comp *comp)
 {
 	return comp->codec->kernel_unsupported;

@@ -61,6 +61,9 @@ int ff_comp_id(const struct ff_comp *comp);
 /* Canonical option text, e.g. "libdeflate,level=9" or
  * "zlib,level=9,window=15,strategy=default", for reports. */
 void ff_comp_describe(const struct ff_comp *comp, char *buf, size_t cap);
+/* Only the options an options block stores (xz: the dictionary and BCJ
+ * filters, not the preset level, which only steered the encoder). */
+void ff_comp_describe_stored(const struct ff_comp *comp, char *buf, size_t cap);
 /* Non-zero when the Linux kernel cannot mount images using this codec
  * (legacy lzma). */
 int ff_comp_kernel_unsupported(const struct ff_comp *comp);

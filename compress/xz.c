@@ -116,6 +116,15 @@ static void xz_describe(const void *opts, char *buf, size_t cap)
 		 o->dict, o->bcj ? ",bcj=" : "", list);
 }
 
+static void xz_describe_stored(const void *opts, char *buf, size_t cap)
+{
+	const struct xz_opts *o = opts;
+	char list[128];
+
+	ff_opt_list_text(o->bcj, bcj_names, list, sizeof(list));
+	snprintf(buf, cap, "dict=%u%s%s", o->dict, o->bcj ? ",bcj=" : "", list);
+}
+
 static ssize_t xz_encode(const void *opts, uint32_t block_size, uint8_t *buf, size_t cap)
 {
 	const struct xz_opts *o = opts;
@@ -258,6 +267,7 @@ const struct ff_codec ff_codec_xz = {
 	.defaults = xz_defaults,
 	.set_option = xz_set,
 	.describe = xz_describe,
+	.describe_stored = xz_describe_stored,
 	.options_encode = xz_encode,
 	.options_decode = xz_decode,
 	.ctx_new = xz_new,

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include "image/image.h"
@@ -57,7 +58,13 @@ int ff_cli_open(const char *cmd, const char *image, struct ff_open_opts *o, stru
 	o->log = log_stderr;
 	o->log_ctx = (void *)image;
 	if (ff_image_open(image, o, fs, &err) < 0) {
-		fprintf(stderr, "flashfs %s: %s: %s\n", cmd, image, err.msg);
+		size_t len = strlen(image);
+
+		/* readers usually start the message with the image's name */
+		if (!strncmp(err.msg, image, len) && err.msg[len] == ':')
+			fprintf(stderr, "flashfs %s: %s\n", cmd, err.msg);
+		else
+			fprintf(stderr, "flashfs %s: %s: %s\n", cmd, image, err.msg);
 		return -1;
 	}
 	return 0;

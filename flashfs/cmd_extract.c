@@ -17,15 +17,40 @@ static void usage(FILE *f)
 		   "is printed once for each kind of metadata that had to be skipped.\n"
 		   "Entries named '.', '..' or containing '/', duplicate names, and anything\n"
 		   "that would be written through a symlink are refused.  Names equal when\n"
-		   "case is ignored are warned about; on a case-insensitive target the second\n"
-		   "is an error and never replaces the first, even with --force.\n\n"
+		   "case is ignored are warned about where the target may ignore case (vfat,\n"
+		   "exFAT, NTFS, SMB, casefold directories, FUSE), and there the second is an\n"
+		   "error and never replaces the first, even with --force.\n\n"
 		   "  -C, --directory DIR  target directory (default: squashfs-root)\n"
 		   "  -j, --jobs N         decompress with N threads (default: all CPUs)\n"
 		   "  -f, --force          replace existing files (never directories)\n"
-		   "  --no-progress        no progress bar on a terminal\n" FF_CLI_HELP
+		   "  --progress           progress lines even when stderr is not a terminal\n"
+		   "  --no-progress        no progress bar on a terminal\n"
+		   "  --warn-case          warn about names equal when case is ignored on any\n"
+		   "                       target\n" FF_CLI_HELP
 		   "  -h, --help           this text\n\n"
 		   "Exit status: 0 ok, 1 some entries refused or failed, 2 usage error or\n"
 		   "unreadable image.\n");
+}
+
+static void report_damage(void *ctx, const char *what)
+{
+	fprintf(stderr, "flashfs extract: %s: %s\n", (const char *)ctx, what);
+}
+
+/* Damage the open already found (a YAFFS2 image cut short) fails the
+ * extraction even when every entry present was written. */
+static int damage(struct ff_fs *fs, const char *image)
+{
+	long n;
+
+	if (!fs->ops->open_problems)
+		return 0;
+	n = fs->ops->open_problems(fs, report_damage, (void *)image);
+	if (n > 0)
+		fprintf(stderr, "flashfs extract: %s: damaged image (%ld problem%s above;"
+			" `flashfs check` lists them): the extraction is incomplete\n", image, n,
+			n == 1 ? "" : "s");
+	return n > 0;
 }
 
 static int cmd_extract(int argc, char **argv)
@@ -33,8 +58,9 @@ static int cmd_extract(int argc, char **argv)
 	static const struct option opts[] = {
 		{"directory", required_argument, NULL, 'C'}, {"jobs", required_argument, NULL, 'j'},
 		{"force", no_argument, NULL, 'f'}, {"no-progress", no_argument, NULL, 'P'},
+		{"progress", no_argument, NULL, 'p'}, {"warn-case", no_argument, NULL, 'W'},
 		{"help", no_argument, NULL, 'h'}, FF_CLI_LONGOPTS, {NULL, 0, NULL, 0}};
-	struct ff_extract_opts eo = {NULL, "squashfs-root", 0, 0, 1, 1};
+	struct ff_extract_opts eo = {NULL, "squashfs-root", 0, 0, 1, 1, 0};
 	/* Whole data blocks are decoded straight into the workers' buffers, so
 	 * the cache only holds fragments and metadata; a smaller budget than
 	 * the readers' 64 MiB keeps the heap, and its first-touch page faults,
@@ -58,6 +84,8 @@ static int cmd_extract(int argc, char **argv)
 		case 'C': eo.dir = optarg; break;
 		case 'f': eo.force = 1; break;
 		case 'P': eo.progress = 0; break;
+		case 'p': eo.progress = 2; break;
+		case 'W': eo.warn_case = 1; break;
 		case 'j':
 			eo.jobs = (int)strtol(optarg, &end, 10);
 			if (*end || eo.jobs < 1 || eo.jobs > 1024) {
@@ -78,6 +106,8 @@ static int cmd_extract(int argc, char **argv)
 		return 2;
 	umask(0); /* modes are restored exactly, not filtered */
 	rc = ff_extract(fs, &eo, argv + optind + 1, argc - optind - 1);
+	if (rc < 2 && damage(fs, eo.image))
+		rc = 1;
 	ff_fs_close(fs);
 	return rc;
 }

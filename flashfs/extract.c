@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "common/progress.h"
+#include "flashfs/extract_count.h"
 #include "flashfs/extract_fold.h"
 #include "flashfs/extract_safe.h"
 #include "common/hmap.h"
@@ -94,7 +95,6 @@ struct ex {
 	struct ff_progress *prog;
 	uint8_t *inline_buf; /* for jobs done by the walker itself */
 	int jobs_inline;     /* no worker threads could be started */
-	uint64_t queued, queued_bytes;
 };
 
 /* An open target directory shared by the walker and the workers that
@@ -133,6 +133,26 @@ static void dirref_put(struct dirref *d)
 	}
 }
 
+/* A message on stderr, on a line of its own even while the bar is drawn. */
+static void say(struct ex *ex, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(struct ex *ex, const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	ff_progress_message(ex->prog, stderr, line);
+}
+
+/* Progress: every entry is one item, each file's bytes counted once. */
+static void progress(struct ex *ex, uint64_t bytes)
+{
+	if (ex->prog)
+		ff_progress_add(ex->prog, bytes, 1);
+}
+
 static void fail(struct ex *ex, const char *rel, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static void fail(struct ex *ex, const char *rel, const char *fmt, ...)
@@ -143,15 +163,14 @@ static void fail(struct ex *ex, const char *rel, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "flashfs extract: %s: %s: %s\n", ex->o->image, rel, msg);
+	say(ex, "flashfs extract: %s: %s: %s\n", ex->o->image, rel, msg);
 	atomic_fetch_add(&ex->errors, 1);
 }
 
 static void warn_once(struct ex *ex, unsigned kind, const char *what)
 {
 	if (!(atomic_fetch_or(&ex->warned, kind) & kind))
-		fprintf(stderr, "flashfs extract: warning: %s (not root?); skipped where needed\n",
-			what);
+		say(ex, "flashfs extract: warning: %s (not root?); skipped where needed\n", what);
 }
 
 static int push(struct items *it, const char *rel, uint64_t handle, const struct ff_stat *st)
@@ -434,9 +453,6 @@ static void queue_file(struct ex *ex, struct file *f)
 	atomic_init(&f->pending, (int)n);
 	atomic_init(&f->failed, 0);
 	atomic_init(&f->tail_hole, 0);
-	ex->queued_bytes += f->st.size;
-	if (ex->prog)
-		ff_progress_set_total(ex->prog, ex->queued_bytes, ++ex->queued);
 	for (i = 0; i < n; i++) {
 		struct job j = {f, i * SPLIT, i + 1 < n ? (i + 1) * SPLIT : f->st.size};
 
@@ -485,6 +501,7 @@ static void make_file(struct ex *ex, const struct dst *d, uint64_t h, const stru
 	if (!f || !(f->rel = strdup(d->rel)) || (later && !(f->name = strdup(d->name)))) {
 		fail(ex, d->rel, "out of memory");
 		file_free(f);
+		progress(ex, st->size);
 		return;
 	}
 	f->handle = h;
@@ -496,6 +513,7 @@ static void make_file(struct ex *ex, const struct dst *d, uint64_t h, const stru
 		atomic_fetch_add(&d->ref->refs, 1);
 	} else if ((f->fd = create_fd(ex, d, f->mode)) < 0) {
 		file_free(f);
+		progress(ex, st->size);
 		return;
 	}
 	queue_file(ex, f);
@@ -537,14 +555,18 @@ static void entry(struct ex *ex, const struct dst *d, uint64_t h, int depth)
 		return;
 	}
 	if (S_ISDIR(st.mode)) {
+		progress(ex, 0);
 		make_dir(ex, d, h, &st, depth);
 		return;
 	}
 	first = st.nlink > 1 ? ff_hmap_get(&ex->links, h) : NULL;
 	if (first) {
 		make_link(ex, d, first);
+		progress(ex, 0);
 		return;
 	}
+	if (!S_ISREG(st.mode))
+		progress(ex, 0); /* files count when written */
 	if (S_ISREG(st.mode))
 		make_file(ex, d, h, &st);
 	else if (S_ISLNK(st.mode))
@@ -613,8 +635,10 @@ static int collect(void *ctx, const char *name, size_t len, uint64_t h, uint32_t
  * (extracting onto vfat, exFAT, SMB, macOS or a casefold directory keeps
  * only one of them), and returns that earlier name for each entry: NULL, or
  * NULL for all when out of memory. */
-static const char **case_collisions(struct ex *ex, const struct dents *d)
+static const char **case_collisions(struct ex *ex, const struct dents *d, int dirfd)
 {
+	int warn = -1; /* unknown until a collision is found */
+
 	const char **fold_first = calloc(d->n ? d->n : 1, sizeof(*fold_first));
 	size_t *first = malloc((d->n ? d->n : 1) * sizeof(*first)), i;
 
@@ -628,10 +652,13 @@ static const char **case_collisions(struct ex *ex, const struct dents *d)
 		if (first[i] == FF_FOLD_NONE)
 			continue;
 		fold_first[i] = d->names[first[i]];
-		fprintf(stderr,
-			"flashfs extract: warning: %s: %s: \"%s\" and \"%s\" are the same name "
-			"when case is ignored; a case-insensitive target keeps only one\n",
-			ex->o->image, strcmp(d->rel, ".") ? d->rel : "/", fold_first[i], d->names[i]);
+		if (warn < 0)
+			warn = ex->o->warn_case || ff_fold_target(dirfd);
+		if (warn)
+			say(ex, "flashfs extract: warning: %s: %s: \"%s\" and \"%s\" are the same"
+			    " name when case is ignored; a case-insensitive target keeps only one\n",
+			    ex->o->image, strcmp(d->rel, ".") ? d->rel : "/", fold_first[i],
+			    d->names[i]);
 	}
 	free(first);
 	return fold_first;
@@ -655,7 +682,7 @@ static void walk(struct ex *ex, struct dirref *dir, uint64_t h, const char *rel,
 
 	if (r < 0)
 		fail(ex, rel, "reading directory: %s", strerror(-r));
-	fold_first = case_collisions(ex, &d);
+	fold_first = case_collisions(ex, &d, dir->fd);
 	later = any_collision(fold_first, d.n) ? NULL : dir;
 	for (i = 0; i < d.n; i++) {
 		size_t len = strlen(rel) + strlen(d.names[i]) + 2;
@@ -727,8 +754,7 @@ static void finish_file(struct ex *ex, struct file *f)
 	else
 		meta_fd(ex, f->rel, f->handle, &f->st, f->fd);
 	close(f->fd);
-	if (ex->prog)
-		ff_progress_add(ex->prog, f->st.size, 1);
+	progress(ex, f->st.size);
 	file_free(f);
 }
 
@@ -743,8 +769,7 @@ static int create_later(struct ex *ex, struct file *f)
 	f->dir = NULL;
 	if (f->fd >= 0)
 		return 0;
-	if (ex->prog)
-		ff_progress_add(ex->prog, f->st.size, 1);
+	progress(ex, f->st.size);
 	file_free(f);
 	return -1;
 }
@@ -976,6 +1001,7 @@ static void whole_image(struct ex *ex)
 		return;
 	}
 	ff_hmap_put(&ex->dirs_seen, root, (void *)1);
+	progress(ex, 0);
 	top = dirref_new(dup(ex->root));
 	if (!top || push(&ex->dirs, ".", root, &st) < 0)
 		fail(ex, "/", "out of memory");
@@ -993,6 +1019,39 @@ static void free_items(struct items *it)
 	free(it->v);
 }
 
+/* With PATH arguments of which none is in the image, nothing is created
+ * (not even the target directory); each is reported. */
+static int paths_exist(struct ff_fs *fs, const struct ff_extract_opts *o, char **paths, int n)
+{
+	int found = n == 0;
+	uint64_t h;
+
+	for (int i = 0; i < n && !found; i++)
+		found = ff_fs_resolve(fs, paths[i], &h) == 0;
+	for (int i = 0; i < n && !found; i++)
+		fprintf(stderr, "flashfs extract: %s: %s: %s\n", o->image, paths[i],
+			strerror(-ff_fs_resolve(fs, paths[i], &h)));
+	return found;
+}
+
+/* The bar's totals, from the image's metadata before anything is written. */
+static void set_totals(struct ex *ex, char **paths, int n)
+{
+	struct ff_extract_count c = {0, 0};
+	uint64_t h;
+	int whole = n == 0;
+
+	for (int i = 0; i < n; i++) {
+		if (!paths[i][strspn(paths[i], "/")])
+			whole = 1;
+		else if (ff_fs_resolve(ex->fs, paths[i], &h) == 0)
+			ff_extract_count(ex->fs, h, &c);
+	}
+	if (whole)
+		ff_extract_count(ex->fs, ex->fs->ops->root(ex->fs), &c);
+	ff_progress_set_total(ex->prog, c.bytes, c.items);
+}
+
 int ff_extract(struct ff_fs *fs, const struct ff_extract_opts *o, char **paths, int n)
 {
 	struct ex ex = {.fs = fs, .o = o, .is_root = geteuid() == 0, .uid = geteuid(),
@@ -1001,6 +1060,8 @@ int ff_extract(struct ff_fs *fs, const struct ff_extract_opts *o, char **paths, 
 	struct prefetch pf = {.fd = -1};
 	pthread_t *threads;
 
+	if (!paths_exist(fs, o, paths, n))
+		return 1;
 	if (mkdir(o->dir, 0755) < 0 && errno != EEXIST) {
 		fprintf(stderr, "flashfs extract: %s: %s\n", o->dir, strerror(errno));
 		return 2;
@@ -1023,8 +1084,10 @@ int ff_extract(struct ff_fs *fs, const struct ff_extract_opts *o, char **paths, 
 		close(ex.root);
 		return 2;
 	}
-	if (o->progress && isatty(2))
-		ex.prog = ff_progress_new(2, "files", 0);
+	if (o->progress == 2 || (o->progress && isatty(2)))
+		ex.prog = ff_progress_new(2, "files", o->progress == 2);
+	if (ex.prog)
+		set_totals(&ex, paths, n);
 	started = start_workers(&ex, threads);
 	if (o->jobs > 1 && !started)
 		ex.jobs_inline = 1;

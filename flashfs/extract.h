@@ -16,6 +16,8 @@ struct ff_extract_opts {
 	int progress;      /* draw a progress bar on stderr if it is a terminal */
 	int umask_cleared; /* the caller set umask(0): files are created with
 			    * their final permission bits, saving a chmod */
+	int warn_case;     /* warn about names equal when case is ignored even
+			    * where the target tells case apart */
 };
 
 /* Extracts each of paths (or the whole image when n == 0).  Returns 0 when

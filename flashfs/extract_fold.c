@@ -1,8 +1,11 @@
 #include "flashfs/extract_fold.h"
 
+#include <linux/fs.h>
 #include <locale.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/vfs.h>
 #include <wchar.h>
 #include <wctype.h>
 
@@ -130,4 +133,31 @@ int ff_fold_collisions(const struct ff_fold *f, char *const *names, size_t n, si
 	free(k.off);
 	free(k.slot);
 	return r;
+}
+
+/* f_type values (linux/magic.h and the file systems' own headers). */
+static const unsigned long folding_fs[] = {
+	0x4d44,     /* MSDOS_SUPER_MAGIC: vfat, msdos */
+	0x2011bab0, /* exFAT */
+	0x5346544e, /* NTFS (ntfs, ntfs3) */
+	0xfe534d42, /* SMB2 */
+	0xff534d42, /* CIFS */
+	0x517b,     /* SMB */
+	0x4244,     /* HFS */
+	0x482b,     /* HFS+ */
+	0x65735546, /* FUSE: fusefat, ntfs-3g... cannot tell */
+	0x6969,     /* NFS: the server's file system decides */
+};
+
+int ff_fold_target(int dirfd)
+{
+	struct statfs sf;
+	int flags = 0;
+
+	if (fstatfs(dirfd, &sf) < 0)
+		return 1;
+	for (size_t i = 0; i < sizeof(folding_fs) / sizeof(folding_fs[0]); i++)
+		if ((unsigned long)sf.f_type == folding_fs[i])
+			return 1;
+	return ioctl(dirfd, FS_IOC_GETFLAGS, &flags) == 0 && (flags & FS_CASEFOLD_FL);
 }

@@ -25,4 +25,9 @@ void ff_fold_free(struct ff_fold *f);
  * all FF_FOLD_NONE).  Thread-safe for distinct calls. */
 int ff_fold_collisions(const struct ff_fold *f, char *const *names, size_t n, size_t *first);
 
+/* Non-zero when names in the directory open as dirfd may be compared
+ * ignoring case: vfat, exFAT, NTFS, SMB/CIFS, HFS, an ext4/f2fs casefold
+ * directory, or a FUSE or network file system, which cannot be told. */
+int ff_fold_target(int dirfd);
+
 #endif

@@ -13,11 +13,18 @@
 
 #define MAX_ARGS 64
 
+static int usage_to(FILE *f, int rc)
+{
+	fprintf(f, "usage: mount.fuse.flashfs IMAGE MOUNTPOINT [-o OPTIONS]\n"
+		   "(normally run by mount(8): mount -t fuse.flashfs IMAGE MOUNTPOINT)\n"
+		   "The options are those of flashfs mount (see flashfs mount --help).\n"
+		   "Exit status: 0 ok, 1 serving failed, 2 usage or fatal error.\n");
+	return rc;
+}
+
 static int usage(void)
 {
-	fprintf(stderr, "usage: mount.fuse.flashfs IMAGE MOUNTPOINT [-o OPTIONS]\n"
-			"(normally run by mount(8): mount -t fuse.flashfs IMAGE MOUNTPOINT)\n");
-	return 2;
+	return usage_to(stderr, 2);
 }
 
 int main(int argc, char **argv)
@@ -26,6 +33,16 @@ int main(int argc, char **argv)
 	int n = 0, npos = 0, fake = 0;
 
 	ff_malloc_tune_for_blocks();
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return usage_to(stdout, 0);
+		if (!strcmp(argv[i], "--version") || !strcmp(argv[i], "-V")) {
+			printf("mount.fuse.flashfs (flashfs-tools) 0.1\n");
+			return 0;
+		}
+		if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "-t") || !strcmp(argv[i], "-N"))
+			i++; /* an option's value is not a flag */
+	}
 	args[n++] = "mount";
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];

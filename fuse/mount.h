@@ -71,7 +71,9 @@ int ff_fuse_loop(struct ff_fuse_session *s, struct ff_err *err);
 void ff_fuse_unmount(struct ff_fuse_session *s);
 
 /* Set the kernel's read-ahead window of the mount at `mountpoint` (root
- * only: sysfs).  Returns 0 or -errno. */
+ * only: sysfs).  Touches only /proc/self/mountinfo and sysfs, never the
+ * mount itself (that would hold it and make an unmount fail with EBUSY).
+ * Returns 0 or -errno. */
 int ff_fuse_set_readahead(const char *mountpoint, unsigned kb);
 
 /* For fuse_set_signal_handlers() in the command. */

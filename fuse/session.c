@@ -144,6 +144,19 @@ static unsigned pool_threads(unsigned threads)
 	return cpus > 1 ? 2 * (unsigned)(cpus < 8 ? cpus : 8) : 2;
 }
 
+/* FUSE_INIT lowers the read-ahead window to what the kernel proposed, so
+ * it is raised once INIT is answered, by the receiving thread itself.  It
+ * once was a thread that stat()ed the mount point to wait for INIT: a
+ * `fusermount3 -u` meeting that stat in flight failed with EBUSY (issue
+ * 20).  Nothing of ours may hold a reference to the mount.  Best effort;
+ * without root the kernel's window stays. */
+static void apply_readahead(void *arg)
+{
+	struct ff_fuse_session *s = arg;
+
+	ff_fuse_set_readahead(s->mountpoint, s->readahead_kb);
+}
+
 static int run_loop(struct ff_fuse_session *s)
 {
 	unsigned n = pool_threads(s->threads);
@@ -152,30 +165,16 @@ static int run_loop(struct ff_fuse_session *s)
 	if (n)
 		s->ctx.pool = ff_read_pool_new(&s->ctx, n);
 	s->ctx.dev_fd = fuse_session_fd(s->se);
-	ret = ff_fuse_spin_loop(s->se, s->spin_us);
+	ret = ff_fuse_spin_loop(s->se, s->spin_us, s->readahead_kb ? apply_readahead : NULL, s);
 	ff_read_pool_free(s->ctx.pool);
 	s->ctx.pool = NULL;
 	return ret;
 }
 
-/* FUSE_INIT lowers the window to what the kernel proposed, so it is
- * raised only once INIT is answered: a stat of the mount waits for that.
- * Best effort; without root the kernel's window stays. */
-static void *apply_readahead(void *arg)
-{
-	struct ff_fuse_session *s = arg;
-	struct stat st;
-
-	if (stat(s->mountpoint, &st) == 0)
-		ff_fuse_set_readahead(s->mountpoint, s->readahead_kb);
-	return NULL;
-}
-
 int ff_fuse_loop(struct ff_fuse_session *s, struct ff_err *err)
 {
 	struct ff_idle idle = {0};
-	pthread_t ra;
-	int ret, ra_started = 0;
+	int ret;
 
 	if (s->idle_timeout) {
 		ret = ff_idle_start(&idle, &s->ctx, s->mountpoint, s->idle_timeout);
@@ -183,11 +182,7 @@ int ff_fuse_loop(struct ff_fuse_session *s, struct ff_err *err)
 			return ff_err_sys(err, ret, "timeout=%u: cannot start the watchdog",
 					  s->idle_timeout);
 	}
-	if (s->readahead_kb)
-		ra_started = pthread_create(&ra, NULL, apply_readahead, s) == 0;
 	ret = run_loop(s);
-	if (ra_started)
-		pthread_join(ra, NULL);
 	ff_idle_stop(&idle);
 	/* > 0: a signal ended the loop, a normal way to stop */
 	if (ret < 0)

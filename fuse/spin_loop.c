@@ -31,14 +31,16 @@ static int wait_request(int fd)
 	return 0;
 }
 
-int ff_fuse_spin_loop(struct fuse_session *se, unsigned spin_us)
+int ff_fuse_spin_loop(struct fuse_session *se, unsigned spin_us, void (*after_init)(void *),
+		      void *ctx)
 {
 	int fd = fuse_session_fd(se), flags = fcntl(fd, F_GETFL), ret = 0;
 	struct fuse_buf buf = { 0 };
 	long long idle_since = now_us();
 
-	if (!spin_us || flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0)
-		return fuse_session_loop(se);
+	/* Without spinning the reads block, as in libfuse's own loop. */
+	if (spin_us && (flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0))
+		spin_us = 0;
 	while (!fuse_session_exited(se)) {
 		int res = fuse_session_receive_buf(se, &buf);
 
@@ -54,6 +56,12 @@ int ff_fuse_spin_loop(struct fuse_session *se, unsigned spin_us)
 			break;
 		}
 		fuse_session_process_buf(se, &buf);
+		/* The first request is FUSE_INIT; the kernel applies our
+		 * reply while we write it, so it is in force now. */
+		if (after_init) {
+			after_init(ctx);
+			after_init = NULL;
+		}
 		idle_since = now_us();
 	}
 	free(buf.mem);

@@ -4,8 +4,11 @@
 #include "fuse/ll.h"
 
 /* Serves requests until unmount or a signal, polling the device for
- * spin_us microseconds after each request before sleeping (0: libfuse's
- * own loop).  Returns 0 or -errno, as fuse_session_loop. */
-int ff_fuse_spin_loop(struct fuse_session *se, unsigned spin_us);
+ * spin_us microseconds after each request before sleeping (0: sleep at
+ * once, as libfuse's own loop).  after_init (may be NULL) is called once,
+ * in this thread, as soon as the FUSE_INIT reply is written.  Returns 0 or
+ * -errno, as fuse_session_loop. */
+int ff_fuse_spin_loop(struct fuse_session *se, unsigned spin_us, void (*after_init)(void *),
+		      void *ctx);
 
 #endif

@@ -122,7 +122,8 @@ static void usage(FILE *out)
 		"      --progress           progress bar even when stderr is not a terminal\n"
 		"      --no-progress        no progress bar\n"
 		"      --json               print a JSON summary on standard output\n"
-		"  -h, --help               --version\n\n"
+		"  -h, --help               this text\n"
+		"      --version            the version\n\n"
 		"mksquashfs spellings are accepted too: -comp -b -noappend -all-root\n"
 		"-root-owned -force-uid -force-gid -no-xattrs -no-fragments\n"
 		"-always-use-fragments -no-duplicates -no-exports -no-sparse -processors\n"
@@ -425,7 +426,14 @@ static void progress_cb(void *ctx, uint64_t bytes, uint64_t bytes_total, uint64_
 
 static void run_warn(void *ctx, const char *msg)
 {
-	warn_cb(((struct run *)ctx)->a, msg);
+	struct run *r = ctx;
+	char line[1024];
+
+	if (r->a->quiet)
+		return;
+	/* on a line of its own, not at the end of the bar */
+	snprintf(line, sizeof(line), PROG ": warning: %s\n", msg);
+	ff_progress_message(r->bar, stderr, line);
 }
 
 static void json_string(const char *s)
@@ -448,6 +456,7 @@ static void print_summary(const struct args *a, const struct ff_comp *comp,
 			  const struct ff_sqfs_write_stats *s, double secs)
 {
 	double ratio = s->data_in ? (double)s->bytes_used / (double)s->data_in : 0.0;
+	char data[96];
 
 	if (a->json) {
 		printf("{\"image\":");
@@ -468,12 +477,19 @@ static void print_summary(const struct args *a, const struct ff_comp *comp,
 	}
 	if (a->quiet)
 		return;
-	printf("%s: %s, %u-byte blocks, %" PRIu64 " bytes (%.1f%% of %" PRIu64 " data bytes)\n"
+	/* The file data's own ratio: the image's size over a few bytes of
+	 * data once read "11100.0% of 2 data bytes". */
+	if (s->data_in)
+		snprintf(data, sizeof(data), "file data %" PRIu64 " -> %" PRIu64 " bytes (%.1f%%)",
+			 s->data_in, s->data_out, 100.0 * (double)s->data_out / (double)s->data_in);
+	else
+		snprintf(data, sizeof(data), "no file data");
+	printf("%s: %s, %u-byte blocks, %" PRIu64 " bytes; %s\n"
 	       "  %" PRIu64 " inodes: %" PRIu64 " files, %" PRIu64 " dirs, %" PRIu64
 	       " symlinks, %" PRIu64 " special; %" PRIu64 " duplicates, %" PRIu64
 	       " fragment blocks, %u ids, %u xattr sets; %.2f s\n",
-	       a->image, ff_comp_name(comp), a->block_size, s->bytes_used, ratio * 100.0,
-	       s->data_in, s->inode_count, s->n_files, s->n_dirs, s->n_symlinks, s->n_special,
+	       a->image, ff_comp_name(comp), a->block_size, s->bytes_used, data,
+	       s->inode_count, s->n_files, s->n_dirs, s->n_symlinks, s->n_special,
 	       s->n_dup_files, s->n_fragment_blocks, s->n_ids, s->n_xattr_ids, secs);
 }
 

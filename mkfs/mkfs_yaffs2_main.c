@@ -25,7 +25,7 @@ struct args {
 
 enum {
 	O_PAGE = 256, O_OOB, O_PPB, O_CHIP, O_LAYOUT, O_ECC, O_TAGS, O_NO_TAGS_ECC,
-	O_DATA_ECC, O_ENDIAN, O_PROGRESS, O_JSON,
+	O_DATA_ECC, O_ENDIAN, O_PROGRESS, O_JSON, O_VERSION,
 };
 
 static const struct option long_opts[] = {
@@ -45,6 +45,7 @@ static const struct option long_opts[] = {
 	{ "progress", no_argument, NULL, O_PROGRESS },
 	{ "json", no_argument, NULL, O_JSON },
 	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, O_VERSION },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -91,7 +92,8 @@ static void usage(FILE *f)
 	      "  -q, --quiet            no summary\n"
 	      "  --progress             progress on stderr\n"
 	      "  --json                 summary as JSON\n"
-	      "  -h, --help             this text\n\n"
+	      "  -h, --help             this text\n"
+	      "  --version              the version\n\n"
 	      "Exit status: 0 ok, 1 built but files were skipped (--ignore-errors) or\n"
 	      "other warnings printed, 2 usage error or the build failed (no image).\n",
 	      f);
@@ -138,6 +140,7 @@ static int parse_opt(struct args *a, int c, const char *arg, uint32_t *oob_set,
 	case O_PROGRESS: a->progress = 1; return 0;
 	case O_JSON: a->json = 1; return 0;
 	case 'h': usage(stdout); return 1;
+	case O_VERSION: printf("mkfs.yaffs2 (flashfs-tools) 0.1\n"); return 1;
 	default: return ff_err_set(err, EINVAL, "bad option");
 	}
 }

@@ -70,7 +70,12 @@ void sqfs_info(struct ff_fs *fs, ff_info_fn fn, void *ctx)
 	struct tm tm;
 
 	fn(ctx, "compressor", ff_comp_name(rd->comp), 0);
-	ff_comp_describe(rd->comp, buf, sizeof(buf));
+	/* Only what the image stores: without an options block the encoder's
+	 * settings are unknown (a reader assumes the codec's defaults). */
+	if (rd->sb.flags & SQFS_FLAG_COMPRESSOR_OPTIONS)
+		ff_comp_describe_stored(rd->comp, buf, sizeof(buf));
+	else
+		snprintf(buf, sizeof(buf), "none stored");
 	fn(ctx, "compressor_options", buf, 0);
 	put_num(fn, ctx, "block_size", rd->sb.block_size);
 	put_num(fn, ctx, "bytes_used", rd->sb.bytes_used);

@@ -90,8 +90,9 @@ static int parse_entry(struct ff_tokens *t, struct spec_entry *e, struct ff_err 
 	e->attrs = (const char *const *)&t->v[i];
 	e->n_attrs = t->n - i;
 	if (e->n_args < e->kind->min_args)
-		return ff_err_set(err, EINVAL, "\"%s\" needs %d more word(s) after GID", t->v[0],
-				  e->kind->min_args);
+		return ff_err_set(err, EINVAL, "\"%s\" needs %d word%s after GID, got %d",
+				  t->v[0], e->kind->min_args, e->kind->min_args == 1 ? "" : "s",
+				  e->n_args);
 	for (i = 0; i < e->n_attrs; i++)
 		if (!is_attr(e->attrs[i]))
 			return ff_err_set(err, EINVAL, "unexpected word \"%s\" (attributes are "

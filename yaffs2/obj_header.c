@@ -155,6 +155,11 @@ int ff_y2_obj_header_decode_len(const uint8_t *buf, uint32_t len, int big,
 	if (oh->type == FF_Y2_TYPE_SYMLINK &&
 	    get_string(buf + 300, FF_Y2_ALIAS_MAX + 1, oh->alias, "symlink target", err))
 		return -1;
+	/* Other types' alias field is unused (erased, zeros, or our
+	 * end_record.h): kept only when terminated. */
+	if (oh->type != FF_Y2_TYPE_SYMLINK &&
+	    strnlen((const char *)buf + 300, FF_Y2_ALIAS_MAX + 1) <= FF_Y2_ALIAS_MAX)
+		memcpy(oh->alias, buf + 300, strlen((const char *)buf + 300) + 1);
 	oh->rdev = ff_get32(buf + 460, big);
 	get_shadow_shrink(buf, len, big, oh);
 	return 0;

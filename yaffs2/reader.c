@@ -302,6 +302,7 @@ static const struct ff_fs_ops y2_ops = {
 	.statfs = y2_statfs,
 	.info = y2_info,
 	.check = y2_check,
+	.open_problems = y2_check,
 	.close = y2_close,
 };
 

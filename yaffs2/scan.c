@@ -301,6 +301,8 @@ static int apply_header(struct ff_y2_scan *s, const struct rec *r, uint8_t *buf,
 	o->ctime = oh.ctime;
 	o->hdr_page = r->page;
 	o->size = oh.type == FF_Y2_TYPE_FILE ? header_size(s, r, o, oh.file_size) : 0;
+	if (r->obj_id == FF_Y2_OBJID_ROOT && oh.type == FF_Y2_TYPE_DIRECTORY)
+		ff_y2_end_record_decode(oh.alias, &s->rec);
 	if (oh.type == FF_Y2_TYPE_FILE && (oh.is_shrink || r->shrink))
 		drop_chunks_from(o, o->size, s->lay.chunk_bytes);
 	return 0;
@@ -360,6 +362,24 @@ static int pass2(struct ff_y2_scan *s, struct rec *v, size_t n, struct ff_err *e
 	return ret;
 }
 
+/* The sorted pages' sequence numbers, for ff_y2_check_complete. */
+static int check_complete(struct ff_y2_scan *s, const struct rec *v, size_t n,
+			  struct ff_err *err)
+{
+	uint32_t *seqs;
+
+	if (!s->rec.present)
+		return 0;
+	seqs = malloc((n ? n : 1) * sizeof(*seqs));
+	if (!seqs)
+		return ff_err_set(err, ENOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		seqs[i] = v[i].seq;
+	ff_y2_check_complete(s, seqs, n);
+	free(seqs);
+	return 0;
+}
+
 int ff_y2_scan_run(struct ff_y2_scan *s, struct ff_err *err)
 {
 	struct rec *v = NULL;
@@ -373,9 +393,11 @@ int ff_y2_scan_run(struct ff_y2_scan *s, struct ff_err *err)
 	ret = pass1(s, &v, &n, err);
 	if (!ret)
 		ret = pass2(s, v, n, err);
-	free(v);
 	if (!ret)
 		ret = ff_y2_tree_build(s, err);
+	if (!ret)
+		ret = check_complete(s, v, n, err);
+	free(v);
 	return ret;
 }
 

@@ -11,6 +11,7 @@
 
 #include "common/error.h"
 #include "common/fs.h"
+#include "yaffs2/end_record.h"
 #include "yaffs2/obj_header.h"
 #include "yaffs2/oob_layout.h"
 
@@ -63,6 +64,7 @@ struct ff_y2_scan {
 	int big;
 	struct ff_y2_obj **objs;  /* indexed by id, FF_Y2_OBJID_MAX + 1 entries */
 	struct ff_y2_scan_stats st;
+	struct ff_y2_end_record rec; /* from the newest root header, if ours */
 	char **problems;          /* up to FF_Y2_MAX_PROBLEMS messages */
 	size_t n_problems, total_problems;
 };
@@ -80,6 +82,11 @@ void ff_y2_scan_free(struct ff_y2_scan *s);
 /* objtree.c: after the scan, resolve hard links and parents, sort chunks
  * and directory entries, and hide deleted objects. */
 int ff_y2_tree_build(struct ff_y2_scan *s, struct ff_err *err);
+
+/* complete.c: for images carrying our end record (end_record.h), report
+ * lost blocks, objects, chunks and files cut short.  recs/n are the used
+ * pages' sequence numbers in rising order. */
+void ff_y2_check_complete(struct ff_y2_scan *s, const uint32_t *seqs, size_t n);
 
 /* info.c: the facts `flashfs info` prints. */
 void ff_y2_info(const struct ff_y2_scan *s, ff_info_fn fn, void *ctx);

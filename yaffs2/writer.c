@@ -9,6 +9,7 @@
 
 #include "tree/data_stream.h"
 #include "yaffs2/ecc.h"
+#include "yaffs2/end_record.h"
 #include "yaffs2/obj_header.h"
 #include "yaffs2/tags.h"
 #include "yaffs2/xattr.h"
@@ -28,6 +29,7 @@ struct writer {
 	uint32_t seq;
 	uint8_t *chunk;       /* one chunk of data (header + xattrs) */
 	struct ff_data_stream *data;
+	struct ff_y2_end_record rec; /* in the root's headers, see end_record.h */
 };
 
 uint64_t ff_y2_max_file_size(uint32_t chunk_bytes)
@@ -261,6 +263,12 @@ static int write_header(struct writer *w, const struct ff_node *n, struct ff_err
 
 	if (fill_header(n, &oh, err))
 		return -1;
+	if (!n->parent) {
+		if (w->rec.is_end)
+			w->rec.chunks = w->st->header_chunks + w->st->data_chunks + 1;
+		w->rec.seq = w->seq;
+		ff_y2_end_record_encode(&w->rec, oh.alias, sizeof(oh.alias));
+	}
 	if (S_ISREG(p->mode) && !n->link && check_file_size(w, n, p->size, err))
 		return -1;
 	memset(w->chunk, 0xff, w->lay->chunk_bytes);
@@ -288,8 +296,10 @@ static int write_span(struct writer *w, const struct ff_node *n, const uint8_t *
 		struct ff_y2_tags t;
 
 		/* unyaffs reads a file's chunks in sequence, so classic images
-		 * keep every chunk. */
-		if (!w->o->classic_tags && all_zero(buf + pos, take)) {
+		 * keep every chunk; the last is always kept, so that a reader
+		 * can tell a file cut short (end_record.h). */
+		if (!w->o->classic_tags && off + pos + take < n->size &&
+		    all_zero(buf + pos, take)) {
 			w->st->hole_chunks++;
 			continue;
 		}
@@ -335,6 +345,30 @@ static int write_node(struct writer *w, const struct ff_node *n, struct ff_err *
 	if (has_data(n))
 		return write_data(w, n, err);
 	return 0;
+}
+
+/* The begin record's counts: objects from id 257 on, and the highest id. */
+static void count_objects(struct writer *w)
+{
+	for (const struct ff_node *n = ff_tree_root(w->tree); n; n = ff_tree_next(w->tree, n)) {
+		uint32_t id = obj_id(n);
+
+		if (id < FF_Y2_OBJID_FIRST)
+			continue;
+		w->rec.objects++;
+		if (id > w->rec.last_obj)
+			w->rec.last_obj = id;
+	}
+	w->rec.present = 1;
+}
+
+/* The root's header again, newest of all, with the end record. */
+static int write_end_record(struct writer *w, struct ff_err *err)
+{
+	if (!w->o->root_header)
+		return 0;
+	w->rec.is_end = 1;
+	return write_header(w, ff_tree_root(w->tree), err);
 }
 
 /* Without extra header info in the tags the driver's scan takes a file's
@@ -388,11 +422,14 @@ int ff_y2_write(const struct ff_tree *tree, const struct ff_y2_write_opts *opts,
 					    err);
 	if (!ret && !w.data)
 		ret = -1;
+	count_objects(&w);
 	for (const struct ff_node *n = ff_tree_root(tree); n && !ret; n = ff_tree_next(tree, n)) {
 		ret = write_node(&w, n, err);
 		if (opts->progress && (++done % 1024 == 0 || done == total))
 			opts->progress(opts->progress_ctx, done, total);
 	}
+	if (!ret)
+		ret = write_end_record(&w, err);
 	if (!ret && (w.page || !stats->blocks))
 		ret = flush_block(&w, err);
 	if (!ret)

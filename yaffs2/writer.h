@@ -3,8 +3,9 @@
  * Objects get ids from 257 up in tree order (1 is the root, 2 lost+found
  * when the source has one at the top, 3 and 4 stay reserved).  Every
  * object gets a header chunk (chunk 0, xattrs after the header), files
- * then their data chunks 1..n; all-zero chunks are left unwritten (holes
- * read back as zeros).  Blocks fill in order with sequence numbers from
+ * then their data chunks 1..n; all-zero chunks but the last are left
+ * unwritten (holes read back as zeros).  With root_header, the root's
+ * header comes first and again last, carrying end_record.h's counts.  Blocks fill in order with sequence numbers from
  * 0x1000, and the image ends on a whole erase block of erased (0xff)
  * pages.  Output is streamed one erase block at a time through `sink`. */
 #ifndef FF_YAFFS2_WRITER_H

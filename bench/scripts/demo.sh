@@ -108,7 +108,7 @@ rc=${PIPESTATUS[0]}
 say "6. self-check: harness figures against a plain library loop"
 # Timing on a shared machine: a disagreement is shown, not fatal.
 flashfs bench --quick --self-check -q -c gzip:level=9 -c lz4 -c zstd:level=19 "$src" ||
-	echo "(figures differ by more than 5% on this run: see above)"
+	echo "(figures differ beyond 5% plus the noise of their passes: see above)"
 
 say "Summary"
 echo "rootfs:        $src ($files entries; $rootfs/dev.spec for /dev)"

@@ -66,12 +66,33 @@ if command -v gnuplot > /dev/null; then
 else
 	skip "gnuplot not installed" "plots"
 fi
+# issue 20, item 7: the plot tells settings apart and marks the picks and
+# the target; the table fits 100 columns when not a terminal.
+run -q -c gzip:level=1 -c gzip:level=9 -c zstd:level=3 -c zstd:level=15 -c lz4 -b 64K,128K \
+	--target-flash slc-nand --plot "$T/p.gp" "$T/src" > /dev/null 2>&1
+ok "--plot FILE.gp writes the gnuplot script" grep -q "set multiplot" "$T/p.gp"
+colour() { grep -o "title \"$1\"" "$T/p.gp" > /dev/null && grep -m1 -o "lc rgb \"#[0-9a-f]*\" pt [0-9]* title \"$1\"" "$T/p.gp"; }
+g1=$(colour gzip-1); g9=$(colour gzip-9); z3=$(colour zstd-3); z15=$(colour zstd-15)
+ok "one colour per codec family (gzip-1, gzip-9)" test "${g1%% pt*}" = "${g9%% pt*}" -a -n "$g1"
+ok "one colour per codec family (zstd-3, zstd-15)" test "${z3%% pt*}" = "${z15%% pt*}" -a -n "$z3"
+ok "gzip-9 and zstd-15 differ in colour" test "${g9%% pt*}" != "${z15%% pt*}"
+ok "one marker per level within a family" test "${g1#* pt }" != "${g9#* pt }"
+ok "settings are labelled on the plot" grep -q '"zstd-15 128K"' "$T/p.gp"
+ok "the S, F and W picks are marked" sh -c "grep -q 'set label 10 \"S\"' '$T/p.gp' && grep -q 'set label 11 \"F\"' '$T/p.gp' && grep -q 'set label 12 \"W\"' '$T/p.gp'"
+ok "the target flash bandwidth is marked" grep -q 'label 1 "target 25 MB/s"' "$T/p.gp"
+run -c gzip -c lz4 -b 64K,128K "$T/src" > "$T/narrow.txt" 2> /dev/null
+ok "table fits 100 columns when not a terminal" \
+	awk 'length($0) > 100 { exit 1 }' "$T/narrow.txt"
+ok "... and says how to see the rest" grep -q -- "--wide shows every column" "$T/narrow.txt"
+run --wide -c gzip -c lz4 -b 64K,128K "$T/src" > "$T/wide.txt" 2> /dev/null
+ok "--wide shows every flash column" grep -q "emmc" "$T/wide.txt"
 fails "plot name without .svg/.png refused" run -q -c lz4 -b 128K --plot "$T/r.gif" "$T/src"
 ok "no partial plot left behind" test ! -e "$T/r.gif"
 
 run -q --self-check -c lz4 -c gzip -b 128K "$T/src" > "$T/self.txt" 2>&1
 ok "self-check prints harness and direct figures" grep -q "direct" "$T/self.txt"
-ok "self-check has a line per codec" test "$(grep -cE ' (ok|DIFFERS)$' "$T/self.txt")" -eq 2
+ok "self-check has a line per codec" test "$(grep -cE ' (ok|ok \(noise\)|DIFFERS)$' "$T/self.txt")" -eq 2
+ok "self-check shows the noise (spread of the passes)" grep -q "noise" "$T/self.txt"
 
 # sizes are a property of the data, not of the thread count
 flashfs bench -q -j1 --min-time 0 --repeats 1 -c zstd -b 64K --json "$T/j1.json" "$T/src"

@@ -95,4 +95,32 @@ if command -v mkfs.yaffs2 >/dev/null && rm -f "$T/src/null" && mkfs.yaffs2 "$T/s
 else
 	skip "mkfs.yaffs2 not usable: $(head -c 200 "$T/y.log" 2>/dev/null)" "yaffs2 images"
 fi
+# issue 20, item 5: info shows only what the image's options block stores.
+# xz stores the dictionary and BCJ filters, never the preset level.
+mksquashfs "$T/src" "$T/xzd.img" -noappend -quiet -no-progress -comp xz -Xdict-size 50% >/dev/null 2>&1
+flashfs info "$T/xzd.img" > "$T/info.out" 2>&1
+ok "xz (mksquashfs -Xdict-size 50%): info shows the stored dictionary" \
+	grep -qE '^compressor_options +dict=65536$' "$T/info.out"
+mkfs.squashfs -q -comp xz -X level=1 "$T/src" "$T/xz1.img"
+flashfs info "$T/xz1.img" > "$T/info.out" 2>&1
+ok "xz level=1, no options block: info invents no level" \
+	sh -c "! grep -q 'level=' '$T/info.out' && grep -qE '^compressor_options +none stored' '$T/info.out'"
+mksquashfs "$T/src" "$T/gz1.img" -noappend -quiet -no-progress -comp gzip -Xcompression-level 1 >/dev/null 2>&1
+flashfs info "$T/gz1.img" > "$T/info.out" 2>&1
+ok "gzip level 1 (stored by mksquashfs): shown" grep -qE '^compressor_options +level=1,' "$T/info.out"
+
+# issue 20, item 9: the small ones.
+rm -rf "$T/ne"
+mkdir -p "$T/ne"
+(cd "$T/ne" && flashfs extract "$IMG" /nonexist > ../ne.out 2>&1)
+is "$?" 1 "extract of a PATH not in the image: exit 1"
+ok "... names the path" grep -q "/nonexist: No such file" "$T/ne.out"
+ok "... and creates nothing (no empty squashfs-root/)" test -z "$(ls -A "$T/ne")"
+mkdir -p "$T/adir"
+flashfs info "$T/adir" > "$T/adir.out" 2>&1
+is "$(cat "$T/adir.out")" "flashfs info: $T/adir: Is a directory" "a directory as IMAGE: the file is named once"
+ok "mkfs.squashfs --help: no stray '--version' on the --help line" \
+	sh -c "! mkfs.squashfs --help | grep -qE -- '--help +--version'"
+ok "mkfs.yaffs2 --version" sh -c "mkfs.yaffs2 --version | grep -q 'mkfs.yaffs2 (flashfs-tools)'"
+ok "mount.fuse.flashfs --help exits 0" sh -c "mount.fuse.flashfs --help | grep -q usage"
 done_testing

@@ -138,7 +138,8 @@ ok "extract PATH of a real file works (so the refusal above is about the link)" 
 is "$(cat "$T/outside/victim")" data "extract PATH through a symlink leaves the outside file alone"
 
 # 6. names that collide after case folding: a warning naming the image, the
-#    directory and both names, once per name; on a target that ignores
+#    directory and both names, once per name, where the target may ignore
+#    case or with --warn-case (not on a case-sensitive target); on a target that ignores
 #    case the second name is an "exists" error, even with --force, and a
 #    directory is not merged into its case twin.
 new_src
@@ -158,6 +159,11 @@ mkdir -p "$T/out"
 flashfs extract --no-progress -C "$T/out/x" "$T/case.img" > "$T/case.out" 2>&1
 rc=$?
 is "$rc" 0 "case-colliding names extract on a case-sensitive target"
+ok "... without a warning: this target tells case apart" \
+	sh -c "! grep -q 'same name when case is ignored' '$T/case.out'"
+rm -rf "$T/out/x"
+flashfs extract --no-progress --warn-case -C "$T/out/x" "$T/case.img" > "$T/case.out" 2>&1
+is "$?" 0 "--warn-case: the same extraction, with warnings"
 ok "both case-colliding files kept" test "$(cat "$T/out/x/README" "$T/out/x/readme" 2> /dev/null)" = "upper
 lower"
 warned() {

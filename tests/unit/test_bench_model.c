@@ -146,12 +146,34 @@ static void codec_parse(void **state)
 	assert_string_equal(d[n - 1].label, "zstd-19");
 }
 
+/* The self-check's verdict: a gap within the passes' own spread is noise
+ * (issue 20: a healthy build printed DIFFERS on a busy machine), a gap
+ * beyond it a disagreement. */
+static void selfcheck_verdict(void **state)
+{
+	struct bench_speed h = {.best = 100, .worst = 70}, d = {.best = 120, .worst = 110};
+	double dev, noise;
+
+	(void)state;
+	/* 20% apart, but the harness's passes spread by 30%: noise */
+	assert_int_equal(bench_selfcheck_verdict(&h, &d, &dev, &noise), BENCH_NOISE);
+	assert_true(dev > 0.16 && dev < 0.17);
+	assert_true(noise > 0.29 && noise < 0.31);
+	/* 20% apart with tight passes: a real difference */
+	h.worst = 99;
+	d.worst = 119;
+	assert_int_equal(bench_selfcheck_verdict(&h, &d, &dev, &noise), BENCH_DIFFERS);
+	/* within 5%: agreement whatever the spread */
+	h.best = 118;
+	assert_int_equal(bench_selfcheck_verdict(&h, &d, &dev, &noise), BENCH_AGREE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(model_time),     cmocka_unit_test(break_even),
 		cmocka_unit_test(flash_parse),    cmocka_unit_test(recommendations),
-		cmocka_unit_test(codec_parse),
+		cmocka_unit_test(codec_parse),    cmocka_unit_test(selfcheck_verdict),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

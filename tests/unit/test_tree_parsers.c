@@ -180,7 +180,8 @@ static void test_spec_bad(void **state)
 	spec_fails("dir a 0755 x 0\n", "1", "bad uid \"x\"");
 	spec_fails("dir a 0755 0\n", "1", "needs PATH MODE UID GID");
 	spec_fails("\n\nnod a 0600 0 0 q 1 2\n", "3", "device type \"q\"");
-	spec_fails("nod a 0600 0 0 c 1\n", "1", "needs 3 more word(s)");
+	spec_fails("nod a 0600 0 0 c 1\n", "1", "\"nod\" needs 3 words after GID, got 2");
+	spec_fails("nod a 0600 0 0\n", "1", "\"nod\" needs 3 words after GID, got 0");
 	spec_fails("nod a 0600 0 0 c 5000 1\n", "1", "bad device number");
 	spec_fails("file a 0644 0 0 missing\n", "1", "missing\": No such file");
 	spec_fails("file a 0644 0 0 . \n", "1", "not a regular file");

@@ -18,15 +18,24 @@ static void test_format(void **state)
 	struct ff_progress_state s = {
 		.done_bytes = 12300000, .total_bytes = 40100000,
 		.done_items = 123, .total_items = 456,
-		.elapsed_ns = 1000000000ull, .unit = "files",
+		.elapsed_ns = 3000000000ull, .unit = "files",
 	};
 	char buf[200];
 
 	(void)state;
 	ff_progress_format(buf, sizeof(buf), &s);
-	/* 12.3 of 40.1 MB in 1 s: 30%, 12.3 MB/s, 27.8 MB left = 0:02 */
+	/* 12.3 of 40.1 MB in 3 s: 30.6%, 4.1 MB/s, 69.4% left = 6.8 s */
 	assert_string_equal(buf, "[######              ]  30%  123/456 files  12.3/40.1 MB  "
-				 "12.3 MB/s  ETA 0:02");
+				 "4.1 MB/s  ETA 0:07");
+	/* the first moments give no ETA (a first frame once said 83:22:53) */
+	s.elapsed_ns = 100000000ull;
+	s.done_bytes = 1000;
+	ff_progress_format(buf, sizeof(buf), &s);
+	assert_non_null(strstr(buf, "ETA --:--"));
+	s.elapsed_ns = 3000000000ull;
+	ff_progress_format(buf, sizeof(buf), &s);
+	assert_non_null(strstr(buf, "ETA --:--"));
+	s.done_bytes = 12300000;
 	s.final = 1;
 	s.done_bytes = s.total_bytes;
 	s.elapsed_ns = 3725ull * 1000000000ull;
@@ -38,7 +47,7 @@ static void test_format(void **state)
 	s.done_items = 1;
 	s.total_items = 4;
 	ff_progress_format(buf, sizeof(buf), &s);
-	assert_non_null(strstr(buf, " 25%  1/4 items"));
+	assert_non_null(strstr(buf, " 25%  1/4 items  0.0 MB  "));
 	assert_non_null(strstr(buf, "ETA --:--"));
 	/* truncation never overruns */
 	assert_int_equal(ff_progress_format(buf, 10, &s), 9);
