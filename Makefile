@@ -10,7 +10,7 @@
 #   make asan check   the same under AddressSanitizer + UBSan (build/asan/)
 #   make demo         install deps, build, run the main job on the bundled rootfs
 
-MODULES  := common compress squashfs yaffs2 mkfs flashfs fuse bench
+MODULES  := common compress squashfs yaffs2 ubi mkfs flashfs fuse bench
 BUILD    ?= build
 CC       ?= cc
 PREFIX   ?= /usr/local
