@@ -3,4 +3,4 @@ mkfs.squashfs_MAIN := mkfs/mkfs_squashfs_main.c
 mkfs.yaffs2_MAIN := mkfs/mkfs_yaffs2_main.c
 mkfs.ubi_MAIN := mkfs/mkfs_ubi_main.c
 # Both builders' pages, and the spec file format they read (section 5).
-MANPAGES += docs/man/mkfs.squashfs.1 docs/man/mkfs.yaffs2.1 docs/man/spec-format.5
+MANPAGES += docs/man/mkfs.squashfs.1 docs/man/mkfs.yaffs2.1 docs/man/mkfs.ubi.1 docs/man/spec-format.5

@@ -16,6 +16,14 @@ static int finish_static(struct ff_ubi_image *img, struct ff_ubi_volume *v, stru
 	const struct ff_ubi_leb *l0 = ff_ubi_find_leb(img, v->id, 0);
 	uint32_t used = l0 ? l0->vid.used_ebs : 0;
 
+	if (used > v->reserved_pebs || used > img->pebs) {
+		if (ff_ubi_problem_add(img, "PEB %u: volume %u \"%s\": used_ebs %u is more than "
+				       "its %u reserved PEBs or the image's %u", l0->peb, v->id,
+				       v->name, used, v->reserved_pebs, img->pebs) < 0)
+			return ff_err_set(err, ENOMEM, "out of memory");
+		used = v->reserved_pebs < img->pebs ? v->reserved_pebs : img->pebs;
+	}
+
 	v->crc = (v->flags & FF_UBI_FLAG_SKIP_CHECK) ? FF_UBI_CRC_NONE : FF_UBI_CRC_OK;
 	v->lebs = used;
 	for (uint32_t lnum = 0; lnum < used; lnum++) {
@@ -60,6 +68,8 @@ static int check_lebs(struct ff_ubi_image *img)
 			why = "volume not in the volume table";
 		else if (l->vid.lnum >= v->reserved_pebs)
 			why = "LEB number past the volume's reserved PEBs";
+		else if (l->vid.lnum >= img->pebs) /* a dump holds every PEB a volume can have */
+			why = "LEB number past the image's PEB count";
 		else if (l->vid.vol_type != v->type)
 			why = "volume type differs from the volume table";
 		if (why && ff_ubi_problem_add(img, "PEB %u: volume %u LEB %u: %s", l->peb,
@@ -79,7 +89,8 @@ int ff_ubi_volumes_finish(struct ff_ubi_image *img, struct ff_err *err)
 		v->first_leb = l ? (size_t)(l - img->lebs) : img->n_lebs;
 		for (size_t j = v->first_leb; j < img->n_lebs && img->lebs[j].vid.vol_id == v->id;
 		     j++)
-			if (img->lebs[j].vid.lnum < v->reserved_pebs) {
+			if (img->lebs[j].vid.lnum < v->reserved_pebs &&
+			    img->lebs[j].vid.lnum < img->pebs) {
 				v->mapped_lebs++;
 				v->lebs = img->lebs[j].vid.lnum + 1;
 			}
