@@ -127,7 +127,8 @@ static int pick_newest(struct ff_ubi_image *img, struct ff_err *err)
 {
 	size_t out = 0, i = 0;
 
-	qsort(img->lebs, img->n_lebs, sizeof(*img->lebs), leb_cmp);
+	if (img->n_lebs) /* qsort wants a non-NULL array even for 0 */
+		qsort(img->lebs, img->n_lebs, sizeof(*img->lebs), leb_cmp);
 	while (i < img->n_lebs) {
 		size_t j = i, won = SIZE_MAX;
 		for (; j < img->n_lebs && img->lebs[j].vid.vol_id == img->lebs[i].vid.vol_id &&
