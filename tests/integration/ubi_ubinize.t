@@ -99,6 +99,23 @@ same "NOR: 64K PEB, 1-byte I/O" multi.ini -p 64KiB -m 1 -Q 5
 same "static volumes, skip-check" static.ini -p 128KiB -m 2048 -Q 11
 same "static volumes, 512/16K" static.ini -p 16KiB -m 512 -s 256 -Q 11
 
+# --squashfs DIR in one step = mkfs.squashfs, then ubinize on the result.
+mkdir -p tree/etc && echo one > tree/etc/a && ln -s a tree/etc/b && head -c 200000 /dev/urandom > tree/blob
+export SOURCE_DATE_EPOCH=1600000000
+ok "--squashfs: builds" mkfs.ubi -o one.ubi -p 128KiB -m 2048 -Q 8 --squashfs tree --all-root \
+	--squashfs-comp xz --vol-size 4MiB --vol-flags autoresize
+ok "--squashfs: mkfs.squashfs alone" mkfs.squashfs -q -c xz --all-root tree two.sqfs
+printf '[rootfs]\nmode=ubi\nimage=two.sqfs\nvol_id=0\nvol_size=4MiB\nvol_name=rootfs\nvol_flags=autoresize\n' > two.ini
+ubinize -o two.ubi -p 128KiB -m 2048 -Q 8 two.ini > /dev/null 2>&1
+ok "--squashfs: same bytes as mkfs.squashfs + ubinize" cmp one.ubi two.ubi
+ok "--squashfs with an ini file: the lowest free volume ID" \
+	mkfs.ubi -o both.ubi -p 128KiB -m 2048 -Q 8 --squashfs tree --vol-name extra multi.ini
+{ cat multi.ini; printf '[e]\nmode=ubi\nimage=two.sqfs\nvol_id=4\nvol_name=extra\n'; } > both.ini
+mkfs.squashfs -q tree two.sqfs
+ubinize -o both-ref.ubi -p 128KiB -m 2048 -Q 8 both.ini > /dev/null 2>&1
+ok "  ... ID 4, after 0-3; same bytes as ubinize" cmp both.ubi both-ref.ubi
+unset SOURCE_DATE_EPOCH
+
 # The CRCs are UBI's: a header changed by one bit no longer compares.
 python3 - our.ubi <<'PY'
 import sys, zlib
@@ -158,4 +175,8 @@ bad "bad -Q" "-Q/--image-seq '4294967296'" -p 128KiB -m 2048 -Q 4294967296 multi
 bad "no -p" "-p/--peb-size is required" -m 2048 multi.ini
 bad "PEB over 2 MiB" "PEB size 4194304" -p 4MiB -m 2048 multi.ini
 bad "missing ini file" "nonexistent.ini" -p 128KiB -m 2048 nonexistent.ini
+bad "--squashfs: bad --vol-type" "--vol-type" -p 128KiB -m 2048 --squashfs tree --vol-type ro
+bad "--squashfs: missing directory" "nosuchdir" -p 128KiB -m 2048 --squashfs nosuchdir
+bad "--squashfs: volume ID taken" "volume ID 1 is also used" -p 128KiB -m 2048 \
+	--squashfs tree --vol-id 1 --vol-name x multi.ini
 done_testing
