@@ -12,16 +12,23 @@
 #include "ubi/ini.h"
 #include "ubi/ini_file.h"
 
-int ff_ubi_parse_num(const char *s, uint64_t max, uint64_t *out)
+/* A C number (decimal, 0x hex, 0 octal) at the start of s, no sign or
+ * blank first; *end is where it stops.  -1 when there is none. */
+static int c_number(const char *s, char **end, unsigned long long *v)
 {
-	char *end;
-	unsigned long long v;
-
-	if (!*s || *s == '-' || *s == '+' || *s == ' ')
+	if (!*s || *s == '-' || *s == '+' || *s == ' ' || *s == '\t')
 		return -1;
 	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (errno || *end || v > max)
+	*v = strtoull(s, end, 0);
+	return errno || *end == s ? -1 : 0;
+}
+
+int ff_ubi_parse_num(const char *s, uint64_t max, uint64_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (c_number(s, &end, &v) < 0 || *end || v > max)
 		return -1;
 	*out = v;
 	return 0;
@@ -32,14 +39,10 @@ int ff_ubi_parse_bytes(const char *s, uint64_t *out)
 	static const struct { const char *sfx; unsigned shift; } units[] = {
 		{"", 0}, {"KiB", 10}, {"MiB", 20}, {"GiB", 30},
 	};
-	char *end;
 	unsigned long long v;
+	char *end;
 
-	if (!*s || *s == '-' || *s == '+' || *s == ' ')
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (errno || end == s)
+	if (c_number(s, &end, &v) < 0)
 		return -1;
 	end += strspn(end, " \t");
 	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
