@@ -237,6 +237,10 @@ static int parse_args(struct args *a, int argc, char **argv)
 		return missing(optind == argc ? "no configuration file given"
 					      : "more than one configuration file given");
 	a->ini = optind < argc ? argv[optind] : NULL;
+	if (a->sq.type && strcmp(a->sq.type, "static") && strcmp(a->sq.type, "dynamic"))
+		return bad("--vol-type", a->sq.type, "not static or dynamic");
+	if (a->sq.flags && strcmp(a->sq.flags, "autoresize") && strcmp(a->sq.flags, "skip-check"))
+		return bad("--vol-flags", a->sq.flags, "not autoresize or skip-check");
 	if (ff_source_args_epoch(&a->sq.src, getenv("SOURCE_DATE_EPOCH"), &err) < 0)
 		return missing(err.msg);
 	if (!a->peb)
