@@ -21,7 +21,7 @@
 #   make demo         install deps, build, run the main job on the bundled rootfs
 #   make layers       check includes and link lists against the layer order
 
-LAYERS   := common compress tree squashfs,yaffs2 image mtd fuse,bench mkfs,flashfs
+LAYERS   := common compress tree squashfs,yaffs2,ubi image mtd fuse,bench mkfs,flashfs
 comma    := ,
 MODULES  := $(subst $(comma), ,$(LAYERS))
 BUILD    ?= build

@@ -67,6 +67,17 @@ static inline void ff_put_be32(uint8_t *p, uint32_t v)
 	p[3] = (uint8_t)v;
 }
 
+static inline uint64_t ff_get_be64(const uint8_t *p)
+{
+	return ((uint64_t)ff_get_be32(p) << 32) | ff_get_be32(p + 4);
+}
+
+static inline void ff_put_be64(uint8_t *p, uint64_t v)
+{
+	ff_put_be32(p, (uint32_t)(v >> 32));
+	ff_put_be32(p + 4, (uint32_t)v);
+}
+
 /* Byte-order-selectable 16/32-bit access for formats (YAFFS2) whose byte
  * order is chosen per image. */
 static inline uint32_t ff_get32(const uint8_t *p, int big)

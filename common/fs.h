@@ -117,6 +117,10 @@ struct ff_open_opts {
 	/* Decoded file data a reader may prepare ahead of sequential reads in
 	 * background threads, within cache_bytes; 0 = none. */
 	uint64_t prefetch_bytes;
+	/* UBI images: the volume to open (a name or an ID; NULL = the only
+	 * volume, or the one named "rootfs"), and the PEB size (0 = detect). */
+	const char *ubi_volume;
+	uint32_t ubi_peb_size;
 };
 
 void ff_fs_log(struct ff_fs *fs, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

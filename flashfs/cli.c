@@ -33,6 +33,20 @@ int ff_cli_option(const char *cmd, int c, const char *arg, struct ff_open_opts *
 {
 	uint64_t *dst;
 
+	uint64_t peb;
+
+	if (c == FF_OPT_VOLUME) {
+		o->ubi_volume = arg;
+		return 1;
+	}
+	if (c == FF_OPT_PEB_SIZE) {
+		if (parse_size(arg, &peb) < 0 || !peb || peb > UINT32_MAX) {
+			fprintf(stderr, "flashfs %s: --peb-size: bad size '%s'\n", cmd, arg);
+			return -1;
+		}
+		o->ubi_peb_size = (uint32_t)peb;
+		return 1;
+	}
 	if (c == FF_OPT_OFFSET)
 		dst = &o->offset;
 	else if (c == FF_OPT_CACHE)

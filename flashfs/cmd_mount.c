@@ -40,7 +40,8 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: flashfs mount [-f] [-d] [-s] [-o OPT[,OPT...]] IMAGE MOUNTPOINT\n"
-		"Mount a SquashFS or YAFFS2 image (format detected) read-only with FUSE.\n"
+		"Mount a SquashFS or YAFFS2 image, or one in a UBI volume (format detected),\n"
+		"read-only with FUSE.\n"
 		"Unmount with: fusermount3 -u MOUNTPOINT\n\n"
 		"  -f  stay in the foreground    -d  debug (implies -f)    -s  single thread\n\n"
 		"options (-o):\n"
@@ -56,6 +57,8 @@ static void usage(FILE *out)
 		"                    (default 200, 0 = always sleep)\n"
 		"  page_size=, oob_size=, pages_per_block=, oob_layout=linux|offset0|inband,\n"
 		"  tags=kernel|classic, endian=little|big   YAFFS2 geometry if not detected\n"
+		"  volume=NAME|ID    UBI image: the volume to mount (default: the only one,\n"
+		"                    or the one named rootfs); peb_size=N if not detected\n"
 		"  allow_other and other FUSE mount options are passed through; the mount is\n"
 		"  always ro,default_permissions.\n\n"
 		"Exit status: 0 unmounted cleanly, 1 serving failed, 2 usage or fatal error.\n");

@@ -43,7 +43,7 @@ struct ff_mount_opts {
 	/* Options handed to libfuse unchanged (allow_other, nosuid, -d ...);
 	 * argv[0] is the program name. */
 	struct fuse_args fuse_args;
-	char *owned_layout, *owned_tags;
+	char *owned_layout, *owned_tags, *owned_volume;
 };
 
 /* argv[0] is the command name; accepts `[-o OPT[,OPT...]] [-f] [-d] [-s]

@@ -98,7 +98,7 @@ static int set_string(char **slot, const char *v)
 enum num_id {
 	N_CACHE, N_PREFETCH, N_OFFSET, N_MAX_READ, N_READAHEAD, N_UID, N_GID, N_THREADS, N_TIMEOUT,
 	N_SPIN,
-	N_PAGE_SIZE, N_OOB_SIZE, N_PAGES_PER_BLOCK, N_COUNT
+	N_PAGE_SIZE, N_OOB_SIZE, N_PAGES_PER_BLOCK, N_PEB_SIZE, N_COUNT
 };
 
 static const struct numeric {
@@ -119,6 +119,7 @@ static const struct numeric {
 	[N_PAGE_SIZE] = {"page_size", 0, 0, UINT32_MAX},
 	[N_OOB_SIZE] = {"oob_size", 0, 0, UINT32_MAX},
 	[N_PAGES_PER_BLOCK] = {"pages_per_block", 0, 0, UINT32_MAX},
+	[N_PEB_SIZE] = {"peb_size", 1, 0, UINT32_MAX},
 };
 
 static void store_numeric(struct ff_mount_opts *o, enum num_id id, uint64_t n)
@@ -137,6 +138,7 @@ static void store_numeric(struct ff_mount_opts *o, enum num_id id, uint64_t n)
 	case N_PAGE_SIZE: o->open.page_size = (uint32_t)n; break;
 	case N_OOB_SIZE: o->open.oob_size = (uint32_t)n; break;
 	case N_PAGES_PER_BLOCK: o->open.pages_per_block = (uint32_t)n; break;
+	case N_PEB_SIZE: o->open.ubi_peb_size = (uint32_t)n; break;
 	case N_COUNT: break;
 	}
 }
@@ -175,6 +177,8 @@ static int our_option(struct ff_mount_opts *o, const char *name, const char *v, 
 		*bad = set_string(&o->owned_layout, v) != 0;
 	else if (!strcmp(name, "tags"))
 		*bad = set_string(&o->owned_tags, v) != 0;
+	else if (!strcmp(name, "volume"))
+		*bad = set_string(&o->owned_volume, v) != 0;
 	else if (!strcmp(name, "endian"))
 		*bad = set_endian(o, v) != 0;
 	else
@@ -277,6 +281,7 @@ int ff_mount_opts_parse(struct ff_mount_opts *o, int argc, char **argv, struct f
 	o->fuse_args = in;
 	o->open.oob_layout = o->owned_layout;
 	o->open.tags = o->owned_tags;
+	o->open.ubi_volume = o->owned_volume;
 	if (!o->help && !o->version && (!o->image || !o->mountpoint))
 		return ff_err_set(err, EINVAL, "mount: need IMAGE and MOUNTPOINT");
 	return 0;
@@ -289,5 +294,6 @@ void ff_mount_opts_free(struct ff_mount_opts *o)
 	free(o->fsname);
 	free(o->owned_layout);
 	free(o->owned_tags);
-	o->subdir = o->fsname = o->owned_layout = o->owned_tags = NULL;
+	free(o->owned_volume);
+	o->subdir = o->fsname = o->owned_layout = o->owned_tags = o->owned_volume = NULL;
 }

@@ -1,6 +1,8 @@
 /* Format detection: SquashFS by its magic, a compressed container by the
  * container's magic (decompressed into an unlinked temporary file, then
- * detected again), YAFFS2 by its own probe. */
+ * detected again), a UBI image by its EC header magic (the chosen volume
+ * copied into an unlinked temporary file, then detected again), YAFFS2 by
+ * its own probe. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -9,7 +11,9 @@
 
 #include "compress/compress.h"
 #include "image/image.h"
+#include "image/ubi_fs.h"
 #include "squashfs/reader.h"
+#include "ubi/reader.h"
 #include "yaffs2/reader.h"
 #include "yaffs2/scan.h"
 
@@ -46,18 +50,30 @@ static int copy_out(struct ff_cstream *s, int out, const char *path, struct ff_e
 	return n < 0 ? ff_err_prefix(err, "%s", path) : 0;
 }
 
+/* An unlinked temporary file in $TMPDIR (or /tmp). */
+static int tmp_file(const char *path, struct ff_err *err)
+{
+	const char *dir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+
+	if (fd < 0)
+		ff_err_sys(err, errno, "%s: temporary file in %s", path, dir);
+	return fd;
+}
+
 /* Decompresses path (from offset) into an unlinked temporary file. */
 static int decompress_tmp(const char *path, uint64_t off, struct ff_err *err)
 {
-	const char *dir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
 	int in = open(path, O_RDONLY | O_CLOEXEC), out;
 	struct ff_cstream *s;
 
 	if (in < 0)
 		return ff_err_sys(err, errno, "%s", path);
-	out = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-	if (out < 0 || lseek(in, (off_t)off, SEEK_SET) < 0) {
-		ff_err_sys(err, errno, "%s: temporary file in %s", path, dir);
+	out = tmp_file(path, err);
+	if (out < 0)
+		goto fail;
+	if (lseek(in, (off_t)off, SEEK_SET) < 0) {
+		ff_err_sys(err, errno, "%s: seek to %llu", path, (unsigned long long)off);
 		goto fail;
 	}
 	s = ff_cstream_new_reader(in, err);
@@ -79,9 +95,14 @@ fail:
 	return -1;
 }
 
+static int open_ubi(const char *path, const struct ff_open_opts *opts, struct ff_fs **fs,
+		    struct ff_err *err);
+
 static int open_plain(const char *path, const struct ff_open_opts *opts, const uint8_t *magic,
 		      size_t got, struct ff_fs **fs, struct ff_err *err)
 {
+	if (ff_ubi_probe(magic, got))
+		return open_ubi(path, opts, fs, err);
 	if (ff_squashfs_probe(magic, got)) {
 		if (ff_squashfs_open(path, opts, fs, err) < 0)
 			return -1;
@@ -90,6 +111,62 @@ static int open_plain(const char *path, const struct ff_open_opts *opts, const u
 	if (ff_yaffs2_probe(path, opts))
 		return ff_yaffs2_open(path, opts, fs, err);
 	return ff_err_set(err, EINVAL, "not a SquashFS or YAFFS2 image (or a compressed one)");
+}
+
+/* Copies the chosen volume of the UBI image in fd to a temporary file. */
+static int ubi_volume_tmp(const char *path, int fd, const struct ff_open_opts *o,
+			  struct ff_ubi_image **img, size_t *vol, struct ff_err *err)
+{
+	int tmp;
+
+	if (ff_ubi_open(fd, o->offset, o->ubi_peb_size, img, err) < 0)
+		return ff_err_prefix(err, "UBI");
+	if (ff_ubi_volume_select(*img, o->ubi_volume, vol, err) < 0 ||
+	    (tmp = tmp_file(path, err)) < 0)
+		goto fail;
+	if (ff_ubi_volume_copy(*img, *vol, tmp, err) == 0)
+		return tmp;
+	close(tmp);
+fail:
+	ff_ubi_close(*img);
+	*img = NULL;
+	return -1;
+}
+
+/* The volume's own image is opened from the copy; one level of UBI only. */
+static int open_ubi(const char *path, const struct ff_open_opts *opts, struct ff_fs **fs,
+		    struct ff_err *err)
+{
+	struct ff_open_opts o = *opts;
+	struct ff_ubi_image *img;
+	struct ff_fs *inner = NULL;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), tmp, ret = -1;
+	char tmp_path[64];
+	uint8_t magic[64];
+	size_t got, vol;
+
+	if (fd < 0)
+		return ff_err_sys(err, errno, "%s", path);
+	tmp = ubi_volume_tmp(path, fd, &o, &img, &vol, err);
+	close(fd);
+	if (tmp < 0)
+		return -1;
+	snprintf(tmp_path, sizeof(tmp_path), "/proc/self/fd/%d", tmp);
+	o.offset = 0;
+	if (read_magic(tmp_path, 0, magic, sizeof(magic), &got, err) == 0) {
+		if (ff_ubi_probe(magic, got))
+			ff_err_set(err, EINVAL, "a UBI image inside a UBI volume");
+		else
+			ret = open_plain(tmp_path, &o, magic, got, &inner, err);
+	}
+	close(tmp);
+	if (ret < 0) {
+		ff_err_prefix(err, "UBI volume \"%s\"", ff_ubi_volume_at(img, vol)->name);
+		ff_ubi_close(img);
+		return -1;
+	}
+	*fs = ff_ubi_fs_wrap(inner, img, vol, err);
+	return *fs ? 0 : -1;
 }
 
 int ff_image_open(const char *path, const struct ff_open_opts *opts, struct ff_fs **fs,

@@ -1,2 +1,2 @@
 # image/: the one place that detects an image's format and opens it.
-image_USES := squashfs yaffs2 compress common
+image_USES := squashfs yaffs2 ubi compress common

@@ -15,7 +15,7 @@ out=$2
 src=$(mktemp -d "${TMPDIR:-/tmp}/ff-seeds.XXXXXX")
 trap 'rm -rf "$src"' EXIT
 
-mkdir -p "$out"/{squashfs,yaffs2,tar,cstream}
+mkdir -p "$out"/{squashfs,yaffs2,ubi,tar,cstream}
 
 # A small tree with every kind of object the formats store.
 mkdir -p "$src/tree/dir/sub" "$src/tree/empty"
@@ -58,6 +58,47 @@ y2 00 detect.y2 --oob-layout linux --tags kernel
 y2 02 offset0.y2 --oob-layout offset0
 y2 13 inband-classic.y2 --oob-layout inband --tags classic
 y2 41 inband-512.y2 --page-size 512 --oob-size 16 --pages-per-block 32 --no-xattrs
+
+# UBI: ubinize (mtd-utils) around a small SquashFS image, a static volume
+# and an empty autoresize volume; mkfs.ubi writes the same bytes where
+# ubinize is missing.  Byte 0 picks the PEB size (see fuzz_ubi.c): 0x01 =
+# 2 KiB PEBs with 1-byte I/O (NOR), 0x02 = 16 KiB with 512-byte pages and
+# 256-byte sub-pages, 0x00 detection.
+ubinize=$(command -v ubinize || echo "$bin/mkfs.ubi")
+"$bin/mkfs.squashfs" -q -b 4K --all-root --mtime 0 "$src/tree/dir/sub" "$src/u.sqfs" 2>/dev/null ||
+	echo "seed: mkfs.squashfs for the UBI seeds failed" >&2
+head -c 700 "$src/tree/dir/random" > "$src/u.bin"
+cat > "$src/u.ini" <<INI
+[boot]
+mode=ubi
+image=$src/u.bin
+vol_id=0
+vol_type=static
+vol_name=boot
+[rootfs]
+mode=ubi
+image=$src/u.sqfs
+vol_id=1
+vol_name=rootfs
+[data]
+mode=ubi
+vol_id=2
+vol_size=8KiB
+vol_name=data
+vol_flags=autoresize
+INI
+ubi_seed() {
+	local sel=$1 name=$2
+	shift 2
+	if "$ubinize" -o "$src/u.ubi" -Q 1 "$@" "$src/u.ini" > /dev/null; then
+		{ printf "\\x$sel"; cat "$src/u.ubi"; } > "$out/ubi/$name"
+	else
+		echo "seed: ubinize $* failed" >&2
+	fi
+}
+ubi_seed 01 nor-2k.ubi -p 2KiB -m 1
+ubi_seed 00 detect-2k.ubi -p 2KiB -m 1
+ubi_seed 02 nand-16k.ubi -p 16KiB -m 512 -s 256
 
 # Compressed blocks for the decompress target come from seed_blocks (C,
 # through compress/), which fuzz.mk runs after this script.

@@ -33,7 +33,7 @@ flags=(-timeout=20 -rss_limit_mb=2560 -malloc_limit_mb=2048)
 
 max_len() {
 	case $1 in
-	squashfs | yaffs2) echo 262144 ;;
+	squashfs | yaffs2 | ubi) echo 262144 ;;
 	decompress) echo 140000 ;;
 	cstream) echo 65536 ;;
 	tar) echo 131072 ;;
@@ -47,6 +47,7 @@ ci_runs() {
 	case $1 in
 	squashfs) echo 450000 ;;
 	yaffs2) echo 18000 ;;
+	ubi) echo 100000 ;;
 	decompress) echo 1100000 ;;
 	cstream) echo 150000 ;;
 	spec) echo 200000 ;;

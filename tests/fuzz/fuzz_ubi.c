@@ -1,0 +1,57 @@
+/* UBI scanner: ff_ubi_open (geometry detection, the PEB scan, LEB copy
+ * selection, the volume table), then every volume's info, selection by
+ * default, name and ID, and a copy of its bytes.  Byte 0 picks the PEB
+ * size: 0 detect, 1 2 KiB, 2 16 KiB (the seeds' sizes), else detect; the
+ * rest is the image. */
+#include <fcntl.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "tests/fuzz/fuzz_util.h"
+#include "ubi/reader.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void walk(struct ff_ubi_image *img)
+{
+	struct ff_err err = {0};
+	struct ff_ubi_summary s;
+	size_t idx;
+	char id[16];
+	int out = open("/dev/null", O_WRONLY | O_CLOEXEC);
+
+	ff_ubi_summary(img, &s);
+	for (size_t i = 0; i < ff_ubi_problem_count(img); i++)
+		(void)ff_ubi_problem(img, i);
+	(void)ff_ubi_volume_select(img, NULL, &idx, &err);
+	for (size_t i = 0; i < ff_ubi_volume_count(img); i++) {
+		const struct ff_ubi_volume *v = ff_ubi_volume_at(img, i);
+		snprintf(id, sizeof(id), "%u", v->id);
+		(void)ff_ubi_volume_select(img, v->name, &idx, &err);
+		(void)ff_ubi_volume_select(img, id, &idx, &err);
+		if (out >= 0)
+			(void)ff_ubi_volume_copy(img, i, out, &err);
+	}
+	if (out >= 0)
+		close(out);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const uint32_t pebs[] = {0, 2048, 16384};
+	struct ff_ubi_image *img;
+	struct ff_err err = {0};
+	char path[64];
+	int fd;
+
+	if (size < 1)
+		return 0;
+	if (fuzz_memfd(data + 1, size - 1, &fd, path, sizeof(path)) < 0)
+		return 0;
+	if (ff_ubi_open(fd, 0, data[0] < 3 ? pebs[data[0]] : 0, &img, &err) == 0) {
+		walk(img);
+		ff_ubi_close(img);
+	}
+	close(fd);
+	return 0;
+}

@@ -1,0 +1,67 @@
+/* Reading a UBI image (what ubinize writes, or a dump of a UBI partition
+ * without OOB) as the kernel attaches one: every PEB's EC and VID headers
+ * are read, erased PEBs and PEBs with damaged headers are skipped, the
+ * newest copy of each LEB wins by sequence number (a copy made by
+ * wear-leveling only if its data CRC holds), and the volume table comes
+ * from the layout volume's two copies.  Each volume's bytes can then be
+ * copied out.  Problems are collected, each naming its PEB, for
+ * `flashfs check`. */
+#ifndef FF_UBI_READER_H
+#define FF_UBI_READER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/error.h"
+#include "ubi/media.h"
+
+enum ff_ubi_crc_state { FF_UBI_CRC_NONE, FF_UBI_CRC_OK, FF_UBI_CRC_BAD };
+
+struct ff_ubi_volume {
+	uint32_t id;
+	char name[FF_UBI_VOL_NAME_MAX + 1];
+	uint8_t type, flags, upd_marker;
+	uint32_t reserved_pebs, alignment, data_pad;
+	uint32_t usable_leb;   /* LEB size less data_pad */
+	uint32_t mapped_lebs;  /* LEBs found on flash */
+	uint32_t lebs;         /* LEBs the volume's bytes span (see size) */
+	uint64_t size;         /* static: the data; dynamic: through the last mapped LEB */
+	enum ff_ubi_crc_state crc; /* static volumes: every LEB's data CRC */
+	size_t first_leb;      /* index of its LEB 0.. in the image's LEB list */
+};
+
+struct ff_ubi_image;
+
+/* 1 when buf starts with an EC header magic. */
+int ff_ubi_probe(const uint8_t *buf, size_t len);
+
+/* Scans the image in fd from offset (fd stays the caller's).  peb_size 0:
+ * detected, as the distance to the next EC header of the same image. */
+int ff_ubi_open(int fd, uint64_t offset, uint32_t peb_size, struct ff_ubi_image **out,
+		struct ff_err *err);
+void ff_ubi_close(struct ff_ubi_image *img);
+
+size_t ff_ubi_volume_count(const struct ff_ubi_image *img);
+const struct ff_ubi_volume *ff_ubi_volume_at(const struct ff_ubi_image *img, size_t i);
+/* The volume named sel, or with ID sel; with sel NULL the only volume, or
+ * the one named "rootfs".  -1 with a message listing the volumes. */
+int ff_ubi_volume_select(const struct ff_ubi_image *img, const char *sel, size_t *index,
+			 struct ff_err *err);
+/* Writes the volume's size bytes to out_fd at its current position
+ * (unmapped LEBs of a dynamic volume as erased 0xFF bytes). */
+int ff_ubi_volume_copy(const struct ff_ubi_image *img, size_t i, int out_fd,
+		       struct ff_err *err);
+
+/* Geometry and counts for `flashfs info`. */
+struct ff_ubi_summary {
+	uint32_t peb_size, leb_size, vid_hdr_offs, data_offs, image_seq, version;
+	uint32_t pebs, used_pebs, erased_pebs, bad_pebs, old_copies;
+	uint64_t max_ec;
+};
+void ff_ubi_summary(const struct ff_ubi_image *img, struct ff_ubi_summary *s);
+
+/* Problems found while scanning ("PEB 12: VID header CRC mismatch"). */
+size_t ff_ubi_problem_count(const struct ff_ubi_image *img);
+const char *ff_ubi_problem(const struct ff_ubi_image *img, size_t i);
+
+#endif

@@ -1,0 +1,45 @@
+/* The scanned image, shared by the reader's files. */
+#ifndef FF_UBI_READER_PRIV_H
+#define FF_UBI_READER_PRIV_H
+
+#include "ubi/reader.h"
+
+/* One PEB holding a LEB: where, and its VID header. */
+struct ff_ubi_leb {
+	uint32_t peb;
+	struct ff_ubi_vid_hdr vid;
+};
+
+struct ff_ubi_image {
+	int fd;
+	uint64_t offset;        /* the image starts here in fd */
+	uint64_t size;          /* bytes from offset to the end */
+	uint32_t peb_size, vid_hdr_offs, data_offs, leb_size, image_seq, version;
+	uint32_t pebs, erased_pebs, bad_pebs, old_copies;
+	uint64_t max_ec;
+	uint8_t *peb_buf;       /* one PEB */
+	struct ff_ubi_leb *lebs; /* the winning copies, sorted by volume and LEB */
+	size_t n_lebs, cap_lebs;
+	struct ff_ubi_volume *vols;
+	size_t n_vols;
+	char **problems;
+	size_t n_problems;
+};
+
+/* Records a problem; -1 only when out of memory. */
+int ff_ubi_problem_add(struct ff_ubi_image *img, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Reads len bytes at off within PEB peb; 0 ok, -1 (with err) on failure. */
+int ff_ubi_read_peb(const struct ff_ubi_image *img, uint32_t peb, uint32_t off, void *buf,
+		    size_t len, struct ff_err *err);
+
+int ff_ubi_scan(struct ff_ubi_image *img, struct ff_err *err);
+int ff_ubi_detect_geometry(struct ff_ubi_image *img, uint32_t peb_size, struct ff_err *err);
+int ff_ubi_read_vtbl(struct ff_ubi_image *img, struct ff_err *err);
+/* Counts each volume's LEBs and checks static volumes' data CRCs. */
+int ff_ubi_volumes_finish(struct ff_ubi_image *img, struct ff_err *err);
+/* The LEB list entry for (vol_id, lnum), or NULL. */
+const struct ff_ubi_leb *ff_ubi_find_leb(const struct ff_ubi_image *img, uint32_t vol_id,
+					 uint32_t lnum);
+
+#endif
