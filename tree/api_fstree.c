@@ -74,6 +74,24 @@ int ff_api_fstree_no_xattrs(const struct ff_fstree *t)
 	return t->tree->opts.no_xattrs;
 }
 
+/* A normalised copy of a caller's path for a tree still open; NULL with
+ * err. */
+static char *norm_path(struct ff_fstree *t, const char *path, struct ff_err *err)
+{
+	char *p;
+
+	if (ff_tree_check_open(t->tree, err))
+		return NULL;
+	p = strdup(path);
+	if (!p)
+		ff_err_set(err, ENOMEM, "out of memory");
+	else if (ff_path_normalise(p, err)) {
+		free(p);
+		p = NULL;
+	}
+	return p;
+}
+
 /* The node for `path` as type `mode` (created, or reset to that type),
  * with meta applied; NULL with err naming the path. */
 static struct ff_node *put(struct ff_fstree *t, const char *path, uint32_t mode,
@@ -81,13 +99,9 @@ static struct ff_node *put(struct ff_fstree *t, const char *path, uint32_t mode,
 {
 	uint32_t perm = meta ? meta->mode & 07777 : S_ISDIR(mode) ? 0755 : 0644;
 	struct ff_node *n = NULL;
-	char *p = strdup(path);
+	char *p = norm_path(t, path, err);
 
-	if (!p) {
-		ff_err_set(err, ENOMEM, "%s: out of memory", path);
-		return NULL;
-	}
-	if (ff_tree_check_open(t->tree, err) == 0 && ff_path_normalise(p, err) == 0)
+	if (p)
 		n = ff_tree_put_path(t->tree, p, mode | perm, err);
 	free(p);
 	if (!n)
@@ -99,6 +113,13 @@ static struct ff_node *put(struct ff_fstree *t, const char *path, uint32_t mode,
 		n->mtime = meta->mtime;
 	}
 	return n;
+}
+
+/* err prefixed with the caller's path, copied out; returns -1. */
+static int path_error(struct ff_error *error, struct ff_err *err, const char *path)
+{
+	ff_err_prefix(err, "%s", path);
+	return ff_api_error(error, err);
 }
 
 int ff_fstree_add_dir(struct ff_fstree *t, const char *path, const struct ff_meta *meta,
@@ -189,41 +210,28 @@ int ff_fstree_add_hardlink(struct ff_fstree *t, const char *path, const char *ta
 			   struct ff_error *error)
 {
 	struct ff_err err = { 0, "" };
-	struct ff_node *n = NULL;
-	char *p = strdup(path);
+	char *p = norm_path(t, path, &err);
+	struct ff_node *n = p ? ff_tree_put_link(t->tree, p, target, &err) : NULL;
 
 	ff_api_clear(error);
-	if (!p)
-		return ff_api_errno(error, -ENOMEM, path);
-	if (ff_tree_check_open(t->tree, &err) == 0 && ff_path_normalise(p, &err) == 0)
-		n = ff_tree_put_link(t->tree, p, target, &err);
 	free(p);
-	if (n)
-		return 0;
-	ff_err_prefix(&err, "%s", path);
-	return ff_api_error(error, &err);
+	return n ? 0 : path_error(error, &err, path);
 }
 
 int ff_fstree_set_xattr(struct ff_fstree *t, const char *path, const char *name,
 			const void *value, size_t len, struct ff_error *error)
 {
 	struct ff_err err = { 0, "" };
-	struct ff_node *n = NULL;
-	char *p = strdup(path);
+	char *p = norm_path(t, path, &err);
+	struct ff_node *n = p ? ff_tree_lookup(t->tree, p) : NULL;
 
 	ff_api_clear(error);
-	if (!p)
-		return ff_api_errno(error, -ENOMEM, path);
-	if (ff_tree_check_open(t->tree, &err) == 0 && ff_path_normalise(p, &err) == 0) {
-		n = ff_tree_lookup(t->tree, p);
-		if (!n)
-			ff_err_set(&err, ENOENT, "no such entry");
-	}
+	if (p && !n)
+		ff_err_set(&err, ENOENT, "no such entry");
 	free(p);
 	if (n && ff_node_set_xattr(n->link ? n->link : n, name, value, len, &err) == 0)
 		return 0;
-	ff_err_prefix(&err, "%s", path);
-	return ff_api_error(error, &err);
+	return path_error(error, &err, path);
 }
 
 int ff_fstree_scan_dir(struct ff_fstree *t, const char *dir, struct ff_error *error)

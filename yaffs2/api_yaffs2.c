@@ -1,14 +1,11 @@
 /* The public YAFFS2 writer (<flashfs/yaffs2.h>): geometry and layout from
- * the options, then ff_y2_write streaming into an atomic output file,
- * through a stream container when one is asked for (as mkfs.yaffs2). */
+ * the options, then ff_y2_write_file as mkfs.yaffs2 calls it. */
 #include <errno.h>
 #include <string.h>
 
 #include <flashfs/yaffs2.h>
 
 #include "common/api_error.h"
-#include "common/outfile.h"
-#include "compress/compress.h"
 #include "tree/api_fstree.h"
 #include "yaffs2/writer.h"
 
@@ -41,52 +38,12 @@ static int setup(const struct ff_yaffs2_options *o, struct ff_y2_write_opts *wo,
 	return 0;
 }
 
-struct out {
-	struct ff_outfile of;
-	struct ff_cstream *cs;
-};
-
-static int sink(void *ctx, const void *buf, size_t len, struct ff_err *err)
-{
-	struct out *o = ctx;
-
-	if (o->cs)
-		return ff_cstream_write(o->cs, buf, len, err) < 0 ? -1 : 0;
-	return ff_outfile_write(&o->of, buf, len, err);
-}
-
-static int write_image(const struct ff_tree *tree, const char *path, const char *container,
-		       struct ff_y2_write_opts *wo, struct ff_err *err)
-{
-	struct out o = { .cs = NULL };
-	struct ff_y2_write_stats st;
-	struct ff_cstream *cs;
-
-	if (ff_outfile_open(&o.of, path, err))
-		return -1;
-	if (container && !(o.cs = ff_cstream_new_writer(o.of.fd, container, -1, err)))
-		goto fail;
-	wo->sink = sink;
-	wo->sink_ctx = &o;
-	if (ff_y2_write(tree, wo, &st, err))
-		goto fail;
-	cs = o.cs;
-	o.cs = NULL;
-	if (cs && ff_cstream_close(cs, err))
-		goto fail;
-	return ff_outfile_commit(&o.of, err);
-fail:
-	if (o.cs)
-		ff_cstream_close(o.cs, NULL);
-	ff_outfile_abort(&o.of);
-	return -1;
-}
-
 int ff_yaffs2_write(struct ff_fstree *t, const char *path, const struct ff_yaffs2_options *o,
 		    struct ff_error *error)
 {
 	struct ff_yaffs2_options defaults;
 	struct ff_y2_write_opts wo;
+	struct ff_y2_write_stats st;
 	struct ff_err err = { 0, "" };
 	const struct ff_tree *tree;
 
@@ -97,7 +54,7 @@ int ff_yaffs2_write(struct ff_fstree *t, const char *path, const struct ff_yaffs
 	}
 	memset(&wo, 0, sizeof(wo));
 	if (setup(o, &wo, &err) || !(tree = ff_api_fstree_finish(t, &err)) ||
-	    write_image(tree, path, o->container, &wo, &err)) {
+	    ff_y2_write_file(tree, &wo, path, o->container, &st, &err)) {
 		ff_err_prefix(&err, "%s", path);
 		return ff_api_error(error, &err);
 	}
