@@ -2,19 +2,12 @@
  * line each: TYPE MODE UID GID SIZE PATH [-> TARGET], in the letters and
  * octal of `find -printf '%y %m %U %G'`.  Build: cc ffls.c $(pkg-config
  * --cflags --libs flashfs) */
-#define _DEFAULT_SOURCE /* S_IFIFO, S_ISSOCK under -std=c11 */
 #include <flashfs/flashfs.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 
 struct walk { struct ff_reader *r; const char *dir; };
-
-static char type_letter(uint32_t m)
-{
-	return S_ISDIR(m) ? 'd' : S_ISLNK(m) ? 'l' : S_ISCHR(m) ? 'c' : S_ISBLK(m) ? 'b' :
-	       S_ISFIFO(m) ? 'p' : S_ISSOCK(m) ? 's' : 'f';
-}
 
 static int entry(void *ctx, const char *name, uint64_t node, uint32_t mode)
 {
@@ -27,8 +20,9 @@ static int entry(void *ctx, const char *name, uint64_t node, uint32_t mode)
 	if (ff_reader_stat(w->r, node, &a, NULL) ||
 	    (S_ISLNK(mode) && ff_reader_readlink(w->r, node, target, sizeof(target), NULL) < 0))
 		return 1;
-	printf("%c %o %u %u %llu %s%s%s\n", type_letter(a.mode), a.mode & 07777, a.uid, a.gid,
-	       S_ISREG(a.mode) ? (unsigned long long)a.size : 0ull, path, *target ? " -> " : "", target);
+	printf("%c %o %u %u %llu %s%s%s\n", "?pc?d?b?f?l?s"[(a.mode >> 12) & 15], /* type bits */
+	       a.mode & 07777, a.uid, a.gid, S_ISREG(a.mode) ? (unsigned long long)a.size : 0ull,
+	       path, *target ? " -> " : "", target);
 	if (S_ISDIR(mode)) {
 		sub.dir = path;
 		rc = ff_reader_readdir(w->r, node, entry, &sub, NULL);

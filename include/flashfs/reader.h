@@ -81,11 +81,11 @@ FF_API int ff_reader_stat(struct ff_reader *reader, uint64_t node, struct ff_att
 
 /* Called once per entry of a directory ("." and ".." are not listed), in
  * the image's order (sorted by name for SquashFS); `name` is
- * NUL-terminated and valid during the call only.  Return non-zero to stop:
- * ff_reader_readdir then returns that value. */
+ * NUL-terminated and valid during the call only.  Return 0 to go on, or a
+ * positive value to stop: ff_reader_readdir then returns that value. */
 typedef int (*ff_dirent_fn)(void *ctx, const char *name, uint64_t node, uint32_t mode);
 
-/* Returns 0 when every entry was passed, the callback's non-zero value
+/* Returns 0 when every entry was passed, the callback's positive value
  * when it stopped, or -1 with err. */
 FF_API int ff_reader_readdir(struct ff_reader *reader, uint64_t dir, ff_dirent_fn fn, void *ctx,
 			     struct ff_error *err);
@@ -102,7 +102,9 @@ FF_API ssize_t ff_reader_readlink(struct ff_reader *reader, uint64_t node, char 
 				  size_t cap, struct ff_error *err);
 
 /* Called with each extended attribute's full name ("user.comment",
- * "security.capability"), NUL-terminated.  Non-zero stops the listing. */
+ * "security.capability"), NUL-terminated.  Return 0 to go on, or a positive
+ * value to stop: ff_reader_listxattr then returns that value (else 0, or -1
+ * with err). */
 typedef int (*ff_xattr_name_fn)(void *ctx, const char *name);
 
 FF_API int ff_reader_listxattr(struct ff_reader *reader, uint64_t node, ff_xattr_name_fn fn,
