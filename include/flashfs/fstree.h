@@ -64,7 +64,11 @@ FF_API void ff_fstree_destroy(struct ff_fstree *tree);
 
 /* An entry's metadata.  For ff_fstree_add_device, mode carries the type
  * (S_IFCHR, S_IFBLK, S_IFIFO or S_IFSOCK) with the permissions; the other
- * calls take the permission bits (07777) and set the type themselves. */
+ * calls take the permission bits (07777) and set the type themselves
+ * (a symlink's permissions are always 0777, as on Linux).  meta may be NULL
+ * except for ff_fstree_add_device:
+ * permissions 0755 for directories and 0644 otherwise, owner root, and
+ * the tree's default time (clamp_time when set, else 0). */
 struct ff_meta {
 	uint32_t mode;
 	uint32_t uid, gid;
