@@ -85,7 +85,9 @@ BINS      := $(addprefix $(BUILD)/bin/,$(PROGRAMS))
 # libflashfs: the version is set once, in include/flashfs/version.h.
 VERSION       := $(shell sed -n 's/^\#define FF_VERSION_STRING "\(.*\)"/\1/p' include/flashfs/version.h)
 SOMAJOR       := $(firstword $(subst ., ,$(VERSION)))
-LIBFF_MODULES := common compress tree squashfs yaffs2 image
+# The library is image/ and every folder it uses (today common compress tree
+# squashfs yaffs2 image), so a folder image/ comes to use joins it.
+LIBFF_MODULES := $(filter $(call uses_closure,image),$(MODULES))
 LIBFF_PKGS    := $(sort $(foreach m,$(LIBFF_MODULES),$($(m)_PKGS)))
 LIBFF_LIBS_PRIVATE := -lpthread -lm
 LIBFF_HEADERS := $(wildcard include/flashfs/*.h)
