@@ -20,6 +20,17 @@
 #   make asan check   the same under AddressSanitizer + UBSan (build/asan/)
 #   make demo         install deps, build, run the main job on the bundled rootfs
 #   make layers       check includes and link lists against the layer order
+#   make install      programs, man pages, libflashfs (.so and .a), its headers
+#                     and flashfs.pc under $(DESTDIR)$(PREFIX); `make uninstall`
+#                     removes them again
+#
+# libflashfs (docs/library.md) is the folders below the programs that its
+# public API (include/flashfs/*.h) needs, LIBFF_MODULES: a static
+# build/lib/libflashfs.a of the objects in build/obj, and a shared
+# build/lib/libflashfs.so.VERSION of the same sources compiled again with
+# -fPIC -fvisibility=hidden into build/pic, exporting only the symbols
+# libflashfs.map names.  The programs link libflashfs.a with the flags
+# `pkg-config --static --libs flashfs` gives, plus their own folders above it.
 
 LAYERS   := common compress tree squashfs,yaffs2,ubi image mtd fuse,bench mkfs,flashfs
 comma    := ,
@@ -28,6 +39,10 @@ BUILD    ?= build
 CC       ?= cc
 PREFIX   ?= /usr/local
 DESTDIR  ?=
+LIBDIR   ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+MANDIR   ?= $(PREFIX)/share/man
 
 ifneq ($(filter asan,$(MAKECMDGOALS)),)
 BUILD    := build/asan
@@ -49,7 +64,7 @@ pkg_cflags = $(if $(1),$(shell pkg-config --cflags $(1)))
 pkg_libs   = $(if $(1),$(shell pkg-config --libs $(1)))
 ALL_PKGS   = $(sort $(foreach m,$(MODULES),$($(m)_PKGS)))
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -Wall -Wextra -Werror \
-             -I. $(call pkg_cflags,$(ALL_PKGS)) $(SANFLAGS) $(CFLAGS)
+             -Iinclude -I. $(call pkg_cflags,$(ALL_PKGS)) $(SANFLAGS) $(CFLAGS)
 
 # The folders a list of folders uses, directly or not, listed from the top
 # layer down: the order a static link needs.
@@ -67,6 +82,29 @@ link_flags   = $(call link_libs,$(1)) \
 LIBS      := $(foreach m,$(MODULES),$(call lib_file,$(m)))
 BINS      := $(addprefix $(BUILD)/bin/,$(PROGRAMS))
 
+# libflashfs: the version is set once, in include/flashfs/version.h.
+VERSION       := $(shell sed -n 's/^\#define FF_VERSION_STRING "\(.*\)"/\1/p' include/flashfs/version.h)
+SOMAJOR       := $(firstword $(subst ., ,$(VERSION)))
+# The library is image/ and every folder it uses (today common compress tree
+# squashfs yaffs2 image), so a folder image/ comes to use joins it.
+LIBFF_MODULES := $(filter $(call uses_closure,image),$(MODULES))
+LIBFF_PKGS    := $(sort $(foreach m,$(LIBFF_MODULES),$($(m)_PKGS)))
+LIBFF_LIBS_PRIVATE := -lpthread -lm
+LIBFF_HEADERS := $(wildcard include/flashfs/*.h)
+LIBFF_A       := $(BUILD)/lib/libflashfs.a
+LIBFF_SO      := $(BUILD)/lib/libflashfs.so.$(VERSION)
+LIBFF_OBJS    := $(foreach m,$(LIBFF_MODULES),$(call lib_objs,$(m)))
+LIBFF_PIC     := $(patsubst $(BUILD)/obj/%,$(BUILD)/pic/%,$(LIBFF_OBJS))
+# A program links the archives of its folders above the library, then
+# libflashfs.a with the library's pkg-config --static flags, then the
+# packages and flags of its own folders.
+prog_order    = $(call link_order,$(1))
+prog_archives = $(foreach m,$(filter-out $(LIBFF_MODULES),$(call prog_order,$(1))),$(call lib_file,$(m))) \
+                $(if $(filter $(LIBFF_MODULES),$(call prog_order,$(1))),$(LIBFF_A))
+prog_link_flags = $(call prog_archives,$(1)) \
+               $(call pkg_libs,$(sort $(foreach m,$(call prog_order,$(1)),$($(m)_PKGS)))) \
+               $(foreach m,$(call prog_order,$(1)),$($(m)_LDLIBS)) $(LIBFF_LIBS_PRIVATE)
+
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 TOOL_SRCS := $(wildcard tests/tools/*.c)
@@ -74,11 +112,13 @@ TOOL_BINS := $(patsubst tests/tools/%.c,$(BUILD)/tests/tools/%,$(TOOL_SRCS))
 # Tests sit above every layer and may use any folder.
 TEST_LINK  = $(call link_flags,$(MODULES))
 
-.PHONY: all deps check unit integration asan demo install clean fuzz layers \
+.PHONY: all deps check unit integration asan demo install uninstall clean fuzz layers libs \
         bench-mkfs bench-read bench-fuse bench-yaffs2 bench-rootfs nandsim-check
 .DEFAULT_GOAL := all
 
-all: $(BINS)
+all: $(BINS) libs
+
+libs: $(LIBFF_A) $(LIBFF_SO)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -91,11 +131,27 @@ $(BUILD)/lib/libff_$(1).a: $(call lib_objs,$(1))
 endef
 $(foreach m,$(MODULES),$(if $(call lib_srcs,$(m)),$(eval $(call LIB_RULE,$(m)))))
 
+$(BUILD)/pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -MMD -MP -c $< -o $@
+
+$(LIBFF_A): $(LIBFF_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(LIBFF_SO): $(LIBFF_PIC) libflashfs.map
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -shared -Wl,-soname,libflashfs.so.$(SOMAJOR) \
+	  -Wl,--version-script=libflashfs.map -Wl,--no-undefined -o $@ $(LIBFF_PIC) \
+	  $(call pkg_libs,$(LIBFF_PKGS)) $(LIBFF_LIBS_PRIVATE)
+	ln -sf libflashfs.so.$(VERSION) $(BUILD)/lib/libflashfs.so.$(SOMAJOR)
+	ln -sf libflashfs.so.$(SOMAJOR) $(BUILD)/lib/libflashfs.so
+
 prog_uses = $(firstword $(subst /, ,$($(1)_MAIN))) $($(1)_LINK)
 define PROG_RULE
-$(BUILD)/bin/$(1): $(BUILD)/obj/$(patsubst %.c,%.o,$($(1)_MAIN)) $(call link_libs,$(call prog_uses,$(1)))
+$(BUILD)/bin/$(1): $(BUILD)/obj/$(patsubst %.c,%.o,$($(1)_MAIN)) $(call prog_archives,$(call prog_uses,$(1)))
 	@mkdir -p $$(dir $$@)
-	$(CC) $(ALL_LDFLAGS) -o $$@ $$< $$(call link_flags,$(call prog_uses,$(1)))
+	$(CC) $(ALL_LDFLAGS) -o $$@ $$< $$(call prog_link_flags,$(call prog_uses,$(1)))
 endef
 $(foreach p,$(PROGRAMS),$(eval $(call PROG_RULE,$(p))))
 
@@ -107,7 +163,7 @@ $(BUILD)/tests/tools/%: tests/tools/%.c $(LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(TEST_LINK)
 
--include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD)/obj $(BUILD)/pic -name '*.d' 2>/dev/null)
 
 deps:
 	@scripts/install-deps
@@ -138,12 +194,34 @@ unit: all $(UNIT_BINS)
 integration: all $(TOOL_BINS)
 	$(TEST_ENV) prove --failures --comments $(PROVE_FLAGS) $(or $(T),$(sort $(wildcard tests/integration/*.t)))
 
+MAN_SECTIONS = $(sort $(subst .,,$(suffix $(MANPAGES))))
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 $(BINS) $(DESTDIR)$(PREFIX)/bin/
-	$(foreach s,$(sort $(subst .,,$(suffix $(MANPAGES)))),\
-	  install -d $(DESTDIR)$(PREFIX)/share/man/man$(s) && \
-	  install -m 644 $(filter %.$(s),$(MANPAGES)) $(DESTDIR)$(PREFIX)/share/man/man$(s)/ &&) true
+	$(foreach s,$(MAN_SECTIONS),\
+	  install -d $(DESTDIR)$(MANDIR)/man$(s) && \
+	  install -m 644 $(filter %.$(s),$(MANPAGES)) $(DESTDIR)$(MANDIR)/man$(s)/ &&) true
+	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/flashfs $(DESTDIR)$(PKGCONFIGDIR)
+	install -m 644 $(LIBFF_A) $(DESTDIR)$(LIBDIR)/
+	install -m 755 $(LIBFF_SO) $(DESTDIR)$(LIBDIR)/
+	ln -sf libflashfs.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libflashfs.so.$(SOMAJOR)
+	ln -sf libflashfs.so.$(SOMAJOR) $(DESTDIR)$(LIBDIR)/libflashfs.so
+	install -m 644 $(LIBFF_HEADERS) $(DESTDIR)$(INCLUDEDIR)/flashfs/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
+	    -e 's|@REQUIRES_PRIVATE@|$(LIBFF_PKGS)|' -e 's|@LIBS_PRIVATE@|$(LIBFF_LIBS_PRIVATE)|' \
+	    flashfs.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/flashfs.pc
+
+# Removes what install put there, and the include/flashfs folder it made;
+# the shared folders (bin, lib, man/manN...) stay.
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/bin/,$(PROGRAMS))
+	rm -f $(foreach p,$(MANPAGES),$(DESTDIR)$(MANDIR)/man$(subst .,,$(suffix $(p)))/$(notdir $(p)))
+	rm -f $(addprefix $(DESTDIR)$(LIBDIR)/,libflashfs.a libflashfs.so libflashfs.so.$(SOMAJOR) \
+	      libflashfs.so.$(VERSION))
+	rm -f $(addprefix $(DESTDIR)$(INCLUDEDIR)/flashfs/,$(notdir $(LIBFF_HEADERS)))
+	rm -f $(DESTDIR)$(PKGCONFIGDIR)/flashfs.pc
+	-rmdir $(DESTDIR)$(INCLUDEDIR)/flashfs
 
 clean:
 	rm -rf build

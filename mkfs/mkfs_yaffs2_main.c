@@ -8,8 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/outfile.h"
-#include "compress/compress.h"
 #include "tree/arg_value.h"
 #include "tree/source_args.h"
 #include "tree/tree.h"
@@ -236,40 +234,6 @@ static void warn_cb(void *ctx, const char *msg)
 	fprintf(stderr, "mkfs.yaffs2: warning: %s\n", msg);
 }
 
-/* Start writeback every few MiB so the disk works while the tree is still
- * being read; the final fsync then waits only for the tail instead of the
- * whole image.  A hint only: the fsync at commit reports any error. */
-#define WRITEBACK_BYTES (8u << 20)
-
-struct out {
-	struct ff_outfile of;
-	struct ff_cstream *cs;
-	uint64_t queued; /* bytes handed to writeback so far */
-};
-
-static void start_writeback(struct out *o)
-{
-	uint64_t pending = o->of.size - o->queued;
-
-	if (pending < WRITEBACK_BYTES)
-		return;
-	(void)sync_file_range(o->of.fd, (off_t)o->queued, (off_t)pending,
-			      SYNC_FILE_RANGE_WRITE);
-	o->queued = o->of.size;
-}
-
-static int sink(void *ctx, const void *buf, size_t len, struct ff_err *err)
-{
-	struct out *o = ctx;
-
-	if (o->cs)
-		return ff_cstream_write(o->cs, buf, len, err) < 0 ? -1 : 0;
-	if (ff_outfile_write(&o->of, buf, len, err))
-		return -1;
-	start_writeback(o);
-	return 0;
-}
-
 static void progress_cb(void *ctx, uint64_t done, uint64_t total)
 {
 	(void)ctx;
@@ -304,34 +268,9 @@ static int write_tree(const struct args *a, const struct ff_tree *t,
 		      struct ff_y2_write_stats *st, struct ff_y2_write_opts *wo,
 		      struct ff_err *err)
 {
-	struct out o = { .cs = NULL, .queued = 0 };
-
-	if (ff_outfile_open(&o.of, a->image, err))
-		return -1;
-	if (a->codec) {
-		o.cs = ff_cstream_new_writer(o.of.fd, a->codec, -1, err);
-		if (!o.cs)
-			goto fail;
-	}
-	wo->sink = sink;
-	wo->sink_ctx = &o;
 	if (a->progress)
 		wo->progress = progress_cb;
-	if (ff_y2_write(t, wo, st, err))
-		goto fail;
-	if (o.cs) {
-		struct ff_cstream *cs = o.cs;
-
-		o.cs = NULL;
-		if (ff_cstream_close(cs, err))
-			goto fail;
-	}
-	return ff_outfile_commit(&o.of, err);
-fail:
-	if (o.cs)
-		ff_cstream_close(o.cs, NULL);
-	ff_outfile_abort(&o.of);
-	return -1;
+	return ff_y2_write_file(t, wo, a->image, a->codec, st, err);
 }
 
 static int build(struct args *a, struct ff_y2_write_stats *st, struct ff_y2_write_opts *wo,

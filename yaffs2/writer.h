@@ -42,6 +42,13 @@ struct ff_y2_write_stats {
 int ff_y2_write(const struct ff_tree *tree, const struct ff_y2_write_opts *opts,
 		struct ff_y2_write_stats *stats, struct ff_err *err);
 
+/* ff_y2_write into IMAGE through a temporary beside it, renamed at the end
+ * (common/outfile.h: on failure nothing is left), compressed into the
+ * stream container `codec` ("gzip", "lzo", "xz", "zstd"; NULL = none).
+ * Sets wo->sink and wo->sink_ctx. */
+int ff_y2_write_file(const struct ff_tree *tree, struct ff_y2_write_opts *wo, const char *image,
+		     const char *codec, struct ff_y2_write_stats *stats, struct ff_err *err);
+
 /* Largest file the kernel's driver can address with this chunk size. */
 uint64_t ff_y2_max_file_size(uint32_t chunk_bytes);
 

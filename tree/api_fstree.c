@@ -1,0 +1,251 @@
+/* The public tree API (<flashfs/fstree.h>): a struct ff_fstree is a
+ * struct ff_tree, filled through the same node calls the spec and pseudo
+ * file readers use, so a caller's entries obey the same rules as theirs. */
+#include "tree/api_fstree.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "common/api_error.h"
+#include "tree/tree_priv.h"
+
+struct ff_fstree {
+	struct ff_tree *tree;
+};
+
+void ff_fstree_options_init(struct ff_fstree_options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->force_uid = o->force_gid = o->clamp_time = -1;
+}
+
+int ff_fstree_create(const struct ff_fstree_options *o, struct ff_fstree **out,
+		     struct ff_error *error)
+{
+	struct ff_tree_opts to = { .force_uid = -1, .force_gid = -1, .all_time = -1,
+				   .clamp_time = -1 };
+	struct ff_err err = { 0, "" };
+	struct ff_fstree *t;
+
+	ff_api_clear(error);
+	*out = NULL;
+	if (o) {
+		to.all_root = o->all_root;
+		to.force_uid = o->force_uid;
+		to.force_gid = o->force_gid;
+		to.clamp_time = o->clamp_time;
+		to.no_xattrs = o->no_xattrs;
+		to.one_file_system = o->one_file_system;
+		to.ignore_errors = o->ignore_errors;
+		to.warn = o->warn;
+		to.warn_ctx = o->warn_ctx;
+	}
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return ff_api_errno(error, -ENOMEM, "source tree");
+	t->tree = ff_tree_new(&to, &err);
+	if (!t->tree) {
+		free(t);
+		return ff_api_error(error, &err);
+	}
+	*out = t;
+	return 0;
+}
+
+void ff_fstree_destroy(struct ff_fstree *t)
+{
+	if (t) {
+		ff_tree_free(t->tree);
+		free(t);
+	}
+}
+
+const struct ff_tree *ff_api_fstree_finish(struct ff_fstree *t, struct ff_err *err)
+{
+	if (!t->tree->finished && ff_tree_finish(t->tree, err))
+		return NULL;
+	return t->tree;
+}
+
+int ff_api_fstree_no_xattrs(const struct ff_fstree *t)
+{
+	return t->tree->opts.no_xattrs;
+}
+
+/* A normalised copy of a caller's path for a tree still open; NULL with
+ * err. */
+static char *norm_path(struct ff_fstree *t, const char *path, struct ff_err *err)
+{
+	char *p;
+
+	if (ff_tree_check_open(t->tree, err))
+		return NULL;
+	p = strdup(path);
+	if (!p)
+		ff_err_set(err, ENOMEM, "out of memory");
+	else if (ff_path_normalise(p, err)) {
+		free(p);
+		p = NULL;
+	}
+	return p;
+}
+
+/* The node for `path` as type `mode` (created, or reset to that type),
+ * with meta applied; NULL with err naming the path. */
+static struct ff_node *put(struct ff_fstree *t, const char *path, uint32_t mode,
+			   const struct ff_meta *meta, struct ff_err *err)
+{
+	uint32_t perm = meta ? meta->mode & 07777 : S_ISDIR(mode) ? 0755 : 0644;
+	struct ff_node *n = NULL;
+	char *p = norm_path(t, path, err);
+
+	if (p)
+		n = ff_tree_put_path(t->tree, p, mode | perm, err);
+	free(p);
+	if (!n)
+		ff_err_prefix(err, "%s", path);
+	else if (meta) {
+		n->mode = mode | perm;
+		n->uid = meta->uid;
+		n->gid = meta->gid;
+		n->mtime = meta->mtime;
+	}
+	return n;
+}
+
+/* err prefixed with the caller's path, copied out; returns -1. */
+static int path_error(struct ff_error *error, struct ff_err *err, const char *path)
+{
+	ff_err_prefix(err, "%s", path);
+	return ff_api_error(error, err);
+}
+
+int ff_fstree_add_dir(struct ff_fstree *t, const char *path, const struct ff_meta *meta,
+		      struct ff_error *error)
+{
+	struct ff_err err = { 0, "" };
+
+	ff_api_clear(error);
+	return put(t, path, S_IFDIR, meta, &err) ? 0 : ff_api_error(error, &err);
+}
+
+int ff_fstree_add_file(struct ff_fstree *t, const char *path, const struct ff_meta *meta,
+		       const void *data, size_t len, struct ff_error *error)
+{
+	struct ff_err err = { 0, "" };
+	struct ff_node *n;
+	uint64_t off = 0;
+
+	ff_api_clear(error);
+	n = put(t, path, S_IFREG, meta, &err);
+	if (!n || (len && (ff_spool_reserve(t->tree, len, &off, &err) ||
+			   ff_spool_pwrite(t->tree, data, len, off, &err))))
+		return ff_api_error(error, &err);
+	n->size = len;
+	n->spool_off = off;
+	return 0;
+}
+
+int ff_fstree_add_file_from(struct ff_fstree *t, const char *path, const struct ff_meta *meta,
+			    const char *host_path, struct ff_error *error)
+{
+	struct ff_err err = { 0, "" };
+	struct ff_node *n;
+	struct stat st;
+
+	ff_api_clear(error);
+	if (stat(host_path, &st))
+		return ff_api_errno(error, -errno, host_path);
+	if (!S_ISREG(st.st_mode))
+		return ff_api_errno(error, -EINVAL, host_path);
+	n = put(t, path, S_IFREG, meta, &err);
+	if (!n || ff_node_set_src(n, host_path, &err))
+		return ff_api_error(error, &err);
+	n->size = (uint64_t)st.st_size;
+	n->spool_off = 0;
+	return 0;
+}
+
+int ff_fstree_add_symlink(struct ff_fstree *t, const char *path, const struct ff_meta *meta,
+			  const char *target, struct ff_error *error)
+{
+	struct ff_err err = { 0, "" };
+	struct ff_node *n;
+
+	ff_api_clear(error);
+	n = put(t, path, S_IFLNK, meta, &err);
+	if (!n || ff_node_set_target(n, target, strlen(target), &err))
+		return ff_api_error(error, &err);
+	n->mode = S_IFLNK | 0777;
+	n->size = strlen(target);
+	return 0;
+}
+
+int ff_fstree_add_device(struct ff_fstree *t, const char *path, const struct ff_meta *meta,
+			 uint32_t major, uint32_t minor, struct ff_error *error)
+{
+	struct ff_err err = { 0, "" };
+	uint32_t type = meta ? meta->mode & S_IFMT : 0;
+	struct ff_node *n;
+
+	ff_api_clear(error);
+	if (type != S_IFCHR && type != S_IFBLK && type != S_IFIFO && type != S_IFSOCK) {
+		ff_err_set(&err, EINVAL, "%s: mode 0%o is not a device, FIFO or socket", path,
+			   meta ? meta->mode : 0);
+		return ff_api_error(error, &err);
+	}
+	n = put(t, path, type, meta, &err);
+	if (!n)
+		return ff_api_error(error, &err);
+	if (type == S_IFCHR || type == S_IFBLK) {
+		n->rdev_major = major;
+		n->rdev_minor = minor;
+	}
+	return 0;
+}
+
+int ff_fstree_add_hardlink(struct ff_fstree *t, const char *path, const char *target,
+			   struct ff_error *error)
+{
+	struct ff_err err = { 0, "" };
+	char *p = norm_path(t, path, &err);
+	struct ff_node *n = p ? ff_tree_put_link(t->tree, p, target, &err) : NULL;
+
+	ff_api_clear(error);
+	free(p);
+	return n ? 0 : path_error(error, &err, path);
+}
+
+int ff_fstree_set_xattr(struct ff_fstree *t, const char *path, const char *name,
+			const void *value, size_t len, struct ff_error *error)
+{
+	struct ff_err err = { 0, "" };
+	char *p = norm_path(t, path, &err);
+	struct ff_node *n = p ? ff_tree_lookup(t->tree, p) : NULL;
+
+	ff_api_clear(error);
+	if (p && !n)
+		ff_err_set(&err, ENOENT, "no such entry");
+	free(p);
+	if (n && ff_node_set_xattr(n->link ? n->link : n, name, value, len, &err) == 0)
+		return 0;
+	return path_error(error, &err, path);
+}
+
+int ff_fstree_scan_dir(struct ff_fstree *t, const char *dir, struct ff_error *error)
+{
+	struct ff_err err = { 0, "" };
+
+	ff_api_clear(error);
+	return ff_tree_add_dir(t->tree, dir, &err) ? ff_api_error(error, &err) : 0;
+}
+
+int ff_fstree_scan_tar(struct ff_fstree *t, const char *path, struct ff_error *error)
+{
+	struct ff_err err = { 0, "" };
+
+	ff_api_clear(error);
+	return ff_tree_add_tar(t->tree, path, &err) ? ff_api_error(error, &err) : 0;
+}
