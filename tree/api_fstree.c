@@ -74,39 +74,15 @@ int ff_api_fstree_no_xattrs(const struct ff_fstree *t)
 	return t->tree->opts.no_xattrs;
 }
 
-/* A normalised copy of a caller's path for a tree still open; NULL with
- * err. */
-static char *norm_path(struct ff_fstree *t, const char *path, struct ff_err *err)
-{
-	char *p;
-
-	if (ff_tree_check_open(t->tree, err))
-		return NULL;
-	p = strdup(path);
-	if (!p)
-		ff_err_set(err, ENOMEM, "out of memory");
-	else if (ff_path_normalise(p, err)) {
-		free(p);
-		p = NULL;
-	}
-	return p;
-}
-
 /* The node for `path` as type `mode` (created, or reset to that type),
  * with meta applied; NULL with err naming the path. */
 static struct ff_node *put(struct ff_fstree *t, const char *path, uint32_t mode,
 			   const struct ff_meta *meta, struct ff_err *err)
 {
 	uint32_t perm = meta ? meta->mode & 07777 : S_ISDIR(mode) ? 0755 : 0644;
-	struct ff_node *n = NULL;
-	char *p = norm_path(t, path, err);
+	struct ff_node *n = ff_tree_put_entry(t->tree, path, mode | perm, err);
 
-	if (p)
-		n = ff_tree_put_path(t->tree, p, mode | perm, err);
-	free(p);
-	if (!n)
-		ff_err_prefix(err, "%s", path);
-	else if (meta) {
+	if (n && meta) {
 		n->mode = mode | perm;
 		n->uid = meta->uid;
 		n->gid = meta->gid;
@@ -161,10 +137,8 @@ int ff_fstree_add_file_from(struct ff_fstree *t, const char *path, const struct 
 	if (!S_ISREG(st.st_mode))
 		return ff_api_errno(error, -EINVAL, host_path);
 	n = put(t, path, S_IFREG, meta, &err);
-	if (!n || ff_node_set_src(n, host_path, &err))
+	if (!n || ff_tree_set_host_file(n, host_path, (uint64_t)st.st_size, &err))
 		return ff_api_error(error, &err);
-	n->size = (uint64_t)st.st_size;
-	n->spool_off = 0;
 	return 0;
 }
 
@@ -176,7 +150,7 @@ int ff_fstree_add_symlink(struct ff_fstree *t, const char *path, const struct ff
 
 	ff_api_clear(error);
 	n = put(t, path, S_IFLNK, meta, &err);
-	if (!n || ff_node_set_target(n, target, strlen(target), &err))
+	if (!n || ff_tree_set_symlink(n, target, &err))
 		return ff_api_error(error, &err);
 	n->mode = S_IFLNK | 0777;
 	n->size = strlen(target);
@@ -210,28 +184,21 @@ int ff_fstree_add_hardlink(struct ff_fstree *t, const char *path, const char *ta
 			   struct ff_error *error)
 {
 	struct ff_err err = { 0, "" };
-	char *p = norm_path(t, path, &err);
-	struct ff_node *n = p ? ff_tree_put_link(t->tree, p, target, &err) : NULL;
 
 	ff_api_clear(error);
-	free(p);
-	return n ? 0 : path_error(error, &err, path);
+	return ff_tree_put_hardlink(t->tree, path, target, &err) ? 0 : ff_api_error(error, &err);
 }
 
 int ff_fstree_set_xattr(struct ff_fstree *t, const char *path, const char *name,
 			const void *value, size_t len, struct ff_error *error)
 {
 	struct ff_err err = { 0, "" };
-	char *p = norm_path(t, path, &err);
-	struct ff_node *n = p ? ff_tree_lookup(t->tree, p) : NULL;
+	struct ff_node *n = ff_tree_find_entry(t->tree, path, &err);
 
 	ff_api_clear(error);
-	if (p && !n)
-		ff_err_set(&err, ENOENT, "no such entry");
-	free(p);
-	if (n && ff_node_set_xattr(n->link ? n->link : n, name, value, len, &err) == 0)
-		return 0;
-	return path_error(error, &err, path);
+	if (!n)
+		return ff_api_error(error, &err);
+	return ff_tree_set_xattr(n, name, value, len, &err) ? path_error(error, &err, path) : 0;
 }
 
 int ff_fstree_scan_dir(struct ff_fstree *t, const char *dir, struct ff_error *error)

@@ -9,21 +9,30 @@
 #include <string.h>
 #include <sys/stat.h>
 
-struct ff_node *ff_tree_put_entry(struct ff_tree *tree, const char *path, uint32_t mode,
-				  struct ff_err *err)
+/* A normalised copy of a caller's path for a tree still open; NULL with
+ * err. */
+static char *normalised(const struct ff_tree *tree, const char *path, struct ff_err *err)
 {
-	struct ff_node *n = NULL;
 	char *p;
 
 	if (ff_tree_check_open(tree, err))
 		return NULL;
 	p = strdup(path);
-	if (!p) {
+	if (!p)
 		ff_err_set(err, ENOMEM, "out of memory");
-		return NULL;
+	else if (ff_path_normalise(p, err)) {
+		free(p);
+		p = NULL;
 	}
-	if (ff_path_normalise(p, err) == 0)
-		n = ff_tree_put_path(tree, p, mode, err);
+	return p;
+}
+
+struct ff_node *ff_tree_put_entry(struct ff_tree *tree, const char *path, uint32_t mode,
+				  struct ff_err *err)
+{
+	char *p = normalised(tree, path, err);
+	struct ff_node *n = p ? ff_tree_put_path(tree, p, mode, err) : NULL;
+
 	if (!n)
 		ff_err_prefix(err, "%s", path);
 	free(p);
@@ -33,22 +42,26 @@ struct ff_node *ff_tree_put_entry(struct ff_tree *tree, const char *path, uint32
 struct ff_node *ff_tree_put_hardlink(struct ff_tree *tree, const char *path,
 				     const char *target, struct ff_err *err)
 {
-	struct ff_node *n = NULL;
-	char *p;
+	char *p = normalised(tree, path, err);
+	struct ff_node *n = p ? ff_tree_put_link(tree, p, target, err) : NULL;
 
-	if (ff_tree_check_open(tree, err))
-		return NULL;
-	p = strdup(path);
-	if (!p) {
-		ff_err_set(err, ENOMEM, "out of memory");
-		return NULL;
-	}
-	if (ff_path_normalise(p, err) == 0)
-		n = ff_tree_put_link(tree, p, target, err);
 	if (!n)
 		ff_err_prefix(err, "%s", path);
 	free(p);
 	return n;
+}
+
+struct ff_node *ff_tree_find_entry(struct ff_tree *tree, const char *path, struct ff_err *err)
+{
+	char *p = normalised(tree, path, err);
+	struct ff_node *n = p ? ff_tree_lookup(tree, p) : NULL;
+
+	if (p && !n)
+		ff_err_set(err, ENOENT, "no such entry");
+	if (!n)
+		ff_err_prefix(err, "%s", path);
+	free(p);
+	return n && n->link ? n->link : n;
 }
 
 int ff_tree_set_symlink(struct ff_node *n, const char *target, struct ff_err *err)

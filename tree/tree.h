@@ -111,6 +111,8 @@ struct ff_node *ff_tree_put_entry(struct ff_tree *tree, const char *path, uint32
 /* Another name for the existing entry TARGET. */
 struct ff_node *ff_tree_put_hardlink(struct ff_tree *tree, const char *path,
 				     const char *target, struct ff_err *err);
+/* The entry at PATH (the primary, for a hard link); NULL with err. */
+struct ff_node *ff_tree_find_entry(struct ff_tree *tree, const char *path, struct ff_err *err);
 int ff_tree_set_symlink(struct ff_node *n, const char *target, struct ff_err *err);
 /* Regular file content: LEN bytes at BUF, which the caller keeps alive and
  * unchanged until the last builder using the tree is done. */
