@@ -62,7 +62,8 @@ TOOL_SRCS := $(wildcard tests/tools/*.c)
 TOOL_BINS := $(patsubst tests/tools/%.c,$(BUILD)/tests/tools/%,$(TOOL_SRCS))
 
 .PHONY: all deps check unit integration asan demo install clean fuzz \
-        bench-mkfs bench-read bench-fuse bench-yaffs2 bench-rootfs nandsim-check
+        bench-mkfs bench-read bench-fuse bench-yaffs2 bench-rootfs nandsim-check \
+        fresh-check
 .DEFAULT_GOAL := all
 
 all: $(BINS)
@@ -124,5 +125,10 @@ install: all
 
 clean:
 	rm -rf build
+
+# The README's make demo + make check in a fresh debootstrapped Debian 12
+# root, as CI runs them (scripts/fresh-check, issue 15).
+fresh-check:
+	scripts/fresh-check
 -include nandsim-tests/module.mk
 -include tests/fuzz/fuzz.mk
