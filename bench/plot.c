@@ -2,11 +2,13 @@
  * decompression speed (one point series per codec), and effective read
  * speed against flash bandwidth (one line per setting at the fastest
  * recommendation's block size).  The data go inline in the script, the
- * picture to a temporary beside PATH which is renamed when gnuplot
- * succeeds. */
+ * picture into PATH's atomic output (common/outfile.h), linked into place
+ * when gnuplot succeeds. */
 #include "bench/bench.h"
+#include "common/outfile.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,39 +91,50 @@ static void lines(FILE *g, const struct bench_report *r)
 	}
 }
 
-int bench_plot(const struct bench_report *r, const char *path, struct ff_err *err)
+/* gnuplot writes the plot through an inherited descriptor of our output
+ * (common/outfile.h: an unnamed file until commit), so a killed bench
+ * leaves no half-written plot and no temporary. */
+static int run_gnuplot(const struct bench_report *r, const char *term, int fd, const char *path,
+		       struct ff_err *err)
 {
-	const char *term = terminal(path);
-	struct stat sb;
-	char tmp[4096];
 	FILE *g;
 	int st;
 
-	if (!term)
-		return ff_err_set(err, EINVAL, "%s: plot name must end in .svg or .png", path);
-	if (!stat(path, &sb) && !S_ISREG(sb.st_mode))
-		return ff_err_set(err, EINVAL, "%s: exists and is not a regular file", path);
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid()) >= (int)sizeof(tmp))
-		return ff_err_set(err, ENAMETOOLONG, "%s: name too long", path);
 	g = popen("gnuplot", "w");
 	if (!g)
 		return ff_err_sys(err, errno, "%s: cannot run gnuplot", path);
-	fprintf(g, "set terminal %s\nset termoption noenhanced\nset output \"%s\"\n"
-		   "set multiplot layout 1,2\n", term, tmp);
+	fprintf(g, "set terminal %s\nset termoption noenhanced\nset output \"/dev/fd/%d\"\n"
+		   "set multiplot layout 1,2\n", term, fd);
 	scatter(g, r);
 	lines(g, r);
 	fprintf(g, "unset multiplot\nset output\n");
 	st = pclose(g);
-	if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st)) {
-		unlink(tmp);
+	if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st))
 		return ff_err_set(err, EIO, "%s: gnuplot failed (status %d)%s", path, st,
 				  WIFEXITED(st) && WEXITSTATUS(st) == 127 ? ": not installed" : "");
-	}
-	if (rename(tmp, path)) {
-		int e = errno;
-
-		unlink(tmp);
-		return ff_err_sys(err, e, "%s", path);
-	}
 	return 0;
+}
+
+int bench_plot(const struct bench_report *r, const char *path, struct ff_err *err)
+{
+	const char *term = terminal(path);
+	struct ff_outfile of;
+	int fd, ret;
+
+	if (!term)
+		return ff_err_set(err, EINVAL, "%s: plot name must end in .svg or .png", path);
+	if (ff_outfile_open(&of, path, err))
+		return -1;
+	/* a copy without O_CLOEXEC, for gnuplot to inherit */
+	fd = fcntl(of.fd, F_DUPFD, 3);
+	if (fd < 0) {
+		ret = ff_err_sys(err, errno, "%s", path);
+	} else {
+		ret = run_gnuplot(r, term, fd, path, err);
+		close(fd);
+	}
+	if (!ret)
+		return ff_outfile_commit(&of, err);
+	ff_outfile_abort(&of);
+	return ret;
 }
