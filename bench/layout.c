@@ -11,10 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int is_zero(const uint8_t *p, size_t n)
-{
-	return n && p[0] == 0 && !memcmp(p, p + 1, n - 1);
-}
+#include "common/bytes.h"
 
 static int unique(const struct bench_file *f, const struct bench_layout_opts *o)
 {
@@ -63,7 +60,7 @@ static int file_blocks(const struct bench_corpus *c, size_t fi,
 		uint32_t len = in_blocks - off < o->block_size ? (uint32_t)(in_blocks - off)
 							       : o->block_size;
 		const uint8_t *p = c->data + f->off + off;
-		uint32_t kind = !o->no_sparse && is_zero(p, len) ? BENCH_BLOCK_ZERO
+		uint32_t kind = !o->no_sparse && ff_is_zero(p, len) ? BENCH_BLOCK_ZERO
 								 : BENCH_BLOCK_DATA;
 
 		if (push_block(l, cap, p, len, kind, err))

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "common/bytes.h"
 #include "tree/data_stream.h"
 #include "yaffs2/ecc.h"
 #include "yaffs2/obj_header.h"
@@ -273,11 +274,6 @@ static int write_header(struct writer *w, const struct ff_node *n, struct ff_err
 	return emit_chunk(w, &t, w->chunk, w->lay->chunk_bytes, err);
 }
 
-static int all_zero(const uint8_t *p, size_t n)
-{
-	return n == 0 || (p[0] == 0 && !memcmp(p, p + 1, n - 1));
-}
-
 static int write_span(struct writer *w, const struct ff_node *n, const uint8_t *buf,
 		      size_t len, uint64_t off, struct ff_err *err)
 {
@@ -289,7 +285,7 @@ static int write_span(struct writer *w, const struct ff_node *n, const uint8_t *
 
 		/* unyaffs reads a file's chunks in sequence, so classic images
 		 * keep every chunk. */
-		if (!w->o->classic_tags && all_zero(buf + pos, take)) {
+		if (!w->o->classic_tags && ff_is_zero(buf + pos, take)) {
 			w->st->hole_chunks++;
 			continue;
 		}
