@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/pool.h"
 #include "fuse/idle.h"
 #include "fuse/ll.h"
 #include "fuse/read_pool.h"
@@ -161,21 +162,22 @@ static int run_loop(struct ff_fuse_session *s)
 /* FUSE_INIT lowers the window to what the kernel proposed, so it is
  * raised only once INIT is answered: a stat of the mount waits for that.
  * Best effort; without root the kernel's window stays. */
-static void *apply_readahead(void *arg)
+static void apply_readahead(void *arg, void *job, unsigned worker)
 {
 	struct ff_fuse_session *s = arg;
 	struct stat st;
 
+	(void)job;
+	(void)worker;
 	if (stat(s->mountpoint, &st) == 0)
 		ff_fuse_set_readahead(s->mountpoint, s->readahead_kb);
-	return NULL;
 }
 
 int ff_fuse_loop(struct ff_fuse_session *s, struct ff_err *err)
 {
 	struct ff_idle idle = {0};
-	pthread_t ra;
-	int ret, ra_started = 0;
+	struct ff_pool *ra = NULL;
+	int ret;
 
 	if (s->idle_timeout) {
 		ret = ff_idle_start(&idle, &s->ctx, s->mountpoint, s->idle_timeout);
@@ -184,10 +186,9 @@ int ff_fuse_loop(struct ff_fuse_session *s, struct ff_err *err)
 					  s->idle_timeout);
 	}
 	if (s->readahead_kb)
-		ra_started = pthread_create(&ra, NULL, apply_readahead, s) == 0;
+		ra = ff_pool_task(apply_readahead, s, NULL); /* best effort */
 	ret = run_loop(s);
-	if (ra_started)
-		pthread_join(ra, NULL);
+	ff_pool_free(ra);
 	ff_idle_stop(&idle);
 	/* > 0: a signal ended the loop, a normal way to stop */
 	if (ret < 0)
