@@ -136,15 +136,14 @@ static void fail(struct ex *ex, const char *rel, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "flashfs extract: %s: %s: %s\n", ex->o->image, rel, msg);
+	ff_warnf(ex->o->warn, ex->o->warn_ctx, FF_WARN_FAILED, rel, "%s", msg);
 	atomic_fetch_add(&ex->errors, 1);
 }
 
 static void warn_once(struct ex *ex, unsigned kind, const char *what)
 {
 	if (!(atomic_fetch_or(&ex->warned, kind) & kind))
-		fprintf(stderr, "flashfs extract: warning: %s (not root?); skipped where needed\n",
-			what);
+		ff_warnf(ex->o->warn, ex->o->warn_ctx, FF_WARN_NOT_PERMITTED, NULL, "%s", what);
 }
 
 static int push(struct items *it, const char *rel, uint64_t handle, const struct ff_stat *st)
@@ -621,10 +620,10 @@ static const char **case_collisions(struct ex *ex, const struct dents *d)
 		if (first[i] == FF_FOLD_NONE)
 			continue;
 		fold_first[i] = d->names[first[i]];
-		fprintf(stderr,
-			"flashfs extract: warning: %s: %s: \"%s\" and \"%s\" are the same name "
-			"when case is ignored; a case-insensitive target keeps only one\n",
-			ex->o->image, strcmp(d->rel, ".") ? d->rel : "/", fold_first[i], d->names[i]);
+		ff_warnf(ex->o->warn, ex->o->warn_ctx, FF_WARN_CASE_COLLISION,
+			 strcmp(d->rel, ".") ? d->rel : "/",
+			 "\"%s\" and \"%s\" are the same name when case is ignored; a "
+			 "case-insensitive target keeps only one", fold_first[i], d->names[i]);
 	}
 	free(first);
 	return fold_first;
@@ -926,7 +925,8 @@ static void free_items(struct items *it)
 	free(it->v);
 }
 
-int ff_extract(struct ff_fs *fs, const struct ff_extract_opts *o, char **paths, int n)
+int ff_extract(struct ff_fs *fs, const struct ff_extract_opts *o, char **paths, int n,
+	       struct ff_err *err)
 {
 	struct ex ex = {.fs = fs, .o = o, .is_root = geteuid() == 0, .uid = geteuid(),
 			.gid = getegid()};
@@ -934,12 +934,12 @@ int ff_extract(struct ff_fs *fs, const struct ff_extract_opts *o, char **paths, 
 	struct prefetch pf = {.fd = -1};
 
 	if (mkdir(o->dir, 0755) < 0 && errno != EEXIST) {
-		fprintf(stderr, "flashfs extract: %s: %s\n", o->dir, strerror(errno));
+		ff_err_set(err, errno, "%s: %s", o->dir, strerror(errno));
 		return 2;
 	}
 	ex.root = open(o->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (ex.root < 0) {
-		fprintf(stderr, "flashfs extract: %s: %s\n", o->dir, strerror(errno));
+		ff_err_set(err, errno, "%s: %s", o->dir, strerror(errno));
 		return 2;
 	}
 	atomic_init(&ex.errors, 0);
@@ -948,7 +948,7 @@ int ff_extract(struct ff_fs *fs, const struct ff_extract_opts *o, char **paths, 
 	ex.fold = ff_fold_new();
 	ex.bufs = calloc((size_t)(o->jobs > 1 ? o->jobs : 1), sizeof(*ex.bufs));
 	if (!ex.inline_buf || !ex.fold || !ex.bufs) {
-		fprintf(stderr, "flashfs extract: out of memory\n");
+		ff_err_set(err, ENOMEM, "out of memory");
 		free(ex.inline_buf);
 		ff_fold_free(ex.fold);
 		free(ex.bufs);
