@@ -17,7 +17,7 @@ cp "$T/out/old.sqfs" "$T/old.copy"
 # start_and_kill SIGNAL IMAGE — kill a build once its temporary exists.
 start_and_kill() {
 	local sig=$1 img=$2 pid n=0
-	mkfs.squashfs -q -c xz -X level=9 -j1 "$S" "$img" > /dev/null 2>&1 &
+	mkfs.squashfs -q -c xz -X level=9 -j 1 "$S" "$img" > /dev/null 2>&1 &
 	pid=$!
 	while [ $n -lt 200 ] && ! ls "$img".tmp.* > /dev/null 2>&1; do
 		sleep 0.05
