@@ -40,18 +40,13 @@ struct sqfs_block_proc {
 	void *user;
 };
 
-static int all_zero(const uint8_t *p, size_t n)
-{
-	return n == 0 || (p[0] == 0 && !memcmp(p, p + 1, n - 1));
-}
-
 static void process(struct sqfs_block *b, struct ff_comp_ctx *ctx)
 {
 	ssize_t n;
 
 	b->raw = 0;
 	b->failed = 0;
-	if (b->kind == FF_SQFS_BLOCK_DATA && b->check_sparse && all_zero(b->in, b->in_len)) {
+	if (b->kind == FF_SQFS_BLOCK_DATA && b->check_sparse && sqfs_all_zero(b->in, b->in_len)) {
 		b->kind = FF_SQFS_BLOCK_SPARSE;
 		b->out_len = 0;
 		return;

@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "common/outfile.h"
 #include "squashfs/format.h"
@@ -61,6 +62,11 @@ int sqfs_table_write(struct sqfs_sink *s, struct ff_comp_ctx *ctx, const uint8_t
 /* Appends a finished metadata stream at the sink; *start its position. */
 int sqfs_meta_emit(struct sqfs_sink *s, struct sqfs_meta_writer *mw, uint64_t *start,
 		   struct ff_err *err);
+
+static inline int sqfs_all_zero(const uint8_t *p, size_t n)
+{
+	return n == 0 || (p[0] == 0 && !memcmp(p, p + 1, n - 1));
+}
 
 /* ---- block_proc_writer.c: compression thread pool, ordered results ---- */
 struct sqfs_block {
