@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include "image/image.h"
@@ -57,10 +58,35 @@ int ff_cli_open(const char *cmd, const char *image, struct ff_open_opts *o, stru
 	o->log = log_stderr;
 	o->log_ctx = (void *)image;
 	if (ff_image_open(image, o, fs, &err) < 0) {
-		fprintf(stderr, "flashfs %s: %s: %s\n", cmd, image, err.msg);
+		ff_cli_open_error(cmd, image, o, &err, "--offset ");
 		return -1;
 	}
 	return 0;
+}
+
+/* Readers often name the image themselves; it is not printed twice. */
+void ff_cli_open_error(const char *cmd, const char *image, const struct ff_open_opts *o,
+		       const struct ff_err *err, const char *offset_option)
+{
+	const char *what;
+	uint64_t at;
+
+	if (err->code != FF_IMAGE_UNKNOWN || o->offset != 0) {
+		if (!strncmp(err->msg, image, strlen(image)))
+			fprintf(stderr, "flashfs %s: %s\n", cmd, err->msg);
+		else
+			fprintf(stderr, "flashfs %s: %s: %s\n", cmd, image, err->msg);
+		return;
+	}
+	what = ff_image_locate(image, o, &at);
+	if (!what) {
+		fprintf(stderr, "flashfs %s: %s: %s, at offset 0 or at any %u-byte step of its first "
+			"%llu MiB\n", cmd, image, err->msg, FF_IMAGE_SCAN_STEP,
+			FF_IMAGE_SCAN_BYTES >> 20);
+		return;
+	}
+	fprintf(stderr, "flashfs %s: %s: no image at offset 0; %s is at offset %llu: try %s%llu\n",
+		cmd, image, what, (unsigned long long)at, offset_option, (unsigned long long)at);
 }
 
 void ff_mode_string(uint32_t mode, char out[11])

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "common/endian.h"
+#include "common/file_size.h"
 #include "common/xattr_query.h"
 #include "squashfs/fs_reader.h"
 #include "squashfs/reader.h"
@@ -17,6 +18,17 @@
 int ff_squashfs_probe(const uint8_t *buf, size_t len)
 {
 	return len >= 4 && ff_get_le32(buf) == SQFS_MAGIC;
+}
+
+int ff_squashfs_probe_super(const uint8_t *buf, size_t len, uint64_t avail)
+{
+	struct sqfs_super sb;
+
+	if (len < SQFS_SUPER_SIZE || !ff_squashfs_probe(buf, len) ||
+	    sqfs_super_decode(buf, &sb, NULL) < 0 || sb.bytes_used > avail)
+		return 0;
+	return sb.inode_table < sb.dir_table && sb.dir_table < sb.bytes_used &&
+	       sb.id_table < sb.bytes_used;
 }
 
 int sqfs_fail(struct sqfs_rd *rd, const struct ff_err *err)
@@ -359,17 +371,18 @@ static int open_image(struct sqfs_rd *rd, const char *path, const struct ff_open
 {
 	uint64_t budget = opts && opts->cache_bytes ? opts->cache_bytes : DEFAULT_CACHE;
 	struct sqfs_node root;
-	struct stat st;
+	uint64_t size;
 
 	rd->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (rd->fd < 0 || fstat(rd->fd, &st) < 0)
+	if (rd->fd < 0)
 		return ff_err_sys(err, errno, "%s", path);
+	if (ff_file_size(rd->fd, path, &size, err) < 0)
+		return -1;
 	rd->file_off = opts ? opts->offset : 0;
-	if ((uint64_t)st.st_size < rd->file_off + SQFS_SUPER_SIZE)
+	if (size < SQFS_SUPER_SIZE || size - SQFS_SUPER_SIZE < rd->file_off)
 		return ff_err_set(err, EINVAL, "file of %llu bytes too small for a superblock at offset %llu",
-				  (unsigned long long)st.st_size,
-				  (unsigned long long)rd->file_off);
-	if (read_super(rd, (uint64_t)st.st_size - rd->file_off, err) < 0 ||
+				  (unsigned long long)size, (unsigned long long)rd->file_off);
+	if (read_super(rd, size - rd->file_off, err) < 0 ||
 	    make_caches(rd, budget, err) < 0 || read_comp(rd, err) < 0 ||
 	    check_tables(rd, err) < 0 || load_tables(rd, err) < 0)
 		return -1;
