@@ -34,6 +34,7 @@ struct args {
 	int64_t mkfs_time;	/* --mkfs-time; else the --mtime/SOURCE_DATE_EPOCH time */
 	int no_fragments, always_fragments, no_dedup, no_exports, no_sparse;
 	int quiet, progress, json;
+	int noappend, comp_given, block_given; /* append unless -noappend */
 	unsigned skipped;	/* source entries --ignore-errors left out */
 	const char *image;
 };
@@ -104,6 +105,8 @@ static void usage(FILE *out)
 		"      --no-exports         no NFS export table\n"
 		"      --no-sparse          store all-zero blocks like any other\n"
 		"      --sort FILE          block order priorities (\"path priority\" lines)\n"
+		"      --noappend           replace an existing IMAGE (default: a SquashFS\n"
+		"                           IMAGE is appended to, as mksquashfs does)\n"
 		"Source tree (the same in mkfs.yaffs2):\n"
 		"      --all-root           every file owned by 0:0\n"
 		"      --force-uid USER     --force-gid GROUP   one owner (number or name)\n"
@@ -161,9 +164,9 @@ static int handle_value_opt(struct args *a, int c, const char *opt, const char *
 	uint32_t jobs;
 
 	switch (c) {
-	case 'c': a->comp_name = arg; return 0;
+	case 'c': a->comp_name = arg; a->comp_given = 1; return 0;
 	case 'X': return ff_strv_push(&a->comp_opts, arg, err);
-	case 'b': return parse_block_size(opt, arg, &a->block_size, err);
+	case 'b': a->block_given = 1; return parse_block_size(opt, arg, &a->block_size, err);
 	case 'j':
 		if (ff_arg_u32(opt, arg, 1, 1024, &jobs, err))
 			return -1;
@@ -186,7 +189,7 @@ static int handle_flag(struct args *a, int c)
 	case O_PROGRESS: a->progress = 2; break;
 	case O_NO_PROGRESS: a->progress = 0; break;
 	case O_JSON: a->json = 1; break;
-	case O_NOAPPEND: break;
+	case O_NOAPPEND: a->noappend = 1; break;
 	default: return 1;
 	}
 	return 0;
@@ -481,7 +484,8 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static int write_image(struct args *a, const struct ff_comp *comp, struct ff_tree *tree)
+static int write_image(struct args *a, const struct ff_comp *comp, struct ff_tree *tree,
+		       struct ff_fs *old)
 {
 	struct run r = { .a = a };
 	struct ff_sqfs_write_opts o = {
@@ -490,6 +494,7 @@ static int write_image(struct args *a, const struct ff_comp *comp, struct ff_tre
 		.always_fragments = a->always_fragments, .no_dedup = a->no_dedup,
 		.no_exports = a->no_exports, .no_sparse = a->no_sparse, .no_xattrs = a->src.tree.no_xattrs,
 		.warn = run_warn, .progress = progress_cb, .cb_ctx = &r, .tmp_path_slot = &tmp_slot,
+		.append = old,
 	};
 	struct ff_sqfs_write_stats st;
 	struct ff_err err = {0};
@@ -539,16 +544,49 @@ static void install_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
+static int add_old_image(void *ctx, struct ff_tree *tree, struct ff_err *err)
+{
+	return ff_tree_add_image(tree, ctx, err);
+}
+
+/* Append, mksquashfs' default: an existing SquashFS IMAGE keeps its tree,
+ * compressor and block size, and the sources are added at its root. */
+static int open_append(struct args *a, const struct ff_comp *comp, struct ff_fs **old)
+{
+	struct ff_err err = {0};
+	int r = a->noappend ? 0 : ff_sqfs_append_open(a->image, old, &err);
+
+	if (r > 0)
+		r = ff_sqfs_append_check(*old, a->comp_given ? comp : NULL,
+					 a->block_given ? a->block_size : 0, &err);
+	if (r < 0) {
+		fprintf(stderr, PROG ": %s\n", err.msg);
+		ff_fs_close(*old);
+		*old = NULL;
+		return -1;
+	}
+	if (*old) {
+		a->block_size = ff_sqfs_append_block_size(*old);
+		a->src.before_finish = add_old_image;
+		a->src.before_finish_ctx = *old;
+	}
+	return 0;
+}
 
 static int run(struct args *a)
 {
 	struct ff_err err = {0};
 	struct ff_comp *comp = make_comp(a);
+	struct ff_fs *old = NULL;
 	struct ff_tree *tree;
 	int ret;
 
 	if (!comp)
 		return 2;
+	if (open_append(a, comp, &old) < 0) {
+		ff_comp_free(comp);
+		return 2;
+	}
 	if (ff_comp_kernel_unsupported(comp))
 		warn_cb(a, "the Linux kernel cannot mount images compressed with this codec "
 			   "(unsquashfs and flashfs can read them)");
@@ -557,11 +595,13 @@ static int run(struct args *a)
 	tree = ff_source_args_build(&a->src, &err);
 	if (!tree) {
 		fprintf(stderr, PROG ": %s\n", err.msg);
+		ff_fs_close(old);
 		ff_comp_free(comp);
 		return 2;
 	}
-	ret = write_image(a, comp, tree);
+	ret = write_image(a, old ? ff_sqfs_append_comp(old) : comp, tree, old);
 	ff_tree_free(tree);
+	ff_fs_close(old);
 	ff_comp_free(comp);
 	return ret;
 }

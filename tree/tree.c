@@ -19,6 +19,15 @@ static size_t hash_key(const struct ff_node *dir, const char *name, size_t len)
 	return (size_t)(h ^ (h >> 29));
 }
 
+static void hash_insert(struct ff_node **tab, size_t cap, struct ff_node *n)
+{
+	size_t j = hash_key(n->parent, n->name, n->name_len) & (cap - 1);
+
+	while (tab[j])
+		j = (j + 1) & (cap - 1);
+	tab[j] = n;
+}
+
 static int grow_hash(struct ff_tree *tree)
 {
 	size_t cap = tree->hash_cap ? tree->hash_cap * 2 : 1024;
@@ -26,20 +35,38 @@ static int grow_hash(struct ff_tree *tree)
 
 	if (!tab)
 		return -1;
-	for (size_t i = 0; i < tree->hash_cap; i++) {
-		struct ff_node *n = tree->hash[i];
-		size_t j;
-
-		if (!n)
-			continue;
-		j = hash_key(n->parent, n->name, n->name_len) & (cap - 1);
-		while (tab[j])
-			j = (j + 1) & (cap - 1);
-		tab[j] = n;
-	}
+	for (size_t i = 0; i < tree->hash_cap; i++)
+		if (tree->hash[i])
+			hash_insert(tab, cap, tree->hash[i]);
 	free(tree->hash);
 	tree->hash = tab;
 	tree->hash_cap = cap;
+	return 0;
+}
+
+/* Renames are rare (append collisions at the root): the table is rebuilt
+ * rather than taught deletion. */
+int ff_tree_rename(struct ff_tree *tree, struct ff_node *n, const char *name, size_t len,
+		   struct ff_err *err)
+{
+	char *copy = malloc(len + 1);
+	struct ff_node **tab = calloc(tree->hash_cap, sizeof(*tab));
+
+	if (!copy || !tab) {
+		free(copy);
+		free(tab);
+		return ff_err_set(err, ENOMEM, "%s: out of memory", n->name);
+	}
+	memcpy(copy, name, len);
+	copy[len] = '\0';
+	free(n->name);
+	n->name = copy;
+	n->name_len = (uint32_t)len;
+	for (size_t i = 0; i < tree->hash_cap; i++)
+		if (tree->hash[i])
+			hash_insert(tab, tree->hash_cap, tree->hash[i]);
+	free(tree->hash);
+	tree->hash = tab;
 	return 0;
 }
 
@@ -80,7 +107,6 @@ struct ff_node *ff_tree_add_child(struct ff_tree *tree, struct ff_node *dir,
 				  struct ff_err *err)
 {
 	struct ff_node *n;
-	size_t j;
 
 	if (len == 0 || len > FF_NAME_MAX) {
 		ff_err_set(err, ENAMETOOLONG, "%.*s: name is %zu bytes (allowed 1..%d)",
@@ -104,10 +130,7 @@ struct ff_node *ff_tree_add_child(struct ff_tree *tree, struct ff_node *dir,
 	n->mtime = ff_tree_default_mtime(tree);
 	if (append_child(dir, n))
 		goto oom_node;
-	j = hash_key(dir, name, len) & (tree->hash_cap - 1);
-	while (tree->hash[j])
-		j = (j + 1) & (tree->hash_cap - 1);
-	tree->hash[j] = n;
+	hash_insert(tree->hash, tree->hash_cap, n);
 	tree->hash_used++;
 	tree->count++;
 	return n;

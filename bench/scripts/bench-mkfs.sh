@@ -16,7 +16,7 @@ machine
 # one_run TOOL — append "seconds kb" of one build of $dir with $c to $work/TOOL
 one_run() {
 	case $1 in
-	ours) measure "$bin/mkfs.squashfs" -q -c "$c" -b 128K -j "$procs" "$dir" "$work/o.img" ;;
+	ours) measure "$bin/mkfs.squashfs" -q --noappend -c "$c" -b 128K -j "$procs" "$dir" "$work/o.img" ;;
 	mksq) measure mksquashfs "$dir" "$work/m.img" -comp "$c" -b 128K -noappend \
 		-no-progress -quiet -processors "$procs" ;;
 	esac >> "$work/$1"
