@@ -21,6 +21,8 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include "common/bytes.h"
+#include "common/pool.h"
 #include "common/progress.h"
 #include "flashfs/extract_count.h"
 #include "flashfs/extract_fold.h"
@@ -708,11 +710,6 @@ static void walk(struct ex *ex, struct dirref *dir, uint64_t h, const char *rel,
 
 /* ---- pass 2: file contents ---- */
 
-static int is_zero(const uint8_t *p, size_t n)
-{
-	return n == 0 || (p[0] == 0 && !memcmp(p, p + 1, n - 1));
-}
-
 /* Writes bytes [j->off, j->end) of the file, leaving zero runs as holes. */
 static int fill(struct ex *ex, const struct job *j, uint8_t *buf)
 {
@@ -728,7 +725,7 @@ static int fill(struct ex *ex, const struct job *j, uint8_t *buf)
 			     n < 0 ? strerror((int)-n) : "file shorter than its size");
 			return -1;
 		}
-		if (!is_zero(buf, (size_t)n)) {
+		if (!ff_is_zero(buf, (size_t)n)) {
 			if (pwrite(f->fd, buf, (size_t)n, (off_t)off) != n) {
 				fail(ex, f->rel, "write: %s", strerror(errno));
 				return -1;

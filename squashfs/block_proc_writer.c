@@ -1,49 +1,37 @@
-/* The block processor: worker threads compress data and fragment blocks in
- * parallel, each with its own codec context; the submitting thread retires
- * results strictly in submission order, so the image bytes do not depend
- * on the number of threads or on which thread finished first.
+/* The block processor: worker threads of the common pool (ordered mode)
+ * compress data and fragment blocks in parallel, each with its own codec
+ * context; the submitting thread retires results strictly in submission
+ * order, so the image bytes do not depend on the number of threads or on
+ * which thread finished first.
  *
- * Slots form a ring: [retire, claim) are being compressed or done,
- * [claim, submit) wait for a worker.  Memory is bounded by the ring: two
- * block-size buffers per slot, whatever the size of the files.
- *
- * When the ring is full the submitter retires down to three quarters
- * before filling again, so it sleeps once per batch of blocks instead of
- * once per block, and the workers always have a queue to take from; a
- * worker wakes the submitter only when the block it waits for is done. */
+ * Memory is bounded by the ring of slots: two block-size buffers per slot,
+ * whatever the size of the files.  When the ring is full the submitter
+ * retires down to three quarters before filling again, so it sleeps once
+ * per batch of blocks instead of once per block, and the workers always
+ * have a queue to take from. */
 #include "squashfs/writer_priv.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { SLOT_FREE, SLOT_FILLING, SLOT_READY, SLOT_BUSY, SLOT_DONE };
+#include "common/bytes.h"
+#include "common/pool.h"
 
 #define RING_BYTES_MAX (24u << 20) /* cap on buffer memory */
 #define RING_PER_THREAD 12       /* slots per worker: slack for uneven blocks */
 
 struct sqfs_block_proc {
-	pthread_mutex_t lock;
-	pthread_cond_t work, done;
+	struct ff_pool *pool;     /* jobs are struct sqfs_block pointers */
 	struct sqfs_block *slots;
 	size_t n_slots;
-	uint64_t submit, claim, retire;
-	uint64_t waiting_for;     /* slot number the submitter sleeps on, or ~0 */
-	int freeing;              /* free() waits for any busy slot */
-	pthread_t *threads;
-	struct ff_comp_ctx **ctx;
+	uint64_t submit;          /* slots handed out, on the submitting thread */
+	struct ff_comp_ctx **ctx; /* one per worker */
 	unsigned n_ctx;
-	unsigned n_threads;       /* started */
-	int stop;
 	uint32_t block_size;
 	sqfs_retire_fn retire_fn;
 	void *user;
 };
-
-static int all_zero(const uint8_t *p, size_t n)
-{
-	return n == 0 || (p[0] == 0 && !memcmp(p, p + 1, n - 1));
-}
 
 static void process(struct sqfs_block *b, struct ff_comp_ctx *ctx)
 {
@@ -51,7 +39,7 @@ static void process(struct sqfs_block *b, struct ff_comp_ctx *ctx)
 
 	b->raw = 0;
 	b->failed = 0;
-	if (b->kind == FF_SQFS_BLOCK_DATA && b->check_sparse && all_zero(b->in, b->in_len)) {
+	if (b->kind == FF_SQFS_BLOCK_DATA && b->check_sparse && ff_is_zero(b->in, b->in_len)) {
 		b->kind = FF_SQFS_BLOCK_SPARSE;
 		b->out_len = 0;
 		return;
@@ -67,33 +55,11 @@ static void process(struct sqfs_block *b, struct ff_comp_ctx *ctx)
 	}
 }
 
-static void *worker(void *arg)
+static void run_job(void *user, void *job, unsigned worker)
 {
-	struct sqfs_block_proc *bp = arg;
-	unsigned id;
+	struct sqfs_block_proc *bp = user;
 
-	pthread_mutex_lock(&bp->lock);
-	id = bp->n_threads++;
-	pthread_cond_broadcast(&bp->done);
-	for (;;) {
-		struct sqfs_block *b;
-
-		while (!bp->stop && bp->claim == bp->submit)
-			pthread_cond_wait(&bp->work, &bp->lock);
-		if (bp->stop)
-			break;
-		b = &bp->slots[bp->claim++ % bp->n_slots];
-		b->state = SLOT_BUSY;
-		pthread_mutex_unlock(&bp->lock);
-		process(b, bp->ctx[id]);
-		pthread_mutex_lock(&bp->lock);
-		b->state = SLOT_DONE;
-		if (bp->freeing || (bp->waiting_for != UINT64_MAX &&
-				    b == &bp->slots[bp->waiting_for % bp->n_slots]))
-			pthread_cond_broadcast(&bp->done);
-	}
-	pthread_mutex_unlock(&bp->lock);
-	return NULL;
+	process(*(struct sqfs_block **)job, bp->ctx[worker]);
 }
 
 static size_t ring_size(uint32_t block_size, unsigned threads)
@@ -122,43 +88,23 @@ static int alloc_slots(struct sqfs_block_proc *bp, struct ff_err *err)
 	return 0;
 }
 
-static int any_busy(const struct sqfs_block_proc *bp)
+static int start_pool(struct sqfs_block_proc *bp, const struct ff_comp *comp,
+		      unsigned threads, struct ff_err *err)
 {
-	for (size_t i = 0; bp->slots && i < bp->n_slots; i++)
-		if (bp->slots[i].state == SLOT_BUSY)
-			return 1;
-	return 0;
-}
+	struct ff_pool_cfg cfg = {.threads = threads, .queue = bp->n_slots,
+				  .job_size = sizeof(struct sqfs_block *), .ordered = 1,
+				  .run = run_job, .user = bp};
 
-static int start_threads(struct sqfs_block_proc *bp, const struct ff_comp *comp,
-			 unsigned threads, struct ff_err *err)
-{
 	bp->ctx = calloc(threads, sizeof(*bp->ctx));
-	bp->threads = calloc(threads, sizeof(*bp->threads));
-	if (!bp->ctx || !bp->threads)
+	if (!bp->ctx)
 		return ff_err_set(err, ENOMEM, "block processor: out of memory");
 	for (; bp->n_ctx < threads; bp->n_ctx++) {
 		bp->ctx[bp->n_ctx] = ff_comp_ctx_new(comp, err);
 		if (!bp->ctx[bp->n_ctx])
 			return -1;
 	}
-	for (unsigned i = 0; i < threads; i++) {
-		int e = pthread_create(&bp->threads[i], NULL, worker, bp);
-
-		if (e) {
-			/* Only the threads that started are joined on free. */
-			pthread_mutex_lock(&bp->lock);
-			while (bp->n_threads < i)
-				pthread_cond_wait(&bp->done, &bp->lock);
-			pthread_mutex_unlock(&bp->lock);
-			return ff_err_sys(err, e, "block processor: cannot start thread %u", i + 1);
-		}
-	}
-	pthread_mutex_lock(&bp->lock);
-	while (bp->n_threads < threads)
-		pthread_cond_wait(&bp->done, &bp->lock);
-	pthread_mutex_unlock(&bp->lock);
-	return 0;
+	bp->pool = ff_pool_new(&cfg, err);
+	return bp->pool ? 0 : -1;
 }
 
 struct sqfs_block_proc *sqfs_block_proc_new(const struct ff_comp *comp, uint32_t block_size,
@@ -172,15 +118,11 @@ struct sqfs_block_proc *sqfs_block_proc_new(const struct ff_comp *comp, uint32_t
 		ff_err_set(err, ENOMEM, "block processor: out of memory");
 		return NULL;
 	}
-	pthread_mutex_init(&bp->lock, NULL);
-	pthread_cond_init(&bp->work, NULL);
-	pthread_cond_init(&bp->done, NULL);
 	bp->block_size = block_size;
-	bp->waiting_for = UINT64_MAX;
 	bp->retire_fn = retire;
 	bp->user = user;
 	bp->n_slots = ring_size(block_size, want);
-	if (alloc_slots(bp, err) < 0 || start_threads(bp, comp, want, err) < 0) {
+	if (alloc_slots(bp, err) < 0 || start_pool(bp, comp, want, err) < 0) {
 		sqfs_block_proc_free(bp);
 		return NULL;
 	}
@@ -190,38 +132,29 @@ struct sqfs_block_proc *sqfs_block_proc_new(const struct ff_comp *comp, uint32_t
 /* Wait for the oldest block and hand it to the retire callback. */
 static int retire_one(struct sqfs_block_proc *bp, struct ff_err *err)
 {
-	struct sqfs_block *b = &bp->slots[bp->retire % bp->n_slots];
-	int ret;
+	struct sqfs_block *b;
 
-	pthread_mutex_lock(&bp->lock);
-	if (b->state != SLOT_DONE) {
-		bp->waiting_for = bp->retire;
-		while (b->state != SLOT_DONE)
-			pthread_cond_wait(&bp->done, &bp->lock);
-		bp->waiting_for = UINT64_MAX;
-	}
-	pthread_mutex_unlock(&bp->lock);
+	if (!ff_pool_retire(bp->pool, &b))
+		return 0;
 	if (b->failed) {
 		*err = b->err;
-		ret = -1;
-	} else {
-		ret = bp->retire_fn(bp->user, b, err);
+		return -1;
 	}
-	b->state = SLOT_FREE;
-	bp->retire++;
-	return ret;
+	return bp->retire_fn(bp->user, b, err);
 }
 
 struct sqfs_block *sqfs_block_proc_get(struct sqfs_block_proc *bp, struct ff_err *err)
 {
 	struct sqfs_block *b;
+	size_t n = bp->n_slots;
 
-	if (bp->submit - bp->retire == bp->n_slots)
-		while (bp->submit - bp->retire > bp->n_slots - (bp->n_slots + 3) / 4)
+	/* a full ring is emptied to three quarters, so the submitter sleeps
+	 * once per batch of blocks, not once per block */
+	if (ff_pool_pending(bp->pool) == n)
+		while (ff_pool_pending(bp->pool) > n - (n + 3) / 4)
 			if (retire_one(bp, err) < 0)
 				return NULL;
-	b = &bp->slots[bp->submit % bp->n_slots];
-	b->state = SLOT_FILLING;
+	b = &bp->slots[bp->submit % n];
 	b->kind = FF_SQFS_BLOCK_DATA;
 	b->check_sparse = 0;
 	b->owner = NULL;
@@ -232,16 +165,13 @@ struct sqfs_block *sqfs_block_proc_get(struct sqfs_block_proc *bp, struct ff_err
 
 void sqfs_block_proc_submit(struct sqfs_block_proc *bp, struct sqfs_block *b)
 {
-	pthread_mutex_lock(&bp->lock);
-	b->state = SLOT_READY;
 	bp->submit++;
-	pthread_cond_signal(&bp->work);
-	pthread_mutex_unlock(&bp->lock);
+	ff_pool_submit(bp->pool, &b);
 }
 
 int sqfs_block_proc_drain(struct sqfs_block_proc *bp, struct ff_err *err)
 {
-	while (bp->retire < bp->submit)
+	while (ff_pool_pending(bp->pool))
 		if (retire_one(bp, err) < 0)
 			return -1;
 	return 0;
@@ -249,22 +179,10 @@ int sqfs_block_proc_drain(struct sqfs_block_proc *bp, struct ff_err *err)
 
 void sqfs_block_proc_free(struct sqfs_block_proc *bp)
 {
-	unsigned started;
-
 	if (!bp)
 		return;
-	pthread_mutex_lock(&bp->lock);
-	/* Let workers finish what they hold, so no thread touches a buffer
-	 * freed below. */
-	bp->freeing = 1;
-	while (any_busy(bp))
-		pthread_cond_wait(&bp->done, &bp->lock);
-	bp->stop = 1;
-	started = bp->n_threads;
-	pthread_cond_broadcast(&bp->work);
-	pthread_mutex_unlock(&bp->lock);
-	for (unsigned i = 0; i < started; i++)
-		pthread_join(bp->threads[i], NULL);
+	/* the workers finish what is queued before any buffer goes */
+	ff_pool_free(bp->pool);
 	for (unsigned i = 0; i < bp->n_ctx; i++)
 		ff_comp_ctx_free(bp->ctx[i]);
 	for (size_t i = 0; bp->slots && i < bp->n_slots; i++) {
@@ -273,9 +191,5 @@ void sqfs_block_proc_free(struct sqfs_block_proc *bp)
 	}
 	free(bp->slots);
 	free(bp->ctx);
-	free(bp->threads);
-	pthread_mutex_destroy(&bp->lock);
-	pthread_cond_destroy(&bp->work);
-	pthread_cond_destroy(&bp->done);
 	free(bp);
 }

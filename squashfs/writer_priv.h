@@ -71,7 +71,6 @@ struct sqfs_block {
 	int check_sparse;
 	void *owner;          /* the submitter's bookkeeping */
 	uint32_t idx;
-	int state;
 	int failed;
 	struct ff_err err;
 };

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/bytes.h"
 #include "common/fs.h"
 #include "yaffs2/scan.h"
 #include "yaffs2/tags.h"
@@ -202,11 +203,6 @@ static uint32_t guess_ppb(int fd, uint64_t offset, uint64_t bytes, const struct 
 	return ppb == 1024 && pages > 1024 ? 64 : ppb;
 }
 
-static int all_erased(const uint8_t *p, uint64_t n)
-{
-	return n && p[0] == 0xff && !memcmp(p, p + 1, n - 1);
-}
-
 /* Read the window at w->start (shorter at the end of the image). */
 static void read_window(int fd, uint64_t offset, uint64_t bytes, struct window *w)
 {
@@ -233,7 +229,7 @@ static int first_window(int fd, uint64_t offset, uint64_t bytes, struct window *
 		return ff_err_set(err, ENOMEM, "out of memory");
 	for (int i = 0; i < MAX_ERASED_WINDOWS; i++) {
 		read_window(fd, offset, bytes, w);
-		if (!all_erased(w->buf, w->len) || w->len < WINDOW_BYTES ||
+		if (!ff_all_bytes(w->buf, w->len, 0xff) || w->len < WINDOW_BYTES ||
 		    w->start + w->len >= bytes)
 			break;
 		w->start += WINDOW_BYTES;

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "common/bytes.h"
 #include "tree/data_stream.h"
 #include "yaffs2/ecc.h"
 #include "yaffs2/end_record.h"
@@ -281,11 +282,6 @@ static int write_header(struct writer *w, const struct ff_node *n, struct ff_err
 	return emit_chunk(w, &t, w->chunk, w->lay->chunk_bytes, err);
 }
 
-static int all_zero(const uint8_t *p, size_t n)
-{
-	return n == 0 || (p[0] == 0 && !memcmp(p, p + 1, n - 1));
-}
-
 static int write_span(struct writer *w, const struct ff_node *n, const uint8_t *buf,
 		      size_t len, uint64_t off, struct ff_err *err)
 {
@@ -299,7 +295,7 @@ static int write_span(struct writer *w, const struct ff_node *n, const uint8_t *
 		 * keep every chunk; the last is always kept, so that a reader
 		 * can tell a file cut short (end_record.h). */
 		if (!w->o->classic_tags && off + pos + take < n->size &&
-		    all_zero(buf + pos, take)) {
+		    ff_is_zero(buf + pos, take)) {
 			w->st->hole_chunks++;
 			continue;
 		}

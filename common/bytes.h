@@ -1,0 +1,18 @@
+/* Byte-run tests shared by the writers, the extractor and the bench. */
+#ifndef FF_COMMON_BYTES_H
+#define FF_COMMON_BYTES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* 1 when each of the n bytes at p equals c.  An empty run (n == 0) is
+ * uniform: 1, and p is not read. */
+int ff_all_bytes(const void *p, size_t n, uint8_t c);
+
+/* 1 when the n bytes at p are all zero; 1 for n == 0 (see ff_all_bytes). */
+static inline int ff_is_zero(const void *p, size_t n)
+{
+	return ff_all_bytes(p, n, 0);
+}
+
+#endif
