@@ -5,10 +5,10 @@
  * median and worst show the spread.  Times are thread CPU time, so other
  * load on the machine does not slow the figures down. */
 #include "bench/bench.h"
+#include "common/pool.h"
 #include "compress/compress.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -93,15 +93,20 @@ static int decompress_share(struct worker *w)
 	return 0;
 }
 
-static void *worker_run(void *arg)
+static void worker_run(struct worker *w)
 {
-	struct worker *w = arg;
 	double t0 = bench_cpu_now();
 
 	w->bytes = 0;
 	w->rc = w->decompress ? decompress_share(w) : compress_share(w);
 	w->secs = bench_cpu_now() - t0;
-	return NULL;
+}
+
+static void worker_job(void *user, void *job, unsigned worker)
+{
+	(void)user;
+	(void)worker;
+	worker_run(*(struct worker **)job);
 }
 
 /* One pass over every block by all workers; returns CPU seconds summed
@@ -109,21 +114,24 @@ static void *worker_run(void *arg)
 static int run_pass(struct worker *w, unsigned n, int decompress, double *secs,
 		    uint64_t *bytes, struct ff_err *err)
 {
-	pthread_t tid[BENCH_MAX_THREADS];
-	unsigned started = 0;
+	struct ff_pool_cfg cfg = {.threads = n - 1, .queue = n, .job_size = sizeof(struct worker *),
+				  .run = worker_job};
+	/* this thread runs the last share; without a pool, every share */
+	struct ff_pool *pool = n > 1 ? ff_pool_new(&cfg, NULL) : NULL;
 
 	for (unsigned i = 0; i < n; i++) {
-		w[i].decompress = decompress;
-		if (i == n - 1 || pthread_create(&tid[i], NULL, worker_run, &w[i]))
-			worker_run(&w[i]);
+		struct worker *wi = &w[i];
+
+		wi->decompress = decompress;
+		if (pool && i < n - 1)
+			ff_pool_submit(pool, &wi);
 		else
-			started |= 1u << i;
+			worker_run(wi);
 	}
+	ff_pool_free(pool);
 	*secs = 0;
 	*bytes = 0;
 	for (unsigned i = 0; i < n; i++) {
-		if (started & (1u << i))
-			pthread_join(tid[i], NULL);
 		if (w[i].rc) {
 			*err = w[i].err;
 			return -1;

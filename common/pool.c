@@ -128,6 +128,18 @@ struct ff_pool *ff_pool_new(const struct ff_pool_cfg *cfg, struct ff_err *err)
 	return p;
 }
 
+struct ff_pool *ff_pool_task(ff_pool_fn run, void *user, struct ff_err *err)
+{
+	struct ff_pool_cfg cfg = {.threads = 1, .queue = 1, .job_size = 1, .run = run,
+				  .user = user};
+	struct ff_pool *p = ff_pool_new(&cfg, err);
+	uint8_t zero = 0;
+
+	if (p)
+		ff_pool_submit(p, &zero);
+	return p;
+}
+
 unsigned ff_pool_threads(const struct ff_pool *p)
 {
 	return p->started;

@@ -41,6 +41,10 @@ struct ff_pool_cfg {
 
 /* NULL with err set when out of memory or no thread could start. */
 struct ff_pool *ff_pool_new(const struct ff_pool_cfg *cfg, struct ff_err *err);
+/* A background task: one thread runs run(user, job, 0) once (job points
+ * to a zero byte); ff_pool_free waits for it to return.  NULL with err set
+ * when the thread cannot start. */
+struct ff_pool *ff_pool_task(ff_pool_fn run, void *user, struct ff_err *err);
 /* The number of threads that started. */
 unsigned ff_pool_threads(const struct ff_pool *p);
 

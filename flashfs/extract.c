@@ -10,7 +10,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -73,17 +72,10 @@ struct job {
 
 #define QUEUE 256
 
-struct queue {
-	pthread_mutex_t lock;
-	pthread_cond_t not_empty, not_full;
-	struct job ring[QUEUE];
-	size_t head, count;
-	int closed;
-};
-
 struct ex {
 	struct ff_fs *fs;
-	struct queue q;
+	struct ff_pool *pool; /* NULL: the walker does every job itself */
+	uint8_t **bufs;       /* a worker's read buffer, by worker number */
 	int sgid_dir; /* some target directory passes its group on */
 	const struct ff_extract_opts *o;
 	int root, is_root;
@@ -96,7 +88,6 @@ struct ex {
 	atomic_uint warned;
 	struct ff_progress *prog;
 	uint8_t *inline_buf; /* for jobs done by the walker itself */
-	int jobs_inline;     /* no worker threads could be started */
 };
 
 /* An open target directory shared by the walker and the workers that
@@ -786,105 +777,50 @@ static void process(struct ex *ex, struct job *j, uint8_t *buf)
 		finish_file(ex, f);
 }
 
-/* Takes the oldest job if there is one, without waiting. */
-static int try_dequeue(struct queue *q, struct job *j)
-{
-	int got;
-
-	pthread_mutex_lock(&q->lock);
-	got = q->count > 0;
-	if (got) {
-		*j = q->ring[q->head];
-		q->head = (q->head + 1) % QUEUE;
-		q->count--;
-		pthread_cond_signal(&q->not_full);
-	}
-	pthread_mutex_unlock(&q->lock);
-	return got;
-}
-
 /* When the queue is full the walker does the oldest job itself rather than
  * sleep, so it is one more decompressing thread while it has nothing else
  * to do. */
 static void enqueue(struct ex *ex, struct job *j)
 {
-	struct queue *q = &ex->q;
-	struct job own;
-
-	if (ex->o->jobs <= 1 || ex->jobs_inline) {
+	if (!ex->pool) {
 		process(ex, j, ex->inline_buf);
 		return;
 	}
-	pthread_mutex_lock(&q->lock);
-	while (q->count == QUEUE) {
-		pthread_mutex_unlock(&q->lock);
-		if (try_dequeue(q, &own))
-			process(ex, &own, ex->inline_buf);
-		pthread_mutex_lock(&q->lock);
+	while (ff_pool_try_submit(ex->pool, j) < 0)
+		ff_pool_help(ex->pool);
+}
+
+static void run_job(void *user, void *job, unsigned worker)
+{
+	struct ex *ex = user;
+
+	if (worker == ff_pool_threads(ex->pool)) { /* the walker helping */
+		process(ex, job, ex->inline_buf);
+		return;
 	}
-	q->ring[(q->head + q->count++) % QUEUE] = *j;
-	pthread_cond_signal(&q->not_empty);
-	pthread_mutex_unlock(&q->lock);
+	if (!ex->bufs[worker])
+		ex->bufs[worker] = malloc(CHUNK); /* process() reports NULL */
+	process(ex, job, ex->bufs[worker]);
 }
 
-static int dequeue(struct queue *q, struct job *j)
+/* No pool with -j 1, or when no thread starts: the walker does it all. */
+static void start_workers(struct ex *ex)
 {
-	pthread_mutex_lock(&q->lock);
-	while (!q->count && !q->closed)
-		pthread_cond_wait(&q->not_empty, &q->lock);
-	if (!q->count) {
-		pthread_mutex_unlock(&q->lock);
-		return 0;
-	}
-	*j = q->ring[q->head];
-	q->head = (q->head + 1) % QUEUE;
-	q->count--;
-	pthread_cond_signal(&q->not_full);
-	pthread_mutex_unlock(&q->lock);
-	return 1;
+	struct ff_pool_cfg cfg = {.threads = (unsigned)ex->o->jobs, .queue = QUEUE,
+				  .job_size = sizeof(struct job), .run = run_job, .user = ex};
+
+	if (ex->o->jobs > 1)
+		ex->pool = ff_pool_new(&cfg, NULL);
 }
 
-static void *worker(void *arg)
+static void stop_workers(struct ex *ex)
 {
-	struct ex *ex = arg;
-	uint8_t *buf = malloc(CHUNK);
-	struct job j;
-
-	while (dequeue(&ex->q, &j))
-		process(ex, &j, buf);
-	free(buf);
-	return NULL;
-}
-
-static int start_workers(struct ex *ex, pthread_t *t)
-{
-	int i, started = 0;
-
-	pthread_mutex_init(&ex->q.lock, NULL);
-	pthread_cond_init(&ex->q.not_empty, NULL);
-	pthread_cond_init(&ex->q.not_full, NULL);
-	for (i = 0; ex->o->jobs > 1 && i < ex->o->jobs; i++)
-		started += pthread_create(&t[started], NULL, worker, ex) == 0;
-	return started;
-}
-
-static void stop_workers(struct ex *ex, pthread_t *t, int started)
-{
-	struct job j;
-	int i;
-
-	while (started && try_dequeue(&ex->q, &j)) /* help finish the queue */
-		process(ex, &j, ex->inline_buf);
-
-	pthread_mutex_lock(&ex->q.lock);
-	ex->q.closed = 1;
-	pthread_cond_broadcast(&ex->q.not_empty);
-	pthread_mutex_unlock(&ex->q.lock);
-	for (i = 0; i < started; i++)
-		pthread_join(t[i], NULL);
-	pthread_mutex_destroy(&ex->q.lock);
-	pthread_cond_destroy(&ex->q.not_empty);
-	pthread_cond_destroy(&ex->q.not_full);
+	if (!ex->pool)
+		return;
+	while (ff_pool_help(ex->pool)) /* help finish the queue */
+		;
+	ff_pool_free(ex->pool);
+	ex->pool = NULL;
 }
 
 /* ---- image prefetch ---- */
@@ -897,39 +833,39 @@ static void stop_workers(struct ex *ex, pthread_t *t, int started)
 #define PREFETCH_STEP (4u << 20)
 
 struct prefetch {
-	pthread_t t;
-	int fd, started;
+	struct ff_pool *task;
+	int fd;
 	atomic_int stop;
 };
 
-static void *prefetch_run(void *arg)
+static void prefetch_run(void *arg, void *job, unsigned worker)
 {
 	struct prefetch *p = arg;
 	struct stat st;
 	off_t off;
 
+	(void)job;
+	(void)worker;
 	if (fstat(p->fd, &st) < 0)
-		return NULL;
+		return;
 	for (off = 0; off < st.st_size && !atomic_load(&p->stop); off += PREFETCH_STEP)
 		if (posix_fadvise(p->fd, off, PREFETCH_STEP, POSIX_FADV_WILLNEED) != 0)
 			break;
-	return NULL;
 }
 
 static void prefetch_start(struct prefetch *p, const char *image)
 {
 	atomic_init(&p->stop, 0);
-	p->started = 0;
+	p->task = NULL;
 	p->fd = image ? open(image, O_RDONLY | O_CLOEXEC) : -1;
-	if (p->fd >= 0 && pthread_create(&p->t, NULL, prefetch_run, p) == 0)
-		p->started = 1;
+	if (p->fd >= 0)
+		p->task = ff_pool_task(prefetch_run, p, NULL); /* only a hint */
 }
 
 static void prefetch_stop(struct prefetch *p)
 {
 	atomic_store(&p->stop, 1);
-	if (p->started)
-		pthread_join(p->t, NULL);
+	ff_pool_free(p->task);
 	if (p->fd >= 0)
 		close(p->fd);
 }
@@ -1053,9 +989,8 @@ int ff_extract(struct ff_fs *fs, const struct ff_extract_opts *o, char **paths, 
 {
 	struct ex ex = {.fs = fs, .o = o, .is_root = geteuid() == 0, .uid = geteuid(),
 			.gid = getegid()};
-	int i, whole = n == 0, started;
+	int i, whole = n == 0;
 	struct prefetch pf = {.fd = -1};
-	pthread_t *threads;
 
 	if (!paths_exist(fs, o, paths, n))
 		return 1;
@@ -1072,12 +1007,12 @@ int ff_extract(struct ff_fs *fs, const struct ff_extract_opts *o, char **paths, 
 	atomic_init(&ex.warned, 0);
 	ex.inline_buf = malloc(CHUNK);
 	ex.fold = ff_fold_new();
-	threads = calloc((size_t)(o->jobs > 1 ? o->jobs : 1), sizeof(*threads));
-	if (!ex.inline_buf || !ex.fold || !threads) {
+	ex.bufs = calloc((size_t)(o->jobs > 1 ? o->jobs : 1), sizeof(*ex.bufs));
+	if (!ex.inline_buf || !ex.fold || !ex.bufs) {
 		fprintf(stderr, "flashfs extract: out of memory\n");
 		free(ex.inline_buf);
 		ff_fold_free(ex.fold);
-		free(threads);
+		free(ex.bufs);
 		close(ex.root);
 		return 2;
 	}
@@ -1085,9 +1020,7 @@ int ff_extract(struct ff_fs *fs, const struct ff_extract_opts *o, char **paths, 
 		ex.prog = ff_progress_new(2, "files", o->progress == 2);
 	if (ex.prog)
 		set_totals(&ex, paths, n);
-	started = start_workers(&ex, threads);
-	if (o->jobs > 1 && !started)
-		ex.jobs_inline = 1;
+	start_workers(&ex);
 	for (i = 0; i < n; i++)
 		if (!paths[i][strspn(paths[i], "/")])
 			whole = 1;
@@ -1098,7 +1031,7 @@ int ff_extract(struct ff_fs *fs, const struct ff_extract_opts *o, char **paths, 
 			extract_path(&ex, paths[i]);
 	if (whole)
 		whole_image(&ex);
-	stop_workers(&ex, threads, started);
+	stop_workers(&ex);
 	prefetch_stop(&pf);
 	finish_dirs(&ex);
 	if (ex.prog) {
@@ -1110,7 +1043,9 @@ int ff_extract(struct ff_fs *fs, const struct ff_extract_opts *o, char **paths, 
 	free_items(&ex.dirs);
 	ff_fold_free(ex.fold);
 	free(ex.inline_buf);
-	free(threads);
+	for (i = 0; i < (o->jobs > 1 ? o->jobs : 1); i++)
+		free(ex.bufs[i]);
+	free(ex.bufs);
 	close(ex.root);
 	return atomic_load(&ex.errors) ? 1 : 0;
 }

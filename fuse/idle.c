@@ -28,11 +28,13 @@ static int try_unmount(const char *mountpoint)
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 }
 
-static void *watch(void *arg)
+static void watch(void *arg, void *job, unsigned worker)
 {
 	struct ff_idle *w = arg;
 	struct timespec ts;
 
+	(void)job;
+	(void)worker;
 	pthread_mutex_lock(&w->lock);
 	while (!w->stop) {
 		clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -44,19 +46,18 @@ static void *watch(void *arg)
 			continue;
 		pthread_mutex_unlock(&w->lock);
 		if (try_unmount(w->mountpoint) == 0)
-			return NULL; /* the session loop now ends by itself */
+			return; /* the session loop now ends by itself */
 		atomic_store(&w->ff->last_active, ff_fuse_now());
 		pthread_mutex_lock(&w->lock);
 	}
 	pthread_mutex_unlock(&w->lock);
-	return NULL;
 }
 
 int ff_idle_start(struct ff_idle *w, struct ff_fuse *ff, const char *mountpoint,
 		  unsigned timeout)
 {
 	pthread_condattr_t ca;
-	int ret;
+	struct ff_err err = {0};
 
 	memset(w, 0, sizeof(*w));
 	w->ff = ff;
@@ -68,9 +69,13 @@ int ff_idle_start(struct ff_idle *w, struct ff_fuse *ff, const char *mountpoint,
 	pthread_cond_init(&w->wake, &ca);
 	pthread_condattr_destroy(&ca);
 	atomic_store(&ff->last_active, ff_fuse_now());
-	ret = pthread_create(&w->thread, NULL, watch, w);
-	w->started = ret == 0;
-	return ret;
+	w->task = ff_pool_task(watch, w, &err);
+	w->started = w->task != NULL;
+	if (!w->started) {
+		pthread_cond_destroy(&w->wake);
+		pthread_mutex_destroy(&w->lock);
+	}
+	return w->started ? 0 : err.code ? err.code : EAGAIN;
 }
 
 void ff_idle_stop(struct ff_idle *w)
@@ -81,7 +86,7 @@ void ff_idle_stop(struct ff_idle *w)
 	w->stop = 1;
 	pthread_cond_signal(&w->wake);
 	pthread_mutex_unlock(&w->lock);
-	pthread_join(w->thread, NULL);
+	ff_pool_free(w->task);
 	pthread_cond_destroy(&w->wake);
 	pthread_mutex_destroy(&w->lock);
 	w->started = 0;

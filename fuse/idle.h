@@ -6,10 +6,11 @@
 
 #include <pthread.h>
 
+#include "common/pool.h"
 #include "fuse/ll.h"
 
 struct ff_idle {
-	pthread_t thread;
+	struct ff_pool *task; /* runs the watch */
 	pthread_mutex_t lock;
 	pthread_cond_t wake;
 	int stop, started;

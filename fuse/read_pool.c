@@ -7,15 +7,14 @@
 #include "fuse/read_pool.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <stdlib.h>
 
-#include "common/threads.h"
+#include "common/pool.h"
 
 #define MAX_WORKERS 64
+#define QUEUE 1024 /* reads waiting; beyond that the loop answers inline */
 
 struct job {
-	struct job *next;
 	fuse_req_t req;
 	uint64_t handle;
 	size_t size;
@@ -24,76 +23,43 @@ struct job {
 
 struct ff_read_pool {
 	struct ff_fuse *ff;
-	pthread_mutex_t lock;
-	pthread_cond_t wake;
-	struct job *head, **tail;
-	int stop;
-	unsigned nthreads;
-	pthread_t thread[MAX_WORKERS];
+	struct ff_pool *pool;
 };
 
-static void *worker(void *arg)
+static void run_job(void *user, void *job, unsigned worker)
 {
-	struct ff_read_pool *p = arg;
+	struct ff_read_pool *p = user;
+	const struct job *j = job;
 
-	pthread_mutex_lock(&p->lock);
-	for (;;) {
-		struct job *j = p->head;
-
-		if (!j) {
-			if (p->stop)
-				break;
-			pthread_cond_wait(&p->wake, &p->lock);
-			continue;
-		}
-		p->head = j->next;
-		if (!p->head)
-			p->tail = &p->head;
-		pthread_mutex_unlock(&p->lock);
-		ff_fuse_answer_read(p->ff, j->req, j->handle, j->size, j->off, 0);
-		free(j);
-		pthread_mutex_lock(&p->lock);
-	}
-	pthread_mutex_unlock(&p->lock);
-	return NULL;
+	(void)worker;
+	ff_fuse_answer_read(p->ff, j->req, j->handle, j->size, j->off, 0);
 }
 
 struct ff_read_pool *ff_read_pool_new(struct ff_fuse *ff, unsigned threads)
 {
 	struct ff_read_pool *p = calloc(1, sizeof(*p));
+	struct ff_pool_cfg cfg = {.threads = threads > MAX_WORKERS ? MAX_WORKERS : threads,
+				  .queue = QUEUE, .job_size = sizeof(struct job),
+				  .run = run_job, .user = p};
 
-	if (!p)
-		return NULL;
+	if (!p || !threads)
+		goto fail;
 	p->ff = ff;
-	p->tail = &p->head;
-	pthread_mutex_init(&p->lock, NULL);
-	pthread_cond_init(&p->wake, NULL);
-	if (threads > MAX_WORKERS)
-		threads = MAX_WORKERS;
-	for (; p->nthreads < threads; p->nthreads++)
-		if (pthread_create(&p->thread[p->nthreads], NULL, worker, p) != 0)
-			break;
-	if (!p->nthreads) {
-		ff_read_pool_free(p);
-		return NULL;
-	}
+	p->pool = ff_pool_new(&cfg, NULL);
+	if (!p->pool)
+		goto fail;
 	return p;
+fail:
+	free(p);
+	return NULL;
 }
 
 int ff_read_pool_submit(struct ff_read_pool *p, fuse_req_t req, uint64_t handle, size_t size,
 			uint64_t off)
 {
-	struct job *j = malloc(sizeof(*j));
+	struct job j = {req, handle, size, off};
 
-	if (!j)
-		return -ENOMEM;
-	*j = (struct job){NULL, req, handle, size, off};
-	pthread_mutex_lock(&p->lock);
-	*p->tail = j;
-	p->tail = &j->next;
-	pthread_cond_signal(&p->wake);
-	pthread_mutex_unlock(&p->lock);
-	return 0;
+	return ff_pool_try_submit(p->pool, &j) < 0 ? -EAGAIN : 0;
 }
 
 void ff_read_pool_free(struct ff_read_pool *p)
@@ -101,6 +67,6 @@ void ff_read_pool_free(struct ff_read_pool *p)
 	if (!p)
 		return;
 	/* the workers still answer what is queued */
-	ff_threads_stop(&p->lock, &p->wake, &p->stop, p->thread, p->nthreads);
+	ff_pool_free(p->pool);
 	free(p);
 }

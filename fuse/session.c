@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/pool.h"
 #include "fuse/idle.h"
 #include "fuse/ll.h"
 #include "fuse/read_pool.h"

@@ -188,6 +188,13 @@ static void *crc_part_run(void *arg)
 	return NULL;
 }
 
+static void crc_part_task(void *arg, void *job, unsigned worker)
+{
+	(void)job;
+	(void)worker;
+	crc_part_run(arg);
+}
+
 /* Deterministic whatever the timing: the error of the first file in data
  * order that failed is the one reported. */
 static int crc_wanted(struct sqfs_writer *w, const uint8_t *want, uint32_t *crcs,
@@ -195,19 +202,18 @@ static int crc_wanted(struct sqfs_writer *w, const uint8_t *want, uint32_t *crcs
 {
 	unsigned parts = w->jobs > 1 ? 2 : 1, started = 1;
 	struct crc_part p[2];
-	pthread_t helper;
+	struct ff_pool *helper = NULL;
 	size_t first = 0;
 
 	for (unsigned k = 0; k < parts; k++)
 		p[k] = (struct crc_part){ .w = w, .want = want, .crcs = crcs, .part = k,
 					  .parts = parts };
-	if (parts > 1 && pthread_create(&helper, NULL, crc_part_run, &p[1]) == 0)
+	if (parts > 1 && (helper = ff_pool_task(crc_part_task, &p[1], NULL)))
 		started = 2;
 	else
 		p[0].parts = 1;
 	crc_part_run(&p[0]);
-	if (started > 1)
-		pthread_join(helper, NULL);
+	ff_pool_free(helper);
 	for (unsigned k = 1; k < started; k++)
 		if (p[k].failed_at < p[first].failed_at)
 			first = k;

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/threads.h"
+#include "common/pool.h"
 #include "squashfs/fs_reader.h"
 
 #define RING 256      /* planned blocks, plus markers for files with none */
@@ -38,12 +38,11 @@ struct cursor {
 
 struct sqfs_prefetch {
 	struct sqfs_rd *rd;
-	pthread_mutex_t lock;
-	pthread_cond_t wake;
-	pthread_t thread[MAX_THREADS];
+	pthread_mutex_t lock;     /* all below; taken before the pool's */
+	struct ff_pool *pool;     /* runs tick() jobs; started with the first plan */
 	unsigned nthreads, want_threads;
 	int stop, planning, started;
-	unsigned idle;            /* workers waiting for work */
+	unsigned ticks;           /* tick() jobs queued or running */
 	uint64_t epoch;           /* bumped on restart: plans made before are stale */
 	struct job ring[RING];
 	uint64_t first, end, next_job; /* sequence numbers: the ring holds [first, end);
@@ -121,13 +120,17 @@ static int want_plan(const struct sqfs_prefetch *p)
 	return !p->planning && p->cur.valid && p->ahead < p->win && p->end - p->first < RING;
 }
 
-/* Wakes a waiting worker when there is a job, or when the window has
- * drained to half: planning then goes on in batches rather than one
- * wake-up per block the reader consumes. */
+/* Sets an idle worker going (queues a tick) when there is a job, or when
+ * the window has drained to half: planning then goes on in batches rather
+ * than one wake-up per block the reader consumes. */
 static void kick(struct sqfs_prefetch *p)
 {
-	if (p->idle && (p->next_job < p->end || (want_plan(p) && p->ahead <= p->win / 2)))
-		pthread_cond_signal(&p->wake);
+	uint8_t tick = 0;
+
+	if (p->pool && p->ticks < p->nthreads &&
+	    (p->next_job < p->end || (want_plan(p) && p->ahead <= p->win / 2)) &&
+	    ff_pool_try_submit(p->pool, &tick) == 0)
+		p->ticks++;
 }
 
 /* One planning step, made without the lock (it reads metadata). */
@@ -158,10 +161,14 @@ static void plan_step(struct sqfs_prefetch *p)
 	kick(p);
 }
 
-static void *worker(void *arg)
+/* A worker's turn: it decodes planned blocks and plans more while there
+ * is something to do, then gives its thread back to the pool. */
+static void tick(void *user, void *job, unsigned worker)
 {
-	struct sqfs_prefetch *p = arg;
+	struct sqfs_prefetch *p = user;
 
+	(void)job;
+	(void)worker;
 	pthread_mutex_lock(&p->lock);
 	while (!p->stop) {
 		if (p->next_job < p->end) {
@@ -175,13 +182,11 @@ static void *worker(void *arg)
 		} else if (want_plan(p)) {
 			plan_step(p);
 		} else {
-			p->idle++;
-			pthread_cond_wait(&p->wake, &p->lock);
-			p->idle--;
+			break;
 		}
 	}
+	p->ticks--;
 	pthread_mutex_unlock(&p->lock);
-	return NULL;
 }
 
 /* The first planned entry of file ref at or after block idx, or -1. */
@@ -207,10 +212,14 @@ static int follows(uint64_t a, uint64_t b)
  * that. */
 static void start_workers(struct sqfs_prefetch *p)
 {
+	struct ff_pool_cfg cfg = {.threads = p->want_threads, .queue = p->want_threads,
+				  .job_size = 1, .run = tick, .user = p};
+
 	p->started = 1;
-	for (; p->nthreads < p->want_threads; p->nthreads++)
-		if (pthread_create(&p->thread[p->nthreads], NULL, worker, p) != 0)
-			break;
+	if (p->want_threads)
+		p->pool = ff_pool_new(&cfg, NULL); /* NULL: no prefetching */
+	if (p->pool)
+		p->nthreads = ff_pool_threads(p->pool);
 }
 
 static void restart(struct sqfs_prefetch *p, uint64_t ref, uint64_t idx)
@@ -265,7 +274,11 @@ void sqfs_prefetch_free(struct sqfs_prefetch *p)
 {
 	if (!p)
 		return;
-	ff_threads_stop(&p->lock, &p->wake, &p->stop, p->thread, p->nthreads);
+	pthread_mutex_lock(&p->lock);
+	p->stop = 1; /* queued ticks return at once */
+	pthread_mutex_unlock(&p->lock);
+	ff_pool_free(p->pool);
+	pthread_mutex_destroy(&p->lock);
 	free(p);
 }
 
@@ -281,7 +294,6 @@ struct sqfs_prefetch *sqfs_prefetch_new(struct sqfs_rd *rd, uint64_t window, uns
 	p->win = p->min_win;
 	p->last_ref = UINT64_MAX; /* no file yet (0 is a valid reference) */
 	pthread_mutex_init(&p->lock, NULL);
-	pthread_cond_init(&p->wake, NULL);
 	p->want_threads = threads < MAX_THREADS ? threads : MAX_THREADS;
 	return p;
 }

@@ -16,7 +16,7 @@
 struct sqfs_readahead {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
-	pthread_t thread;
+	struct ff_pool *helper; /* the background task running helper() */
 	struct ff_node *const *files;
 	size_t n_files;
 	uint64_t done;        /* bytes the writer has consumed */
@@ -37,11 +37,13 @@ static void hint(const struct ff_node *n)
 	close(fd);
 }
 
-static void *helper(void *arg)
+static void helper(void *arg, void *job, unsigned worker)
 {
 	struct sqfs_readahead *ra = arg;
 	uint64_t ahead = 0;
 
+	(void)job;
+	(void)worker;
 	for (size_t i = 0; i < ra->n_files; i++) {
 		pthread_mutex_lock(&ra->lock);
 		while (!ra->stop && ahead > ra->done + AHEAD_MAX) {
@@ -57,7 +59,6 @@ static void *helper(void *arg)
 		hint(ra->files[i]);
 		ahead += ra->files[i]->size;
 	}
-	return NULL;
 }
 
 struct sqfs_readahead *sqfs_readahead_start(struct ff_node *const *files, size_t n_files)
@@ -70,7 +71,8 @@ struct sqfs_readahead *sqfs_readahead_start(struct ff_node *const *files, size_t
 	pthread_cond_init(&ra->cond, NULL);
 	ra->files = files;
 	ra->n_files = n_files;
-	if (pthread_create(&ra->thread, NULL, helper, ra)) {
+	ra->helper = ff_pool_task(helper, ra, NULL);
+	if (!ra->helper) {
 		pthread_mutex_destroy(&ra->lock);
 		pthread_cond_destroy(&ra->cond);
 		free(ra);
@@ -98,7 +100,7 @@ void sqfs_readahead_stop(struct sqfs_readahead *ra)
 	ra->stop = 1;
 	pthread_cond_signal(&ra->cond);
 	pthread_mutex_unlock(&ra->lock);
-	pthread_join(ra->thread, NULL);
+	ff_pool_free(ra->helper);
 	pthread_mutex_destroy(&ra->lock);
 	pthread_cond_destroy(&ra->cond);
 	free(ra);

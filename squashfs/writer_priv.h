@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "common/outfile.h"
+#include "common/pool.h"
 #include "squashfs/format.h"
 #include "squashfs/writer.h"
 

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/threads.h"
+#include "common/pool.h"
 
 #define SLOTS 3
 #define SLOT_PIECES 4     /* a slot holds at least this many full pieces */
@@ -41,8 +41,7 @@ struct ff_data_stream {
 
 	pthread_mutex_t lock;
 	pthread_cond_t wake;
-	pthread_t thread;
-	int started;
+	struct ff_pool *helper; /* the background task running helper() */
 	uint64_t filled;      /* slots published by the helper */
 	uint64_t taken;       /* slots the builder has finished with */
 	int done;             /* the helper publishes nothing more */
@@ -110,18 +109,19 @@ static int read_file(struct ff_data_stream *s, const struct ff_node *n)
 	return -1;
 }
 
-static void *helper(void *arg)
+static void helper(void *arg, void *job, unsigned worker)
 {
 	struct ff_data_stream *s = arg;
 	const struct ff_node *n = ff_tree_root(s->tree);
 
+	(void)job;
+	(void)worker;
 	s->fill = next_slot(s, 0);
 	for (; n && s->fill; n = ff_tree_next(s->tree, n))
 		if (s->want(n) && n->size && read_file(s, n))
 			break;
 	if (s->fill)
 		next_slot(s, 1);
-	return NULL;
 }
 
 struct ff_data_stream *ff_data_stream_new(const struct ff_tree *tree,
@@ -143,14 +143,12 @@ struct ff_data_stream *ff_data_stream_new(const struct ff_tree *tree,
 		s->slots[i].buf = bufs + piece_bytes * SLOT_PIECES * i;
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_cond_init(&s->wake, NULL);
-	if (pthread_create(&s->thread, NULL, helper, s)) {
-		pthread_cond_destroy(&s->wake);
-		pthread_mutex_destroy(&s->lock);
+	s->helper = ff_pool_task(helper, s, err);
+	if (!s->helper) {
+		ff_err_prefix(err, "file read-ahead");
 		ff_data_stream_free(s);
-		ff_err_set(err, EAGAIN, "cannot start the file read-ahead thread");
 		return NULL;
 	}
-	s->started = 1;
 	return s;
 }
 
@@ -194,8 +192,13 @@ void ff_data_stream_free(struct ff_data_stream *s)
 {
 	if (!s)
 		return;
-	if (s->started)
-		ff_threads_stop(&s->lock, &s->wake, &s->stop, &s->thread, 1);
+	pthread_mutex_lock(&s->lock);
+	s->stop = 1;
+	pthread_cond_broadcast(&s->wake);
+	pthread_mutex_unlock(&s->lock);
+	ff_pool_free(s->helper);
+	pthread_cond_destroy(&s->wake);
+	pthread_mutex_destroy(&s->lock);
 	free(s->slots[0].buf);
 	free(s);
 }
