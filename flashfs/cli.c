@@ -6,32 +6,13 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "common/size.h"
 #include "image/image.h"
-
-static int parse_size(const char *s, uint64_t *v)
-{
-	char *end;
-	unsigned long long n;
-
-	errno = 0;
-	n = strtoull(s, &end, 0);
-	if (errno || end == s || *s == '-')
-		return -1;
-	switch (*end) {
-	case 'k': case 'K': n <<= 10; end++; break;
-	case 'm': case 'M': n <<= 20; end++; break;
-	case 'g': case 'G': n <<= 30; end++; break;
-	default: break;
-	}
-	if (*end)
-		return -1;
-	*v = n;
-	return 0;
-}
 
 int ff_cli_option(const char *cmd, int c, const char *arg, struct ff_open_opts *o)
 {
 	uint64_t *dst;
+	const char *opt;
 
 	uint64_t peb;
 
@@ -48,13 +29,14 @@ int ff_cli_option(const char *cmd, int c, const char *arg, struct ff_open_opts *
 		return 1;
 	}
 	if (c == FF_OPT_OFFSET)
-		dst = &o->offset;
+		dst = &o->offset, opt = "--offset";
 	else if (c == FF_OPT_CACHE)
-		dst = &o->cache_bytes;
+		dst = &o->cache_bytes, opt = "--cache";
 	else
 		return 0;
-	if (parse_size(arg, dst) < 0) {
-		fprintf(stderr, "flashfs %s: bad number '%s'\n", cmd, arg);
+	if (ff_parse_size(arg, dst) < 0) {
+		fprintf(stderr, "flashfs %s: %s: '%s' is not a size (" FF_SIZE_SYNTAX ")\n", cmd,
+			opt, arg);
 		return -1;
 	}
 	return 1;

@@ -13,6 +13,7 @@
 #include "bench/bench.h"
 #include "common/outfile.h"
 #include "common/progress.h"
+#include "common/size.h"
 #include "flashfs/commands.h"
 
 #define MAX_CODECS 32
@@ -125,16 +126,9 @@ static int bad(const char *what, const char *value, const char *why)
 
 static int parse_size(const char *s, uint32_t *out)
 {
-	char *end;
-	unsigned long v = strtoul(s, &end, 10);
+	uint64_t v;
 
-	if (end == s)
-		return -1;
-	if (*end == 'K' || *end == 'k')
-		v <<= 10, end++;
-	else if (*end == 'M' || *end == 'm')
-		v <<= 20, end++;
-	if (*end || v < 4096 || v > (1ul << 20) || (v & (v - 1)))
+	if (ff_parse_size(s, &v) < 0 || v < 4096 || v > (1ul << 20) || (v & (v - 1)))
 		return -1;
 	*out = (uint32_t)v;
 	return 0;

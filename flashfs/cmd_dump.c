@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/outfile.h"
+#include "common/size.h"
 #include "flashfs/commands.h"
 #include "mtd/mtd.h"
 
@@ -19,7 +20,7 @@ static void usage(FILE *out)
 		"--bb=skipbad does) into IMAGE.\n\n"
 		"  --no-oob              page data only (the default without YAFFS2 options)\n"
 		"  --oob                 page data + the raw OOB bytes as the chip holds them\n"
-		"  -l, --length N        stop after N image bytes (suffix k, M, G)\n"
+		"  -l, --length N        stop after N image bytes (4096, 0x1000, 64K, 1M, 2G)\n"
 		"  -q, --quiet           no progress or summary\n"
 		"YAFFS2 (tags read with MTD_OPS_AUTO_OOB, written where the layout puts them):\n"
 		FF_MTD_Y2_USAGE
@@ -45,21 +46,12 @@ struct dump_args {
 
 static int parse_length(const char *s, uint64_t *v)
 {
-	char *end;
-	unsigned long long n;
+	uint64_t n;
 
-	errno = 0;
-	n = strtoull(s, &end, 0);
-	if (errno || end == s || n == 0)
+	if (ff_parse_size(s, &n) < 0 || n == 0)
 		return -1;
-	switch (*end) {
-	case 'k': case 'K': n <<= 10; end++; break;
-	case 'M': n <<= 20; end++; break;
-	case 'G': n <<= 30; end++; break;
-	default: break;
-	}
 	*v = n;
-	return *end ? -1 : 0;
+	return 0;
 }
 
 static int parse_one(struct dump_args *a, int c, const char *arg)
@@ -72,7 +64,8 @@ static int parse_one(struct dump_args *a, int c, const char *arg)
 	case 'l':
 		if (!parse_length(arg, &a->length))
 			return -1;
-		fprintf(stderr, "flashfs dump: --length: '%s' is not a positive size\n", arg);
+		fprintf(stderr, "flashfs dump: --length: '%s' is not a positive size ("
+			FF_SIZE_SYNTAX ")\n", arg);
 		return 2;
 	default: usage(stderr); return 2;
 	}

@@ -52,9 +52,6 @@ struct ff_mount_opts {
 int ff_mount_opts_parse(struct ff_mount_opts *o, int argc, char **argv, struct ff_err *err);
 void ff_mount_opts_free(struct ff_mount_opts *o);
 
-/* "64M" -> 67108864.  Suffixes K, M, G, T (powers of 1024). */
-int ff_mount_parse_size(const char *s, uint64_t *out);
-
 struct ff_fuse_session;
 struct fuse_session;
 

@@ -9,6 +9,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "common/size.h"
+
 enum { KEY_FOREGROUND, KEY_DEBUG, KEY_SINGLE, KEY_HELP, KEY_VERSION };
 
 static const struct fuse_opt dash_opts[] = {
@@ -27,48 +29,6 @@ struct parse {
 	struct ff_mount_opts *o;
 	struct ff_err *err;
 };
-
-int ff_mount_parse_size(const char *s, uint64_t *out)
-{
-	static const char units[] = "KMGT";
-	unsigned long long v;
-	const char *u;
-	char *end;
-
-	if (!*s || *s == '-')
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || end == s)
-		return -1;
-	if (*end) {
-		u = strchr(units, *end & ~0x20);
-		if (!u || !*u || end[1])
-			return -1;
-		for (long i = 0; i <= u - units; i++) {
-			if (v > ULLONG_MAX / 1024)
-				return -1;
-			v *= 1024;
-		}
-	}
-	*out = v;
-	return 0;
-}
-
-static int parse_uint(const char *s, uint64_t max, uint64_t *out)
-{
-	unsigned long long v;
-	char *end;
-
-	if (!*s || *s == '-')
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (errno || *end || v > max)
-		return -1;
-	*out = v;
-	return 0;
-}
 
 static int set_endian(struct ff_mount_opts *o, const char *v)
 {
@@ -94,7 +54,8 @@ static int set_string(char **slot, const char *v)
 	return 0;
 }
 
-/* Numeric options: sizes take K/M/G/T suffixes, plain numbers may be hex. */
+/* Numeric options, in common/size.h's syntax: sizes take K/M/G/T
+ * suffixes, counts do not; both may be hex, neither is ever octal. */
 enum num_id {
 	N_CACHE, N_PREFETCH, N_OFFSET, N_MAX_READ, N_READAHEAD, N_UID, N_GID, N_THREADS, N_TIMEOUT,
 	N_SPIN,
@@ -116,8 +77,8 @@ static const struct numeric {
 	[N_THREADS] = {"threads", 0, 1, 1024},
 	[N_TIMEOUT] = {"timeout", 0, 0, UINT_MAX},
 	[N_SPIN] = {"spin", 0, 0, 1000000},
-	[N_PAGE_SIZE] = {"page_size", 0, 0, UINT32_MAX},
-	[N_OOB_SIZE] = {"oob_size", 0, 0, UINT32_MAX},
+	[N_PAGE_SIZE] = {"page_size", 1, 0, UINT32_MAX},
+	[N_OOB_SIZE] = {"oob_size", 1, 0, UINT32_MAX},
 	[N_PAGES_PER_BLOCK] = {"pages_per_block", 0, 0, UINT32_MAX},
 	[N_PEB_SIZE] = {"peb_size", 1, 0, UINT32_MAX},
 };
@@ -154,7 +115,7 @@ static int numeric_option(struct ff_mount_opts *o, const char *name, const char 
 
 		if (strcmp(name, d->name))
 			continue;
-		ret = d->is_size ? ff_mount_parse_size(v, &n) : parse_uint(v, d->max, &n);
+		ret = d->is_size ? ff_parse_size(v, &n) : ff_parse_uint(v, &n);
 		*bad = ret != 0 || n < d->min || n > d->max;
 		if (!*bad)
 			store_numeric(o, (enum num_id)id, n);

@@ -12,6 +12,7 @@
 #include <libmtd.h>
 
 #include "common/endian.h"
+#include "common/size.h"
 #include "yaffs2/geometry.h"
 #include "yaffs2/scan.h"
 
@@ -619,13 +620,11 @@ int ff_mtd_y2_check(const struct ff_mtd *m, const struct ff_y2_layout *lay, stru
 
 static int parse_u32(const char *arg, uint32_t *v, const char *what, struct ff_err *err)
 {
-	char *end;
-	unsigned long n;
+	uint64_t n;
 
-	errno = 0;
-	n = strtoul(arg, &end, 0);
-	if (errno || end == arg || *end || n == 0 || n > UINT32_MAX)
-		return ff_err_set(err, EINVAL, "--%s: '%s' is not a positive number", what, arg);
+	if (ff_parse_size(arg, &n) < 0 || n == 0 || n > UINT32_MAX)
+		return ff_err_set(err, EINVAL, "--%s: '%s' is not a positive size (" FF_SIZE_SYNTAX
+				  ")", what, arg);
 	*v = (uint32_t)n;
 	return 0;
 }

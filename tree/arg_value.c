@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/size.h"
 #include "tree/tree_priv.h"
 
 int ff_arg_u32(const char *opt, const char *s, uint32_t min, uint32_t max, uint32_t *out,
@@ -22,39 +23,16 @@ int ff_arg_u32(const char *opt, const char *s, uint32_t min, uint32_t max, uint3
 	return 0;
 }
 
-/* The multiplier a size suffix stands for, or 0 for an unknown one. */
-static uint32_t suffix_unit(const char *suffix)
-{
-	if (!*suffix)
-		return 1;
-	if (suffix[1])
-		return 0;
-	if (*suffix == 'K' || *suffix == 'k')
-		return 1024;
-	if (*suffix == 'M' || *suffix == 'm')
-		return 1024 * 1024;
-	return 0;
-}
-
 int ff_arg_size(const char *opt, const char *s, uint32_t min, uint32_t max, uint32_t *out,
 		struct ff_err *err)
 {
-	size_t digits = strspn(s, "0123456789");
-	uint32_t unit = suffix_unit(s + digits);
-	char num[16];
-	uint32_t v;
+	uint64_t v;
 
-	if (digits == 0 || digits >= sizeof(num) || unit == 0)
-		goto bad;
-	memcpy(num, s, digits);
-	num[digits] = '\0';
-	if (ff_parse_u32(num, 10, max / unit, &v) || v * unit < min)
-		goto bad;
-	*out = v * unit;
+	if (ff_parse_size(s, &v) < 0 || v < min || v > max)
+		return ff_err_set(err, EINVAL, "%s: '%s' is not a size from %u to %u bytes ("
+				  FF_SIZE_SYNTAX ")", opt, s, min, max);
+	*out = (uint32_t)v;
 	return 0;
-bad:
-	return ff_err_set(err, EINVAL, "%s: '%s' is not a size from %u to %u bytes "
-			  "(suffixes K and M allowed)", opt, s, min, max);
 }
 
 int ff_arg_time(const char *opt, const char *s, int64_t *out, struct ff_err *err)

@@ -25,31 +25,6 @@ static int has_fuse_arg(const struct ff_mount_opts *o, const char *arg)
 	return 0;
 }
 
-static void test_sizes(void **state)
-{
-	uint64_t v;
-
-	(void)state;
-	assert_int_equal(ff_mount_parse_size("0", &v), 0);
-	assert_int_equal(v, 0);
-	assert_int_equal(ff_mount_parse_size("4096", &v), 0);
-	assert_int_equal(v, 4096);
-	assert_int_equal(ff_mount_parse_size("64M", &v), 0);
-	assert_int_equal(v, 64ull << 20);
-	assert_int_equal(ff_mount_parse_size("3k", &v), 0);
-	assert_int_equal(v, 3072);
-	assert_int_equal(ff_mount_parse_size("2G", &v), 0);
-	assert_int_equal(v, 2ull << 30);
-	assert_int_equal(ff_mount_parse_size("1T", &v), 0);
-	assert_int_equal(v, 1ull << 40);
-	assert_int_equal(ff_mount_parse_size("", &v), -1);
-	assert_int_equal(ff_mount_parse_size("-1", &v), -1);
-	assert_int_equal(ff_mount_parse_size("12Q", &v), -1);
-	assert_int_equal(ff_mount_parse_size("1MB", &v), -1);
-	assert_int_equal(ff_mount_parse_size("99999999999999999999", &v), -1);
-	assert_int_equal(ff_mount_parse_size("20000000000000T", &v), -1);
-}
-
 static void test_our_options(void **state)
 {
 	struct ff_mount_opts o;
@@ -174,7 +149,6 @@ static void test_errors(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_sizes),
 		cmocka_unit_test(test_our_options),
 		cmocka_unit_test(test_defaults_and_flags),
 		cmocka_unit_test(test_passed_and_dropped),
