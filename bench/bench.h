@@ -316,8 +316,6 @@ void bench_report_csv(FILE *out, const struct bench_report *r);
 void bench_report_json(FILE *out, const struct bench_report *r);
 /* Writes PATH (.svg or .png by its suffix) through gnuplot, atomically. */
 int bench_plot(const struct bench_report *r, const char *path, struct ff_err *err);
-/* A JSON string literal, escaped. */
-void bench_json_str(FILE *out, const char *s);
 /* Results in table order (image size, then decompression speed). */
 size_t *bench_sorted(const struct bench_result *res, size_t n);
 const char *bench_human_size(uint64_t bytes, char *buf, size_t cap);

@@ -7,155 +7,191 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-void bench_json_str(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(out, "\\%c", *p);
-		else if (*p < 0x20)
-			fprintf(out, "\\u%04x", *p);
-		else
-			fputc(*p, out);
-	}
-	fputc('"', out);
-}
+#include "common/json.h"
 
-static void corpus(FILE *out, const struct bench_report *r)
+static void corpus(struct ff_json *j, const struct bench_report *r)
 {
 	struct utsname u;
 
 	if (uname(&u))
 		strcpy(u.machine, "unknown");
-	fprintf(out, "  \"schema\": \"flashfs-bench/1\",\n  \"host\": {\"arch\": ");
-	bench_json_str(out, u.machine);
-	fprintf(out, ", \"cpus\": %ld},\n  \"corpus\": {\"sources\": [",
-		sysconf(_SC_NPROCESSORS_ONLN));
-	for (size_t i = 0; i < r->n_sources; i++) {
-		fputs(i ? ", " : "", out);
-		bench_json_str(out, r->sources[i]);
-	}
-	fprintf(out, "], \"files\": %zu, \"directories\": %u, \"nodes\": %zu, \"bytes\": %llu, "
-		     "\"unique_bytes\": %llu},\n",
-		r->corpus->n_files, r->corpus->n_dirs, r->corpus->n_nodes,
-		(unsigned long long)r->corpus->data_len,
-		(unsigned long long)r->corpus->unique_bytes);
+	ff_json_kv_str(j, "schema", "flashfs-bench/1");
+	ff_json_key(j, "host");
+	ff_json_begin_object(j);
+	ff_json_kv_str(j, "arch", u.machine);
+	ff_json_key(j, "cpus");
+	ff_json_int(j, sysconf(_SC_NPROCESSORS_ONLN));
+	ff_json_end_object(j);
+	ff_json_key(j, "corpus");
+	ff_json_begin_object(j);
+	ff_json_key(j, "sources");
+	ff_json_begin_array(j);
+	for (size_t i = 0; i < r->n_sources; i++)
+		ff_json_str(j, r->sources[i]);
+	ff_json_end_array(j);
+	ff_json_kv_uint(j, "files", r->corpus->n_files);
+	ff_json_kv_uint(j, "directories", r->corpus->n_dirs);
+	ff_json_kv_uint(j, "nodes", r->corpus->n_nodes);
+	ff_json_kv_uint(j, "bytes", r->corpus->data_len);
+	ff_json_kv_uint(j, "unique_bytes", r->corpus->unique_bytes);
+	ff_json_end_object(j);
 }
 
-static void settings(FILE *out, const struct bench_report *r)
+static void settings(struct ff_json *j, const struct bench_report *r)
 {
-	fprintf(out, "  \"settings\": {\"threads\": %u, \"min_time_s\": %g, \"min_repeats\": %u, "
-		     "\"cpu_scale\": %g, \"target_flash_mbps\": %g, \"size_weight\": %g, "
-		     "\"flash\": [",
-		r->mo->threads, r->mo->min_time, r->mo->min_repeats, r->an->cpu_scale,
-		r->an->target_mbps, r->an->weight);
+	ff_json_key(j, "settings");
+	ff_json_begin_object(j);
+	ff_json_kv_uint(j, "threads", r->mo->threads);
+	ff_json_kv_real(j, "min_time_s", r->mo->min_time, -1);
+	ff_json_kv_uint(j, "min_repeats", r->mo->min_repeats);
+	ff_json_kv_real(j, "cpu_scale", r->an->cpu_scale, -1);
+	ff_json_kv_real(j, "target_flash_mbps", r->an->target_mbps, -1);
+	ff_json_kv_real(j, "size_weight", r->an->weight, -1);
+	ff_json_key(j, "flash");
+	ff_json_begin_array(j);
 	for (size_t f = 0; f < r->n_flash; f++) {
-		fprintf(out, "%s{\"name\": ", f ? ", " : "");
-		bench_json_str(out, r->flash[f].name);
-		fprintf(out, ", \"mbps\": %g}", r->flash[f].mbps);
+		ff_json_begin_object(j);
+		ff_json_kv_str(j, "name", r->flash[f].name);
+		ff_json_kv_real(j, "mbps", r->flash[f].mbps, -1);
+		ff_json_end_object(j);
 	}
-	fprintf(out, "]},\n");
+	ff_json_end_array(j);
+	ff_json_end_object(j);
 }
 
-static void speed(FILE *out, const char *key, const struct bench_speed *s)
+static void speed(struct ff_json *j, const char *key, const struct bench_speed *s)
 {
-	fprintf(out, "\"%s_mbps\": %.3f, \"%s_spread\": {\"best\": %.3f, \"median\": %.3f, "
-		     "\"worst\": %.3f, \"passes\": %u}",
-		key, s->best, key, s->best, s->median, s->worst, s->passes);
+	char name[32];
+
+	snprintf(name, sizeof(name), "%s_mbps", key);
+	ff_json_kv_real(j, name, s->best, 3);
+	snprintf(name, sizeof(name), "%s_spread", key);
+	ff_json_key(j, name);
+	ff_json_begin_object(j);
+	ff_json_kv_real(j, "best", s->best, 3);
+	ff_json_kv_real(j, "median", s->median, 3);
+	ff_json_kv_real(j, "worst", s->worst, 3);
+	ff_json_kv_uint(j, "passes", s->passes);
+	ff_json_end_object(j);
 }
 
-static void result(FILE *out, const struct bench_report *r, size_t i)
+static void self_check(struct ff_json *j, const struct bench_selfcheck *sc)
+{
+	ff_json_key(j, "self_check");
+	ff_json_begin_object(j);
+	ff_json_kv_real(j, "comp_direct_mbps", sc->comp_direct, 3);
+	ff_json_kv_real(j, "decomp_direct_mbps", sc->decomp_direct, 3);
+	ff_json_kv_real(j, "comp_deviation", sc->comp_dev, 4);
+	ff_json_kv_real(j, "decomp_deviation", sc->decomp_dev, 4);
+	ff_json_end_object(j);
+}
+
+static void result(struct ff_json *j, const struct bench_report *r, size_t i)
 {
 	const struct bench_result *x = &r->res[i];
 
-	fprintf(out, "    {\"label\": ");
-	bench_json_str(out, x->codec.label);
-	fprintf(out, ", \"codec\": ");
-	bench_json_str(out, x->codec.name);
-	fprintf(out, ", \"options\": ");
-	bench_json_str(out, x->options);
-	fprintf(out, ", \"block_size\": %u, \"image_size\": %llu, \"bytes_used\": %llu, "
-		     "\"data_size\": %llu, "
-		     "\"metadata_size\": %llu, \"input_bytes\": %llu, \"blocks\": %u, "
-		     "\"fragment_blocks\": %u, \"ratio\": %.6f, ",
-		x->block_size, (unsigned long long)x->image_size,
-		(unsigned long long)x->bytes_used, (unsigned long long)x->data_size,
-		(unsigned long long)x->meta_size, (unsigned long long)x->input_bytes, x->blocks,
-		x->fragment_blocks, x->ratio);
-	speed(out, "comp", &x->comp);
-	fputs(", ", out);
-	speed(out, "decomp", &x->decomp);
-	fprintf(out, ", \"decomp_target_mbps\": %.3f, \"read_mbps\": [", x->decomp_target);
-	for (size_t f = 0; f < r->n_flash; f++)
-		fprintf(out, "%s{\"flash_mbps\": %g, \"mbps\": %.3f}", f ? ", " : "",
-			r->flash[f].mbps,
-			bench_model_speed(x->ratio, r->flash[f].mbps, x->decomp_target));
-	fputs("]", out);
+	ff_json_begin_object(j);
+	ff_json_kv_str(j, "label", x->codec.label);
+	ff_json_kv_str(j, "codec", x->codec.name);
+	ff_json_kv_str(j, "options", x->options);
+	ff_json_kv_uint(j, "block_size", x->block_size);
+	ff_json_kv_uint(j, "image_size", x->image_size);
+	ff_json_kv_uint(j, "bytes_used", x->bytes_used);
+	ff_json_kv_uint(j, "data_size", x->data_size);
+	ff_json_kv_uint(j, "metadata_size", x->meta_size);
+	ff_json_kv_uint(j, "input_bytes", x->input_bytes);
+	ff_json_kv_uint(j, "blocks", x->blocks);
+	ff_json_kv_uint(j, "fragment_blocks", x->fragment_blocks);
+	ff_json_kv_real(j, "ratio", x->ratio, 6);
+	speed(j, "comp", &x->comp);
+	speed(j, "decomp", &x->decomp);
+	ff_json_kv_real(j, "decomp_target_mbps", x->decomp_target, 3);
+	ff_json_key(j, "read_mbps");
+	ff_json_begin_array(j);
+	for (size_t f = 0; f < r->n_flash; f++) {
+		ff_json_begin_object(j);
+		ff_json_kv_real(j, "flash_mbps", r->flash[f].mbps, -1);
+		ff_json_kv_real(j, "mbps",
+				bench_model_speed(x->ratio, r->flash[f].mbps, x->decomp_target), 3);
+		ff_json_end_object(j);
+	}
+	ff_json_end_array(j);
 	if (r->sc)
-		fprintf(out, ", \"self_check\": {\"comp_direct_mbps\": %.3f, "
-			     "\"decomp_direct_mbps\": %.3f, \"comp_deviation\": %.4f, "
-			     "\"decomp_deviation\": %.4f}",
-			r->sc[i].comp_direct, r->sc[i].decomp_direct, r->sc[i].comp_dev,
-			r->sc[i].decomp_dev);
-	fputs("}", out);
+		self_check(j, &r->sc[i]);
+	ff_json_end_object(j);
 }
 
-static void e2e_ns(FILE *out, const struct bench_report *r, int g)
+static void e2e_ns(struct ff_json *j, const struct bench_report *r, int g)
 {
 	const struct bench_e2e *e = r->e2e ? &r->e2e[g] : NULL;
 	const struct bench_nandsim *n = r->ns ? &r->ns[g] : NULL;
 
 	if (e && e->valid) {
-		fprintf(out, ", \"e2e\": {\"image_size\": %llu, \"mkfs_s\": %.4f, "
-			     "\"fuse_read_s\": %.4f, \"kernel_read_s\": %.4f, \"note\": ",
-			(unsigned long long)e->image_size, e->mkfs_s, e->fuse_read_s,
-			e->kernel_read_s);
-		bench_json_str(out, e->note);
-		fputc('}', out);
+		ff_json_key(j, "e2e");
+		ff_json_begin_object(j);
+		ff_json_kv_uint(j, "image_size", e->image_size);
+		ff_json_kv_real(j, "mkfs_s", e->mkfs_s, 4);
+		ff_json_kv_real(j, "fuse_read_s", e->fuse_read_s, 4);
+		ff_json_kv_real(j, "kernel_read_s", e->kernel_read_s, 4);
+		ff_json_kv_str(j, "note", e->note);
+		ff_json_end_object(j);
 	}
 	if (n && n->valid) {
-		fprintf(out, ", \"nandsim\": {\"flash_mbps\": %.4f, \"measured_s\": %.4f, "
-			     "\"measured_nodelay_s\": %.4f, \"predicted_s\": %.4f, "
-			     "\"guest_factor\": %.4f, \"note\": ",
-			n->flash_mbps, n->measured_s, n->measured_nodelay_s, n->predicted_s,
-			n->guest_factor);
-		bench_json_str(out, n->note);
-		fputc('}', out);
+		ff_json_key(j, "nandsim");
+		ff_json_begin_object(j);
+		ff_json_kv_real(j, "flash_mbps", n->flash_mbps, 4);
+		ff_json_kv_real(j, "measured_s", n->measured_s, 4);
+		ff_json_kv_real(j, "measured_nodelay_s", n->measured_nodelay_s, 4);
+		ff_json_kv_real(j, "predicted_s", n->predicted_s, 4);
+		ff_json_kv_real(j, "guest_factor", n->guest_factor, 4);
+		ff_json_kv_str(j, "note", n->note);
+		ff_json_end_object(j);
 	}
 }
 
-static void analysis(FILE *out, const struct bench_report *r)
+static void analysis(struct ff_json *j, const struct bench_report *r)
 {
-	fprintf(out, "  \"recommendations\": [\n");
+	ff_json_key(j, "recommendations");
+	ff_json_begin_array(j);
 	for (int g = 0; g < BENCH_NGOALS; g++) {
 		const struct bench_result *x = &r->res[r->an->reco[g].index];
 
-		fprintf(out, "    {\"goal\": \"%s\", \"label\": ", bench_goal_name(g));
-		bench_json_str(out, x->codec.label);
-		fprintf(out, ", \"block_size\": %u, \"result\": %zu, \"explanation\": ",
-			x->block_size, r->an->reco[g].index);
-		bench_json_str(out, r->an->reco[g].why);
-		e2e_ns(out, r, g);
-		fprintf(out, "}%s\n", g + 1 < BENCH_NGOALS ? "," : "");
+		ff_json_begin_object(j);
+		ff_json_kv_str(j, "goal", bench_goal_name(g));
+		ff_json_kv_str(j, "label", x->codec.label);
+		ff_json_kv_uint(j, "block_size", x->block_size);
+		ff_json_kv_uint(j, "result", r->an->reco[g].index);
+		ff_json_kv_str(j, "explanation", r->an->reco[g].why);
+		e2e_ns(j, r, g);
+		ff_json_end_object(j);
 	}
-	fprintf(out, "  ],\n  \"break_even\": [");
-	for (size_t k = 0; k < r->an->n_be; k++)
-		fprintf(out, "%s\n    {\"smaller\": %zu, \"faster\": %zu, \"flash_mbps\": %.4f}",
-			k ? "," : "", r->an->be[k].a, r->an->be[k].b, r->an->be[k].flash_mbps);
-	fprintf(out, "%s]\n", r->an->n_be ? "\n  " : "");
+	ff_json_end_array(j);
+	ff_json_key(j, "break_even");
+	ff_json_begin_array(j);
+	for (size_t k = 0; k < r->an->n_be; k++) {
+		ff_json_begin_object(j);
+		ff_json_kv_uint(j, "smaller", r->an->be[k].a);
+		ff_json_kv_uint(j, "faster", r->an->be[k].b);
+		ff_json_kv_real(j, "flash_mbps", r->an->be[k].flash_mbps, 4);
+		ff_json_end_object(j);
+	}
+	ff_json_end_array(j);
 }
 
 void bench_report_json(FILE *out, const struct bench_report *r)
 {
-	fprintf(out, "{\n");
-	corpus(out, r);
-	settings(out, r);
-	fprintf(out, "  \"results\": [\n");
-	for (size_t i = 0; i < r->n; i++) {
-		result(out, r, i);
-		fprintf(out, "%s\n", i + 1 < r->n ? "," : "");
-	}
-	fprintf(out, "  ],\n");
-	analysis(out, r);
-	fprintf(out, "}\n");
+	struct ff_json j;
+
+	ff_json_init(&j, out, 1);
+	ff_json_begin_object(&j);
+	corpus(&j, r);
+	settings(&j, r);
+	ff_json_key(&j, "results");
+	ff_json_begin_array(&j);
+	for (size_t i = 0; i < r->n; i++)
+		result(&j, r, i);
+	ff_json_end_array(&j);
+	analysis(&j, r);
+	ff_json_end_object(&j);
+	ff_json_finish(&j);
 }

@@ -90,19 +90,3 @@ void ff_mode_string(uint32_t mode, char out[11])
 		out[9] = out[9] == 'x' ? 't' : 'T';
 	out[10] = '\0';
 }
-
-void ff_json_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch < 0x20)
-			fprintf(f, "\\u%04x", ch);
-		else
-			fputc(ch, f);
-	}
-	fputc('"', f);
-}

@@ -31,7 +31,5 @@ int ff_cli_option(const char *cmd, int c, const char *arg, struct ff_open_opts *
 int ff_cli_open(const char *cmd, const char *image, struct ff_open_opts *o, struct ff_fs **fs);
 /* "-rwxr-xr-x" (10 characters + NUL). */
 void ff_mode_string(uint32_t mode, char out[11]);
-/* Writes s as a JSON string literal. */
-void ff_json_string(FILE *f, const char *s);
 
 #endif

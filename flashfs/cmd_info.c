@@ -3,12 +3,13 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/json.h"
 #include "flashfs/cli.h"
 #include "flashfs/commands.h"
 
 struct out {
 	int json;
-	int n;
+	struct ff_json j;
 	int have_format; /* a format's own info may repeat the "format" key */
 };
 
@@ -22,13 +23,11 @@ static void put(void *ctx, const char *key, const char *value, int is_number)
 		printf("%-20s %s\n", key, value);
 		return;
 	}
-	printf("%s\n  ", o->n++ ? "," : "");
-	ff_json_string(stdout, key);
-	printf(": ");
+	ff_json_key(&o->j, key);
 	if (is_number)
-		printf("%s", value);
+		ff_json_number_text(&o->j, value);
 	else
-		ff_json_string(stdout, value);
+		ff_json_str(&o->j, value);
 }
 
 static void usage(FILE *f)
@@ -46,7 +45,7 @@ static int cmd_info(int argc, char **argv)
 		{"json", no_argument, NULL, 'j'}, {"help", no_argument, NULL, 'h'},
 		FF_CLI_LONGOPTS, {NULL, 0, NULL, 0}};
 	struct ff_open_opts oo = {.big_endian = -1};
-	struct out o = {0, 0, 0};
+	struct out o = {0};
 	struct ff_statfs sf;
 	struct ff_fs *fs;
 	char num[32];
@@ -76,16 +75,19 @@ static int cmd_info(int argc, char **argv)
 	}
 	if (ff_cli_open("info", argv[optind], &oo, &fs) < 0)
 		return 2;
+	ff_json_init(&o.j, stdout, 1);
 	if (o.json)
-		printf("{");
+		ff_json_begin_object(&o.j);
 	put(&o, "format", fs->ops->format, 0);
 	if (fs->ops->statfs(fs, &sf) == 0) {
 		snprintf(num, sizeof(num), "%llu", (unsigned long long)sf.total_bytes);
 		put(&o, "image_size", num, 1);
 	}
 	fs->ops->info(fs, put, &o);
-	if (o.json)
-		printf("\n}\n");
+	if (o.json) {
+		ff_json_end_object(&o.j);
+		ff_json_finish(&o.j);
+	}
 	ff_fs_close(fs);
 	return 0;
 }

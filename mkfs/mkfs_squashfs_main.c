@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/json.h"
 #include "common/progress.h"
 #include "compress/compress.h"
 #include "tree/arg_value.h"
@@ -436,20 +437,34 @@ static void run_warn(void *ctx, const char *msg)
 	ff_progress_message(r->bar, stderr, line);
 }
 
-static void json_string(const char *s)
+static void print_json(const struct args *a, const struct ff_comp *comp,
+		       const struct ff_sqfs_write_stats *s, double ratio, double secs)
 {
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	const struct { const char *key; uint64_t v; } counts[] = {
+		{"bytes_used", s->bytes_used}, {"image_size", s->image_size},
+		{"data_in", s->data_in}, {"data_out", s->data_out},
+	}, more[] = {
+		{"inodes", s->inode_count}, {"files", s->n_files}, {"dirs", s->n_dirs},
+		{"symlinks", s->n_symlinks}, {"special", s->n_special},
+		{"hardlinks", s->n_hardlinks}, {"fragments", s->n_fragment_blocks},
+		{"duplicates", s->n_dup_files}, {"sparse_blocks", s->n_sparse_blocks},
+		{"ids", s->n_ids}, {"xattr_ids", s->n_xattr_ids}, {"skipped", a->skipped},
+	};
+	struct ff_json j;
 
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
+	ff_json_init(&j, stdout, 0);
+	ff_json_begin_object(&j);
+	ff_json_kv_str(&j, "image", a->image);
+	ff_json_kv_str(&j, "compressor", ff_comp_name(comp));
+	ff_json_kv_uint(&j, "block_size", a->block_size);
+	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++)
+		ff_json_kv_uint(&j, counts[i].key, counts[i].v);
+	ff_json_kv_real(&j, "ratio", ratio, 4);
+	for (size_t i = 0; i < sizeof(more) / sizeof(more[0]); i++)
+		ff_json_kv_uint(&j, more[i].key, more[i].v);
+	ff_json_kv_real(&j, "seconds", secs, 3);
+	ff_json_end_object(&j);
+	ff_json_finish(&j);
 }
 
 static void print_summary(const struct args *a, const struct ff_comp *comp,
@@ -459,20 +474,7 @@ static void print_summary(const struct args *a, const struct ff_comp *comp,
 	char data[96];
 
 	if (a->json) {
-		printf("{\"image\":");
-		json_string(a->image);
-		printf(",\"compressor\":\"%s\",\"block_size\":%u,"
-		       "\"bytes_used\":%" PRIu64 ",\"image_size\":%" PRIu64 ",\"data_in\":%" PRIu64
-		       ",\"data_out\":%" PRIu64 ",\"ratio\":%.4f,\"inodes\":%" PRIu64
-		       ",\"files\":%" PRIu64 ",\"dirs\":%" PRIu64 ",\"symlinks\":%" PRIu64
-		       ",\"special\":%" PRIu64 ",\"hardlinks\":%" PRIu64 ",\"fragments\":%" PRIu64
-		       ",\"duplicates\":%" PRIu64 ",\"sparse_blocks\":%" PRIu64 ",\"ids\":%u"
-		       ",\"xattr_ids\":%u,\"skipped\":%u,\"seconds\":%.3f}\n",
-		       ff_comp_name(comp), a->block_size, s->bytes_used, s->image_size,
-		       s->data_in, s->data_out, ratio, s->inode_count, s->n_files, s->n_dirs,
-		       s->n_symlinks, s->n_special, s->n_hardlinks, s->n_fragment_blocks,
-		       s->n_dup_files, s->n_sparse_blocks, s->n_ids, s->n_xattr_ids, a->skipped,
-		       secs);
+		print_json(a, comp, s, ratio, secs);
 		return;
 	}
 	if (a->quiet)

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/json.h"
 #include "tree/arg_value.h"
 #include "tree/source_args.h"
 #include "tree/tree.h"
@@ -290,22 +291,41 @@ static int build(struct args *a, struct ff_y2_write_stats *st, struct ff_y2_writ
 	return r;
 }
 
+static void report_json(const struct args *a, const struct ff_y2_write_opts *wo,
+			const struct ff_y2_write_stats *st)
+{
+	const struct ff_y2_layout *l = &wo->layout;
+	const struct { const char *key; uint64_t v; } counts[] = {
+		{"objects", st->objects}, {"header_chunks", st->header_chunks},
+		{"data_chunks", st->data_chunks}, {"hole_chunks", st->hole_chunks},
+		{"blocks", st->blocks}, {"bytes", st->bytes},
+	};
+	struct ff_json j;
+
+	ff_json_init(&j, stdout, 0);
+	ff_json_begin_object(&j);
+	ff_json_kv_str(&j, "image", a->image);
+	ff_json_kv_uint(&j, "page_size", l->geom.page_size);
+	ff_json_kv_uint(&j, "oob_size", l->geom.oob_size);
+	ff_json_kv_uint(&j, "pages_per_block", l->geom.pages_per_block);
+	ff_json_kv_str(&j, "oob_layout", ff_y2_layout_name(l->kind));
+	ff_json_kv_bool(&j, "inband_fallback", l->fallback);
+	ff_json_kv_uint(&j, "tags_bytes", l->tags_size);
+	ff_json_kv_str(&j, "endian", wo->big_endian ? "big" : "little");
+	ff_json_kv_str(&j, "tags", wo->classic_tags ? "classic" : "kernel");
+	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++)
+		ff_json_kv_uint(&j, counts[i].key, counts[i].v);
+	ff_json_end_object(&j);
+	ff_json_finish(&j);
+}
+
 static void report(const struct args *a, const struct ff_y2_write_opts *wo,
 		   const struct ff_y2_write_stats *st)
 {
 	const struct ff_y2_layout *l = &wo->layout;
 
 	if (a->json) {
-		printf("{\"image\":\"%s\",\"page_size\":%u,\"oob_size\":%u,\"pages_per_block\":%u,"
-		       "\"oob_layout\":\"%s\",\"inband_fallback\":%s,\"tags_bytes\":%u,"
-		       "\"endian\":\"%s\",\"tags\":\"%s\",\"objects\":%llu,\"header_chunks\":%llu,"
-		       "\"data_chunks\":%llu,\"hole_chunks\":%llu,\"blocks\":%llu,\"bytes\":%llu}\n",
-		       a->image, l->geom.page_size, l->geom.oob_size, l->geom.pages_per_block,
-		       ff_y2_layout_name(l->kind), l->fallback ? "true" : "false", l->tags_size,
-		       wo->big_endian ? "big" : "little", wo->classic_tags ? "classic" : "kernel",
-		       (unsigned long long)st->objects, (unsigned long long)st->header_chunks,
-		       (unsigned long long)st->data_chunks, (unsigned long long)st->hole_chunks,
-		       (unsigned long long)st->blocks, (unsigned long long)st->bytes);
+		report_json(a, wo, st);
 		return;
 	}
 	if (a->quiet)
