@@ -23,6 +23,7 @@
 #include "common/error.h"
 #include "squashfs/writer.h"
 #include "tree/tree.h"
+#include "common/warn.h"
 
 struct ff_comp;
 struct bench_e2e;
@@ -224,7 +225,7 @@ struct bench_run_opts {
 	/* Optional: after each codec × block size (bytes = its input). */
 	void (*progress)(void *ctx, uint64_t bytes, uint64_t total_bytes);
 	/* Optional: a setting that could not be measured; the run goes on. */
-	void (*warn)(void *ctx, const char *msg);
+	ff_warn_fn warn;
 	void *ctx;
 	int self_check;                    /* also fill selfcheck[] */
 };

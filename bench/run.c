@@ -18,8 +18,7 @@ static int run_one(const struct bench_corpus *c, const struct bench_layout *l,
 	    (o->self_check &&
 	     bench_selfcheck(l, &o->codecs[k], r, o->measure.min_time, &out->sc[out->n], &e))) {
 		out->failed++;
-		if (o->warn)
-			o->warn(o->ctx, e.msg);
+		ff_warnf(o->warn, o->ctx, FF_WARN_FAILED, NULL, "%s", e.msg);
 		return 0;
 	}
 	out->n++;

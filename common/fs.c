@@ -7,15 +7,11 @@
 
 void ff_fs_log(struct ff_fs *fs, const char *fmt, ...)
 {
-	char msg[512];
 	va_list ap;
 
-	if (!fs->log)
-		return;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	ff_vwarnf(fs->log, fs->log_ctx, FF_WARN_DAMAGED, NULL, fmt, ap);
 	va_end(ap);
-	fs->log(fs->log_ctx, msg);
 }
 
 int ff_fs_resolve(struct ff_fs *fs, const char *path, uint64_t *handle)

@@ -21,6 +21,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "common/warn.h"
+
 struct ff_fs;
 
 struct ff_stat {
@@ -59,8 +61,9 @@ typedef void (*ff_info_fn)(void *ctx, const char *key, const char *value, int is
 /* One problem found by a check, e.g. "inode 17: nlink 3, found 2 links". */
 typedef void (*ff_problem_fn)(void *ctx, const char *what);
 
-/* Diagnostics for damaged images (see above); may be called from any thread. */
-typedef void (*ff_log_fn)(void *ctx, const char *msg);
+/* Diagnostics for damaged images (see above), as FF_WARN_DAMAGED
+ * warnings; may be called from any thread. */
+typedef ff_warn_fn ff_log_fn;
 
 struct ff_fs_ops {
 	const char *format; /* "squashfs", "yaffs2" */

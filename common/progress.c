@@ -166,13 +166,13 @@ static void draw(struct ff_progress *p, uint64_t now, int final)
 	pthread_mutex_unlock(&p->out);
 }
 
-void ff_progress_message(struct ff_progress *p, FILE *f, const char *text)
+void ff_progress_aside(struct ff_progress *p, void (*fn)(void *), void *ctx)
 {
 	static const char clear[] = "\r\033[K";
 	ssize_t w;
 
 	if (!p || !p->draw) {
-		fputs(text, f);
+		fn(ctx);
 		return;
 	}
 	pthread_mutex_lock(&p->out);
@@ -181,11 +181,30 @@ void ff_progress_message(struct ff_progress *p, FILE *f, const char *text)
 		(void)w;
 		p->on_screen = 0;
 	}
-	fputs(text, f);
-	fflush(f);
+	fn(ctx);
 	pthread_mutex_unlock(&p->out);
 	/* the bar comes back at the next frame */
 	atomic_store(&p->last_draw_ns, 0);
+}
+
+struct message {
+	FILE *f;
+	const char *text;
+};
+
+static void put_message(void *ctx)
+{
+	struct message *m = ctx;
+
+	fputs(m->text, m->f);
+	fflush(m->f);
+}
+
+void ff_progress_message(struct ff_progress *p, FILE *f, const char *text)
+{
+	struct message m = {f, text};
+
+	ff_progress_aside(p, put_message, &m);
 }
 
 void ff_progress_add(struct ff_progress *p, uint64_t bytes, uint64_t items)

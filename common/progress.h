@@ -29,6 +29,9 @@ void ff_progress_add(struct ff_progress *p, uint64_t bytes, uint64_t items);
  * message never lands at the end of the bar; the bar is redrawn at the next
  * update.  Without a bar (p NULL or not drawing) just prints. */
 void ff_progress_message(struct ff_progress *p, FILE *f, const char *text);
+/* Runs fn(ctx) with the bar's line cleared and no frame drawn meanwhile, so
+ * whatever fn prints (a caller's warning callback) gets lines of its own. */
+void ff_progress_aside(struct ff_progress *p, void (*fn)(void *), void *ctx);
 /* Draws the final line (with the elapsed time) and a newline, if drawing. */
 void ff_progress_finish(struct ff_progress *p);
 void ff_progress_free(struct ff_progress *p);

@@ -42,9 +42,12 @@ int ff_cli_option(const char *cmd, int c, const char *arg, struct ff_open_opts *
 	return 1;
 }
 
-static void log_stderr(void *ctx, const char *msg)
+static void log_stderr(void *ctx, const struct ff_warning *w)
 {
-	fprintf(stderr, "flashfs: %s: %s\n", (const char *)ctx, msg);
+	char line[1536];
+
+	fprintf(stderr, "flashfs: %s: %s\n", (const char *)ctx,
+		ff_warning_text(w, line, sizeof(line)));
 }
 
 int ff_cli_open(const char *cmd, const char *image, struct ff_open_opts *o, struct ff_fs **fs)

@@ -353,10 +353,12 @@ static int load_corpus(struct bench_corpus **out, char **src, int n)
 	return 0;
 }
 
-static void on_warn(void *ctx, const char *msg)
+static void on_warn(void *ctx, const struct ff_warning *w)
 {
+	char line[1536];
+
 	(void)ctx;
-	fprintf(stderr, "\nflashfs bench: skipped: %s\n", msg);
+	fprintf(stderr, "\nflashfs bench: skipped: %s\n", ff_warning_text(w, line, sizeof(line)));
 }
 
 static void on_progress(void *ctx, uint64_t bytes, uint64_t total)

@@ -53,6 +53,27 @@ static int damage(struct ff_fs *fs, const char *image)
 	return n > 0;
 }
 
+/* The library reports; only this prints. */
+static void on_warning(void *ctx, const struct ff_warning *w)
+{
+	const char *image = ctx;
+
+	switch (w->kind) {
+	case FF_WARN_NOT_PERMITTED:
+		fprintf(stderr, "flashfs extract: warning: %s (not root?); skipped where needed\n",
+			w->msg);
+		break;
+	case FF_WARN_CASE_COLLISION:
+		fprintf(stderr, "flashfs extract: warning: %s: %s: %s\n", image,
+			w->path ? w->path : "/", w->msg);
+		break;
+	default:
+		fprintf(stderr, "flashfs extract: %s: %s: %s\n", image, w->path ? w->path : "/",
+			w->msg);
+		break;
+	}
+}
+
 static int cmd_extract(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -60,13 +81,14 @@ static int cmd_extract(int argc, char **argv)
 		{"force", no_argument, NULL, 'f'}, {"no-progress", no_argument, NULL, 'P'},
 		{"progress", no_argument, NULL, 'p'}, {"warn-case", no_argument, NULL, 'W'},
 		{"help", no_argument, NULL, 'h'}, FF_CLI_LONGOPTS, {NULL, 0, NULL, 0}};
-	struct ff_extract_opts eo = {NULL, "squashfs-root", 0, 0, 1, 1, 0};
+	struct ff_extract_opts eo = {.dir = "squashfs-root", .progress = 1, .umask_cleared = 1};
 	/* Whole data blocks are decoded straight into the workers' buffers, so
 	 * the cache only holds fragments and metadata; a smaller budget than
 	 * the readers' 64 MiB keeps the heap, and its first-touch page faults,
 	 * small. */
 	struct ff_open_opts oo = {.big_endian = -1, .cache_bytes = 16u << 20};
 	struct ff_fs *fs;
+	struct ff_err err = {0};
 	int c, rc;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
@@ -105,7 +127,11 @@ static int cmd_extract(int argc, char **argv)
 	if (ff_cli_open("extract", eo.image, &oo, &fs) < 0)
 		return 2;
 	umask(0); /* modes are restored exactly, not filtered */
-	rc = ff_extract(fs, &eo, argv + optind + 1, argc - optind - 1);
+	eo.warn = on_warning;
+	eo.warn_ctx = (void *)eo.image;
+	rc = ff_extract(fs, &eo, argv + optind + 1, argc - optind - 1, &err);
+	if (rc == 2)
+		fprintf(stderr, "flashfs extract: %s\n", err.msg);
 	if (rc < 2 && damage(fs, eo.image))
 		rc = 1;
 	ff_fs_close(fs);

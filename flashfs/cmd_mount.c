@@ -20,10 +20,8 @@ struct log_ctx {
 	int use_syslog; /* set once, before the request threads start */
 };
 
-static void log_line(void *ctx, const char *msg)
+static void log_text(const struct log_ctx *lc, const char *msg)
 {
-	const struct log_ctx *lc = ctx;
-
 	if (lc->use_syslog)
 		syslog(LOG_ERR, "%s: %s", lc->image, msg);
 	else
@@ -104,12 +102,19 @@ static int serve(struct ff_mount_opts *o, struct ff_fs *fs, struct log_ctx *lc)
 		lc->use_syslog = 1;
 	}
 	if (ff_fuse_loop(s, &err) < 0) {
-		log_line(lc, err.msg);
+		log_text(lc, err.msg);
 		ret = 1;
 	}
 	fuse_remove_signal_handlers(ff_fuse_session_se(s));
 	ff_fuse_unmount(s);
 	return ret;
+}
+
+static void log_line(void *ctx, const struct ff_warning *w)
+{
+	char line[1536];
+
+	log_text(ctx, ff_warning_text(w, line, sizeof(line)));
 }
 
 static int run(struct ff_mount_opts *o)

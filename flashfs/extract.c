@@ -126,17 +126,34 @@ static void dirref_put(struct dirref *d)
 	}
 }
 
-/* A message on stderr, on a line of its own even while the bar is drawn. */
-static void say(struct ex *ex, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void say(struct ex *ex, const char *fmt, ...)
+/* A warning to the caller's callback, called with the bar's line cleared
+ * and held, so whatever it prints gets a line of its own. */
+struct aside {
+	const struct ff_extract_opts *o;
+	struct ff_warning w;
+};
+
+static void call_warn(void *ctx)
 {
-	char line[1024];
+	struct aside *a = ctx;
+
+	a->o->warn(a->o->warn_ctx, &a->w);
+}
+
+static void report(struct ex *ex, enum ff_warn_kind kind, const char *rel, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void report(struct ex *ex, enum ff_warn_kind kind, const char *rel, const char *fmt, ...)
+{
+	char msg[1024];
+	struct aside a = {ex->o, {kind, rel, msg}};
 	va_list ap;
 
+	if (!ex->o->warn)
+		return;
 	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	ff_progress_message(ex->prog, stderr, line);
+	ff_progress_aside(ex->prog, call_warn, &a);
 }
 
 /* Progress: every entry is one item, each file's bytes counted once. */
@@ -156,14 +173,14 @@ static void fail(struct ex *ex, const char *rel, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	say(ex, "flashfs extract: %s: %s: %s\n", ex->o->image, rel, msg);
+	report(ex, FF_WARN_FAILED, rel, "%s", msg);
 	atomic_fetch_add(&ex->errors, 1);
 }
 
 static void warn_once(struct ex *ex, unsigned kind, const char *what)
 {
 	if (!(atomic_fetch_or(&ex->warned, kind) & kind))
-		say(ex, "flashfs extract: warning: %s (not root?); skipped where needed\n", what);
+		report(ex, FF_WARN_NOT_PERMITTED, NULL, "%s", what);
 }
 
 static int push(struct items *it, const char *rel, uint64_t handle, const struct ff_stat *st)
@@ -648,10 +665,9 @@ static const char **case_collisions(struct ex *ex, const struct dents *d, int di
 		if (warn < 0)
 			warn = ex->o->warn_case || ff_fold_target(dirfd);
 		if (warn)
-			say(ex, "flashfs extract: warning: %s: %s: \"%s\" and \"%s\" are the same"
-			    " name when case is ignored; a case-insensitive target keeps only one\n",
-			    ex->o->image, strcmp(d->rel, ".") ? d->rel : "/", fold_first[i],
-			    d->names[i]);
+			report(ex, FF_WARN_CASE_COLLISION, strcmp(d->rel, ".") ? d->rel : "/",
+			       "\"%s\" and \"%s\" are the same name when case is ignored; a "
+			       "case-insensitive target keeps only one", fold_first[i], d->names[i]);
 	}
 	free(first);
 	return fold_first;
@@ -954,16 +970,16 @@ static void free_items(struct items *it)
 
 /* With PATH arguments of which none is in the image, nothing is created
  * (not even the target directory); each is reported. */
-static int paths_exist(struct ff_fs *fs, const struct ff_extract_opts *o, char **paths, int n)
+static int paths_exist(struct ex *ex, char **paths, int n)
 {
 	int found = n == 0;
 	uint64_t h;
 
 	for (int i = 0; i < n && !found; i++)
-		found = ff_fs_resolve(fs, paths[i], &h) == 0;
+		found = ff_fs_resolve(ex->fs, paths[i], &h) == 0;
 	for (int i = 0; i < n && !found; i++)
-		fprintf(stderr, "flashfs extract: %s: %s: %s\n", o->image, paths[i],
-			strerror(-ff_fs_resolve(fs, paths[i], &h)));
+		report(ex, FF_WARN_FAILED, paths[i], "%s",
+		       strerror(-ff_fs_resolve(ex->fs, paths[i], &h)));
 	return found;
 }
 
@@ -985,22 +1001,23 @@ static void set_totals(struct ex *ex, char **paths, int n)
 	ff_progress_set_total(ex->prog, c.bytes, c.items);
 }
 
-int ff_extract(struct ff_fs *fs, const struct ff_extract_opts *o, char **paths, int n)
+int ff_extract(struct ff_fs *fs, const struct ff_extract_opts *o, char **paths, int n,
+	       struct ff_err *err)
 {
 	struct ex ex = {.fs = fs, .o = o, .is_root = geteuid() == 0, .uid = geteuid(),
 			.gid = getegid()};
 	int i, whole = n == 0;
 	struct prefetch pf = {.fd = -1};
 
-	if (!paths_exist(fs, o, paths, n))
+	if (!paths_exist(&ex, paths, n))
 		return 1;
 	if (mkdir(o->dir, 0755) < 0 && errno != EEXIST) {
-		fprintf(stderr, "flashfs extract: %s: %s\n", o->dir, strerror(errno));
+		ff_err_set(err, errno, "%s: %s", o->dir, strerror(errno));
 		return 2;
 	}
 	ex.root = open(o->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (ex.root < 0) {
-		fprintf(stderr, "flashfs extract: %s: %s\n", o->dir, strerror(errno));
+		ff_err_set(err, errno, "%s: %s", o->dir, strerror(errno));
 		return 2;
 	}
 	atomic_init(&ex.errors, 0);
@@ -1009,7 +1026,7 @@ int ff_extract(struct ff_fs *fs, const struct ff_extract_opts *o, char **paths, 
 	ex.fold = ff_fold_new();
 	ex.bufs = calloc((size_t)(o->jobs > 1 ? o->jobs : 1), sizeof(*ex.bufs));
 	if (!ex.inline_buf || !ex.fold || !ex.bufs) {
-		fprintf(stderr, "flashfs extract: out of memory\n");
+		ff_err_set(err, ENOMEM, "out of memory");
 		free(ex.inline_buf);
 		ff_fold_free(ex.fold);
 		free(ex.bufs);

@@ -385,25 +385,24 @@ static struct ff_comp *make_comp(const struct args *a)
 	return comp;
 }
 
-static void warn_cb(void *ctx, const char *msg)
+static void warn_cb(void *ctx, const struct ff_warning *w)
 {
 	const struct args *a = ctx;
+	char line[1536];
 
 	if (!a->quiet)
-		fprintf(stderr, PROG ": warning: %s\n", msg);
+		fprintf(stderr, PROG ": warning: %s\n", ff_warning_text(w, line, sizeof(line)));
 }
 
-/* Source warnings.  The directory scanner ends the message of every entry
- * that --ignore-errors leaves out with "(skipped)" (tree/scan_dir.c); the
- * count decides the exit status, and mkfs_squashfs_errors.t checks it. */
-static void source_warn_cb(void *ctx, const char *msg)
+/* Source warnings: the entries --ignore-errors leaves out are counted by
+ * kind; the count decides the exit status (mkfs_squashfs_errors.t). */
+static void source_warn_cb(void *ctx, const struct ff_warning *w)
 {
 	struct args *a = ctx;
-	size_t len = strlen(msg), tag = strlen("(skipped)");
 
-	if (len >= tag && !strcmp(msg + len - tag, "(skipped)"))
+	if (w->kind == FF_WARN_SKIPPED)
 		a->skipped++;
-	warn_cb(a, msg);
+	warn_cb(a, w);
 }
 
 struct run {
@@ -425,15 +424,16 @@ static void progress_cb(void *ctx, uint64_t bytes, uint64_t bytes_total, uint64_
 	r->files = files;
 }
 
-static void run_warn(void *ctx, const char *msg)
+static void run_warn(void *ctx, const struct ff_warning *w)
 {
 	struct run *r = ctx;
-	char line[1024];
+	char text[1536], line[1600];
 
 	if (r->a->quiet)
 		return;
 	/* on a line of its own, not at the end of the bar */
-	snprintf(line, sizeof(line), PROG ": warning: %s\n", msg);
+	snprintf(line, sizeof(line), PROG ": warning: %s\n",
+		 ff_warning_text(w, text, sizeof(text)));
 	ff_progress_message(r->bar, stderr, line);
 }
 
@@ -572,8 +572,9 @@ static int run(struct args *a)
 	if (!comp)
 		return 2;
 	if (ff_comp_kernel_unsupported(comp))
-		warn_cb(a, "the Linux kernel cannot mount images compressed with this codec "
-			   "(unsquashfs and flashfs can read them)");
+		ff_warnf(warn_cb, a, FF_WARN_NOTE, NULL, "%s",
+			 "the Linux kernel cannot mount images compressed with this codec "
+			 "(unsquashfs and flashfs can read them)");
 	a->src.warn = source_warn_cb;
 	a->src.warn_ctx = a;
 	tree = ff_source_args_build(&a->src, &err);

@@ -229,10 +229,12 @@ static int parse_args(struct args *a, int argc, char **argv)
 	return 0;
 }
 
-static void warn_cb(void *ctx, const char *msg)
+static void warn_cb(void *ctx, const struct ff_warning *w)
 {
+	char line[1536];
+
 	(void)ctx;
-	fprintf(stderr, "mkfs.yaffs2: warning: %s\n", msg);
+	fprintf(stderr, "mkfs.yaffs2: warning: %s\n", ff_warning_text(w, line, sizeof(line)));
 }
 
 static void progress_cb(void *ctx, uint64_t done, uint64_t total)

@@ -19,17 +19,13 @@
 
 #include "common/endian.h"
 
-void sqfs_warn(const struct sqfs_writer *w, const char *fmt, ...)
+void sqfs_warn(const struct sqfs_writer *w, enum ff_warn_kind kind, const char *fmt, ...)
 {
-	char msg[FF_ERR_MSG_MAX];
 	va_list ap;
 
-	if (!w->o->warn)
-		return;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	ff_vwarnf(w->o->warn, w->o->cb_ctx, kind, NULL, fmt, ap);
 	va_end(ap);
-	w->o->warn(w->o->cb_ctx, msg);
 }
 
 const char *sqfs_node_name(const struct ff_node *n, char *buf, size_t cap)

@@ -40,7 +40,7 @@ struct ff_sqfs_write_opts {
 				       already dropped its xattrs */
 
 	/* Optional hooks; called from the writing thread only. */
-	void (*warn)(void *ctx, const char *msg);
+	ff_warn_fn warn;
 	void (*progress)(void *ctx, uint64_t bytes_done, uint64_t bytes_total,
 			 uint64_t files_done, uint64_t files_total);
 	/* Every data, fragment and sparse block in image order, with its

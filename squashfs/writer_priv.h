@@ -166,8 +166,8 @@ static inline struct sqfs_node_info *sqfs_info(const struct sqfs_writer *w,
 }
 
 /* writer.c */
-void sqfs_warn(const struct sqfs_writer *w, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+void sqfs_warn(const struct sqfs_writer *w, enum ff_warn_kind kind, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /* Path of a node for messages ("/" for the root). */
 const char *sqfs_node_name(const struct ff_node *n, char *buf, size_t cap);
 

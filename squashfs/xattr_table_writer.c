@@ -60,7 +60,7 @@ static int encode_set(struct sqfs_writer *w, const struct ff_node *n, struct ff_
 		size_t slen;
 
 		if (type < 0 || !*suffix) {
-			sqfs_warn(w, "%s: xattr '%s' skipped: SquashFS stores only user., trusted. "
+			sqfs_warn(w, FF_WARN_IGNORED, "%s: xattr '%s' skipped: SquashFS stores only user., trusted. "
 				  "and security. names", sqfs_node_name(n, path, sizeof(path)),
 				  a->name);
 			continue;

@@ -56,7 +56,8 @@ static const char *rel_path(const struct scan *s)
 static int entry_problem(struct scan *s, int code, const char *what)
 {
 	if (s->tree->opts.ignore_errors) {
-		ff_tree_warn(s->tree, "%s: %s: %s (skipped)", s->path, what, strerror(code));
+		ff_tree_warn(s->tree, FF_WARN_SKIPPED, s->path, "%s: %s (skipped)", what,
+			     strerror(code));
 		return 1;
 	}
 	ff_err_sys(s->err, code, "%s: %s", s->path, what);

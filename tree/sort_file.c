@@ -52,7 +52,7 @@ static int sort_line(void *ctx, const char *line, unsigned lineno, struct ff_err
 	if (n)
 		set_priority(n, (int32_t)prio);
 	else
-		ff_tree_warn(tree, "%s:%u: \"%s\" is not in the image, ignored", c->path, lineno,
+		ff_tree_warn(tree, FF_WARN_IGNORED, NULL, "%s:%u: \"%s\" is not in the image, ignored", c->path, lineno,
 			     t.v[0]);
 out:
 	ff_tokens_free(&t);

@@ -78,7 +78,7 @@ struct ff_source_args {
 	 * with an image time (SquashFS) also uses as that time. */
 	struct ff_tree_opts tree;
 	unsigned warnings;        /* warnings passed on during the build */
-	void (*warn)(void *ctx, const char *msg);
+	ff_warn_fn warn;
 	void *warn_ctx;
 };
 

@@ -108,13 +108,13 @@ static int add_definitions(struct ff_tree *tree, const struct ff_source_args *a,
 	return 0;
 }
 
-static void count_warning(void *ctx, const char *msg)
+static void count_warning(void *ctx, const struct ff_warning *w)
 {
 	struct ff_source_args *a = ctx;
 
 	a->warnings++;
 	if (a->warn)
-		a->warn(a->warn_ctx, msg);
+		a->warn(a->warn_ctx, w);
 }
 
 struct ff_tree *ff_source_args_build(struct ff_source_args *a, struct ff_err *err)

@@ -278,7 +278,7 @@ static int member(struct tar_ctx *c, const uint8_t *blk, const struct tar_header
 		return -1;
 	}
 	if (!known_type(m.h.type))
-		ff_tree_warn(c->tree, "%s: member \"%s\": unknown type '%c', stored as a regular file",
+		ff_tree_warn(c->tree, FF_WARN_CONVERTED, NULL, "%s: member \"%s\": unknown type '%c', stored as a regular file",
 			     c->s.name, m.path, m.h.type);
 	if (ff_tree_excluded(c->tree, m.path))
 		rc = 0;

@@ -149,17 +149,14 @@ int64_t ff_tree_default_mtime(const struct ff_tree *tree)
 	return 0;
 }
 
-void ff_tree_warn(const struct ff_tree *tree, const char *fmt, ...)
+void ff_tree_warn(const struct ff_tree *tree, enum ff_warn_kind kind, const char *path,
+		  const char *fmt, ...)
 {
-	char msg[FF_ERR_MSG_MAX];
 	va_list ap;
 
-	if (!tree->opts.warn)
-		return;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	ff_vwarnf(tree->opts.warn, tree->opts.warn_ctx, kind, path, fmt, ap);
 	va_end(ap);
-	tree->opts.warn(tree->opts.warn_ctx, msg);
 }
 
 int ff_tree_check_open(const struct ff_tree *tree, struct ff_err *err)

@@ -18,6 +18,7 @@
 #include <sys/types.h>
 
 #include "common/error.h"
+#include "common/warn.h"
 
 struct ff_xattr {
 	char *name;      /* full name: "user.x", "security.capability" */
@@ -70,7 +71,7 @@ struct ff_tree_opts {
 	const char *const *excludes; /* NULL-terminated glob patterns, matched
 				       against the path relative to the source */
 	size_t n_excludes;
-	void (*warn)(void *ctx, const char *msg);
+	ff_warn_fn warn;
 	void *warn_ctx;
 };
 

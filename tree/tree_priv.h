@@ -34,8 +34,9 @@ struct ff_node *ff_tree_add_child(struct ff_tree *tree, struct ff_node *dir,
 struct ff_node *ff_tree_lookup(const struct ff_tree *tree, const char *path);
 /* Mtime for directories nobody described (implied parents, a bare root). */
 int64_t ff_tree_default_mtime(const struct ff_tree *tree);
-void ff_tree_warn(const struct ff_tree *tree, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+/* A warning through the tree's callback; path is the entry, or NULL. */
+void ff_tree_warn(const struct ff_tree *tree, enum ff_warn_kind kind, const char *path,
+		  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 int ff_tree_check_open(const struct ff_tree *tree, struct ff_err *err);
 /* qsort comparator on struct ff_node *: unsigned bytes, shorter first. */
 int ff_node_name_cmp(const void *a, const void *b);

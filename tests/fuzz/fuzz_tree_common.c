@@ -5,10 +5,10 @@
 
 #define READ_BUDGET (1u << 20)
 
-static void discard_warn(void *ctx, const char *msg)
+static void discard_warn(void *ctx, const struct ff_warning *w)
 {
 	(void)ctx;
-	(void)msg;
+	(void)w;
 }
 
 struct ff_tree *fuzz_tree_new(void)

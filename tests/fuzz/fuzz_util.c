@@ -58,10 +58,10 @@ int fuzz_tmp_file(const uint8_t *data, size_t size, const char *name, char *path
 	return 0;
 }
 
-static void discard_log(void *ctx, const char *msg)
+static void discard_log(void *ctx, const struct ff_warning *w)
 {
 	(void)ctx;
-	(void)msg;
+	(void)w;
 }
 
 void fuzz_open_opts(struct ff_open_opts *o)

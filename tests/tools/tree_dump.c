@@ -28,10 +28,12 @@
 
 #include "tree/tree.h"
 
-static void warn(void *ctx, const char *msg)
+static void warn(void *ctx, const struct ff_warning *w)
 {
+	char line[1536];
+
 	(void)ctx;
-	fprintf(stderr, "tree_dump: warning: %s\n", msg);
+	fprintf(stderr, "tree_dump: warning: %s\n", ff_warning_text(w, line, sizeof(line)));
 }
 
 static const char *kind(uint32_t m)

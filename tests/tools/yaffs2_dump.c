@@ -26,10 +26,10 @@ struct ext {
 	int errors;
 };
 
-static void log_cb(void *ctx, const char *msg)
+static void log_cb(void *ctx, const struct ff_warning *w)
 {
 	(void)ctx;
-	fprintf(stderr, "yaffs2_dump: %s\n", msg);
+	fprintf(stderr, "yaffs2_dump: %s\n", w->msg);
 }
 
 static void info_cb(void *ctx, const char *key, const char *value, int is_number)

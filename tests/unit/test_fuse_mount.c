@@ -247,10 +247,10 @@ static const struct ff_fs_ops mem_ops = {
 	.close = mem_close,
 };
 
-static void count_log(void *ctx, const char *msg)
+static void count_log(void *ctx, const struct ff_warning *w)
 {
 	(void)ctx;
-	(void)msg;
+	assert_int_equal(w->kind, FF_WARN_DAMAGED);
 }
 
 static struct ff_fs *mem_open(void)

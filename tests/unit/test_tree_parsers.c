@@ -19,12 +19,14 @@ struct fixture {
 	char warnings[1024];
 };
 
-static void collect_warning(void *ctx, const char *msg)
+static void collect_warning(void *ctx, const struct ff_warning *w)
 {
 	struct fixture *f = ctx;
 	size_t len = strlen(f->warnings);
+	char line[1536];
 
-	snprintf(f->warnings + len, sizeof(f->warnings) - len, "%s\n", msg);
+	snprintf(f->warnings + len, sizeof(f->warnings) - len, "%s\n",
+		 ff_warning_text(w, line, sizeof(line)));
 }
 
 static int setup(void **state)
