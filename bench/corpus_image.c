@@ -211,7 +211,7 @@ static int walk_dir(struct walk *w, uint64_t dir, uint32_t dir_idx)
 
 static int open_image(const char *source, struct ff_fs **fs, struct ff_err *err)
 {
-	struct ff_open_opts o = { .big_endian = -1 };
+	struct ff_open_opts o = {0};
 
 	return ff_image_open(source, &o, fs, err);
 }

@@ -106,17 +106,16 @@ struct ff_fs {
 	void *log_ctx;
 };
 
+struct ff_yaffs2_opts;
+
 /* Options shared by every format's open function. */
 struct ff_open_opts {
 	uint64_t offset;        /* image starts this many bytes into the file */
 	uint64_t cache_bytes;   /* data/metadata cache budget; 0 = default */
 	ff_log_fn log;
 	void *log_ctx;
-	/* YAFFS2 geometry overrides; 0 / NULL = detect */
-	uint32_t page_size, oob_size, pages_per_block;
-	const char *oob_layout; /* "linux", "offset0", "inband" */
-	const char *tags;       /* "kernel", "classic" */
-	int big_endian;         /* -1 detect, 0 little, 1 big */
+	/* YAFFS2 geometry overrides (yaffs2/reader.h); NULL = detect all */
+	const struct ff_yaffs2_opts *yaffs2;
 	/* Decoded file data a reader may prepare ahead of sequential reads in
 	 * background threads, within cache_bytes; 0 = none. */
 	uint64_t prefetch_bytes;

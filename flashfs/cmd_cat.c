@@ -73,7 +73,7 @@ static int cmd_cat(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"help", no_argument, NULL, 'h'}, FF_CLI_LONGOPTS, {NULL, 0, NULL, 0}};
-	struct ff_open_opts oo = {.big_endian = -1};
+	struct ff_open_opts oo = {0};
 	struct ff_fs *fs;
 	uint8_t *buf;
 	int c, i, rc = 0;

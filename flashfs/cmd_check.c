@@ -26,7 +26,7 @@ static int cmd_check(int argc, char **argv)
 	static const struct option opts[] = {
 		{"quiet", no_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'},
 		FF_CLI_LONGOPTS, {NULL, 0, NULL, 0}};
-	struct ff_open_opts oo = {.big_endian = -1};
+	struct ff_open_opts oo = {0};
 	struct ff_fs *fs;
 	int c, quiet = 0;
 	long n;

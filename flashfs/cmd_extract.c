@@ -86,7 +86,7 @@ static int cmd_extract(int argc, char **argv)
 	 * the cache only holds fragments and metadata; a smaller budget than
 	 * the readers' 64 MiB keeps the heap, and its first-touch page faults,
 	 * small. */
-	struct ff_open_opts oo = {.big_endian = -1, .cache_bytes = 16u << 20};
+	struct ff_open_opts oo = { .cache_bytes = 16u << 20};
 	struct ff_fs *fs;
 	struct ff_err err = {0};
 	int c, rc;

@@ -44,7 +44,7 @@ static int cmd_info(int argc, char **argv)
 	static const struct option opts[] = {
 		{"json", no_argument, NULL, 'j'}, {"help", no_argument, NULL, 'h'},
 		FF_CLI_LONGOPTS, {NULL, 0, NULL, 0}};
-	struct ff_open_opts oo = {.big_endian = -1};
+	struct ff_open_opts oo = {0};
 	struct out o = {0};
 	struct ff_statfs sf;
 	struct ff_fs *fs;

@@ -188,7 +188,7 @@ static int cmd_ls(int argc, char **argv)
 		{"long", no_argument, NULL, 'l'}, {"recursive", no_argument, NULL, 'R'},
 		{"names", no_argument, NULL, 'n'}, {"help", no_argument, NULL, 'h'},
 		FF_CLI_LONGOPTS, {NULL, 0, NULL, 0}};
-	struct ff_open_opts oo = {.big_endian = -1};
+	struct ff_open_opts oo = {0};
 	struct ls l = {0};
 	int c, rc;
 

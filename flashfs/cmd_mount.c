@@ -14,6 +14,7 @@
 #include "image/image.h"
 #include "fuse/ll.h"
 #include "fuse/mount.h"
+#include "yaffs2/reader.h"
 
 struct log_ctx {
 	const char *image;
@@ -120,10 +121,15 @@ static void log_line(void *ctx, const struct ff_warning *w)
 static int run(struct ff_mount_opts *o)
 {
 	struct log_ctx lc = {o->image, 0};
+	const struct ff_mount_yaffs2 *m = &o->yaffs2;
+	/* the geometry -o gave, in the reader's own terms */
+	struct ff_yaffs2_opts y2 = {m->page_size, m->oob_size, m->pages_per_block,
+				    m->oob_layout, m->tags, m->big_endian};
 	struct ff_fs *fs;
 	struct ff_err err;
 	int ret;
 
+	o->open.yaffs2 = &y2;
 	o->open.log = log_line;
 	o->open.log_ctx = &lc;
 	if (ff_image_open(o->image, &o->open, &fs, &err) < 0) {

@@ -33,11 +33,11 @@ struct parse {
 static int set_endian(struct ff_mount_opts *o, const char *v)
 {
 	if (!strcmp(v, "little") || !strcmp(v, "le"))
-		o->open.big_endian = 0;
+		o->yaffs2.big_endian = 0;
 	else if (!strcmp(v, "big") || !strcmp(v, "be"))
-		o->open.big_endian = 1;
+		o->yaffs2.big_endian = 1;
 	else if (!strcmp(v, "auto"))
-		o->open.big_endian = -1;
+		o->yaffs2.big_endian = -1;
 	else
 		return -1;
 	return 0;
@@ -96,9 +96,9 @@ static void store_numeric(struct ff_mount_opts *o, enum num_id id, uint64_t n)
 	case N_THREADS: o->threads = (unsigned)n; break;
 	case N_TIMEOUT: o->idle_timeout = (unsigned)n; break;
 	case N_SPIN: o->spin_us = (unsigned)n; break;
-	case N_PAGE_SIZE: o->open.page_size = (uint32_t)n; break;
-	case N_OOB_SIZE: o->open.oob_size = (uint32_t)n; break;
-	case N_PAGES_PER_BLOCK: o->open.pages_per_block = (uint32_t)n; break;
+	case N_PAGE_SIZE: o->yaffs2.page_size = (uint32_t)n; break;
+	case N_OOB_SIZE: o->yaffs2.oob_size = (uint32_t)n; break;
+	case N_PAGES_PER_BLOCK: o->yaffs2.pages_per_block = (uint32_t)n; break;
 	case N_PEB_SIZE: o->open.ubi_peb_size = (uint32_t)n; break;
 	case N_COUNT: break;
 	}
@@ -135,9 +135,9 @@ static int our_option(struct ff_mount_opts *o, const char *name, const char *v, 
 	else if (!strcmp(name, "fsname"))
 		*bad = set_string(&o->fsname, v) != 0;
 	else if (!strcmp(name, "oob_layout"))
-		*bad = set_string(&o->owned_layout, v) != 0;
+		*bad = set_string(&o->yaffs2.oob_layout, v) != 0;
 	else if (!strcmp(name, "tags"))
-		*bad = set_string(&o->owned_tags, v) != 0;
+		*bad = set_string(&o->yaffs2.tags, v) != 0;
 	else if (!strcmp(name, "volume"))
 		*bad = set_string(&o->owned_volume, v) != 0;
 	else if (!strcmp(name, "endian"))
@@ -228,7 +228,7 @@ int ff_mount_opts_parse(struct ff_mount_opts *o, int argc, char **argv, struct f
 
 	memset(o, 0, sizeof(*o));
 	o->uid = o->gid = -1;
-	o->open.big_endian = -1;
+	o->yaffs2.big_endian = -1;
 	o->open.prefetch_bytes = FF_MOUNT_PREFETCH;
 	o->readahead_kb = FF_MOUNT_READAHEAD_KB;
 	o->spin_us = FF_MOUNT_SPIN_US;
@@ -240,8 +240,6 @@ int ff_mount_opts_parse(struct ff_mount_opts *o, int argc, char **argv, struct f
 		return -1;
 	}
 	o->fuse_args = in;
-	o->open.oob_layout = o->owned_layout;
-	o->open.tags = o->owned_tags;
 	o->open.ubi_volume = o->owned_volume;
 	if (!o->help && !o->version && (!o->image || !o->mountpoint))
 		return ff_err_set(err, EINVAL, "mount: need IMAGE and MOUNTPOINT");
@@ -253,8 +251,8 @@ void ff_mount_opts_free(struct ff_mount_opts *o)
 	fuse_opt_free_args(&o->fuse_args);
 	free(o->subdir);
 	free(o->fsname);
-	free(o->owned_layout);
-	free(o->owned_tags);
+	free(o->yaffs2.oob_layout);
+	free(o->yaffs2.tags);
 	free(o->owned_volume);
-	o->subdir = o->fsname = o->owned_layout = o->owned_tags = o->owned_volume = NULL;
+	o->subdir = o->fsname = o->yaffs2.oob_layout = o->yaffs2.tags = o->owned_volume = NULL;
 }

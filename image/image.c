@@ -172,7 +172,7 @@ static int open_ubi(const char *path, const struct ff_open_opts *opts, struct ff
 int ff_image_open(const char *path, const struct ff_open_opts *opts, struct ff_fs **fs,
 		  struct ff_err *err)
 {
-	struct ff_open_opts o = opts ? *opts : (struct ff_open_opts){.big_endian = -1};
+	struct ff_open_opts o = opts ? *opts : (struct ff_open_opts){0};
 	uint8_t magic[64];
 	size_t got;
 	char tmp_path[64];

@@ -14,6 +14,7 @@
 
 #include "common/bytes.h"
 #include "common/fs.h"
+#include "yaffs2/reader.h"
 #include "yaffs2/scan.h"
 #include "yaffs2/tags.h"
 
@@ -121,7 +122,7 @@ struct axes {
 	int tag_eccs[2], n_tag_eccs;
 };
 
-static void fill_axes(const struct ff_open_opts *o, struct axes *a)
+static void fill_axes(const struct ff_yaffs2_opts *o, struct axes *a)
 {
 	static const uint32_t std_pages[6] = { 2048, 4096, 512, 1024, 8192, 16384 };
 	static const char *const std_layouts[3] = { "linux", "offset0", "inband" };
@@ -147,7 +148,7 @@ static void fill_axes(const struct ff_open_opts *o, struct axes *a)
 	a->tag_eccs[a->n_tag_eccs++] = 0;
 }
 
-static void try_oobs(const struct window *w, const struct ff_open_opts *o, struct cand *c,
+static void try_oobs(const struct window *w, const struct ff_yaffs2_opts *o, struct cand *c,
 		     const char *layout, int tecc, struct cand *best, int *best_score)
 {
 	uint32_t oobs[2] = { c->lay.geom.page_size / 32, c->lay.geom.page_size / 16 };
@@ -237,7 +238,7 @@ static int first_window(int fd, uint64_t offset, uint64_t bytes, struct window *
 	return 0;
 }
 
-static void find_best(const struct window *w, const struct ff_open_opts *opts,
+static void find_best(const struct window *w, const struct ff_yaffs2_opts *opts,
 		      struct cand *best, int *best_score)
 {
 	struct axes a;
@@ -257,7 +258,7 @@ static void find_best(const struct window *w, const struct ff_open_opts *opts,
 				}
 }
 
-int ff_y2_detect(int fd, uint64_t offset, uint64_t bytes, const struct ff_open_opts *opts,
+int ff_y2_detect(int fd, uint64_t offset, uint64_t bytes, const struct ff_yaffs2_opts *opts,
 		 struct ff_y2_layout *lay, int *big, struct ff_err *err)
 {
 	struct window w;

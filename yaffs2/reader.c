@@ -333,7 +333,8 @@ int ff_yaffs2_probe(const char *path, const struct ff_open_opts *opts)
 
 	if (open_file(path, opts, &fd, &bytes, NULL))
 		return 0;
-	ok = ff_y2_detect(fd, opts ? opts->offset : 0, bytes, opts, &lay, &big, NULL) == 0;
+	ok = ff_y2_detect(fd, opts ? opts->offset : 0, bytes, opts ? opts->yaffs2 : NULL, &lay,
+			  &big, NULL) == 0;
 	close(fd);
 	return ok;
 }
@@ -354,7 +355,8 @@ int ff_yaffs2_open(const char *path, const struct ff_open_opts *opts, struct ff_
 		free(y);
 		return -1;
 	}
-	if (ff_y2_detect(y->s.fd, y->s.offset, y->s.image_bytes, opts, &y->s.lay, &y->s.big,
+	if (ff_y2_detect(y->s.fd, y->s.offset, y->s.image_bytes, opts ? opts->yaffs2 : NULL,
+			 &y->s.lay, &y->s.big,
 			 err) ||
 	    ff_y2_scan_run(&y->s, err)) {
 		ff_err_prefix(err, "%s", path);

@@ -6,6 +6,15 @@
 #include "common/error.h"
 #include "common/fs.h"
 
+/* What ff_open_opts.yaffs2 points to: geometry a caller knows, so that
+ * detection tries only that. */
+struct ff_yaffs2_opts {
+	uint32_t page_size, oob_size, pages_per_block; /* 0 = detect */
+	const char *oob_layout; /* "linux", "offset0", "inband"; NULL = detect */
+	const char *tags;       /* "kernel", "classic"; NULL = either */
+	int big_endian;         /* -1 detect, 0 little, 1 big */
+};
+
 /* Non-zero when the file looks like a YAFFS2 image under the geometry in
  * opts (or any known geometry and layout where opts leaves them 0). */
 int ff_yaffs2_probe(const char *path, const struct ff_open_opts *opts);

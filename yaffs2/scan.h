@@ -102,9 +102,11 @@ const struct ff_y2_chunk *ff_y2_obj_chunk(const struct ff_y2_obj *o, uint32_t ch
 int ff_y2_read_page_data(const struct ff_y2_scan *s, uint32_t page, uint8_t *buf,
 			 struct ff_err *err);
 
-/* Detection: fill lay/big from opts or by trying known geometries, layouts
+struct ff_yaffs2_opts;
+
+/* Detection: fill lay/big from opts (yaffs2/reader.h; NULL = detect all) or by trying known geometries, layouts
  * and byte orders on a sample of pages.  Returns 0, or -1 with err. */
-int ff_y2_detect(int fd, uint64_t offset, uint64_t bytes, const struct ff_open_opts *opts,
+int ff_y2_detect(int fd, uint64_t offset, uint64_t bytes, const struct ff_yaffs2_opts *opts,
 		 struct ff_y2_layout *lay, int *big, struct ff_err *err);
 
 #endif

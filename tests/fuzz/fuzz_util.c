@@ -69,7 +69,6 @@ void fuzz_open_opts(struct ff_open_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->log = discard_log;
 	o->cache_bytes = 1u << 20;
-	o->big_endian = -1;
 }
 
 struct walk {

@@ -10,11 +10,12 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void pick_geometry(uint8_t sel, struct ff_open_opts *o)
+static void pick_geometry(uint8_t sel, struct ff_yaffs2_opts *o)
 {
 	static const char *const layouts[] = { "linux", "offset0", "inband" };
 	static const char *const tags[] = { "kernel", "classic" };
 
+	o->big_endian = -1;
 	if ((sel & 7) == 0)
 		return; /* detect everything */
 	o->page_size = (sel & 8) ? 2048 : 1024;
@@ -34,6 +35,7 @@ static void pick_geometry(uint8_t sel, struct ff_open_opts *o)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ff_open_opts o;
+	struct ff_yaffs2_opts y2 = {0};
 	struct ff_fs *fs = NULL;
 	struct ff_err err = { 0 };
 	char path[64];
@@ -42,7 +44,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 1)
 		return 0;
 	fuzz_open_opts(&o);
-	pick_geometry(data[0], &o);
+	pick_geometry(data[0], &y2);
+	o.yaffs2 = &y2;
 	fuzz_memfd(data + 1, size - 1, &fd, path, sizeof(path));
 	ff_yaffs2_probe(path, &o);
 	if (ff_yaffs2_open(path, &o, &fs, &err) == 0) {

@@ -181,7 +181,7 @@ static void extract(struct ext *e, uint64_t h, const char *path)
 	set_meta(e, h, path, &st);
 }
 
-static int parse_opts(int *i, int argc, char **argv, struct ff_open_opts *o)
+static int parse_opts(int *i, int argc, char **argv, struct ff_yaffs2_opts *o)
 {
 	for (; *i + 1 < argc && !strncmp(argv[*i], "--", 2); *i += 2) {
 		const char *k = argv[*i], *v = argv[*i + 1];
@@ -204,13 +204,14 @@ static int parse_opts(int *i, int argc, char **argv, struct ff_open_opts *o)
 
 int main(int argc, char **argv)
 {
-	struct ff_open_opts o = { .big_endian = -1, .log = log_cb };
+	struct ff_yaffs2_opts y2 = {0}; /* little-endian unless --endian big */
+	struct ff_open_opts o = { .log = log_cb, .yaffs2 = &y2 };
 	struct ff_err err = { 0, "" };
 	struct ext e = { 0 };
 	int i = 1;
 	long probs;
 
-	if (parse_opts(&i, argc, argv, &o) || argc - i < 2) {
+	if (parse_opts(&i, argc, argv, &y2) || argc - i < 2) {
 		fprintf(stderr, "usage: yaffs2_dump [OPTS] IMAGE info|check|extract DIR\n");
 		return 2;
 	}

@@ -47,12 +47,12 @@ static void test_our_options(void **state)
 	assert_int_equal(o.threads, 4);
 	assert_int_equal(o.spin_us, 50);
 	assert_int_equal(o.idle_timeout, 30);
-	assert_int_equal(o.open.page_size, 2048);
-	assert_int_equal(o.open.oob_size, 64);
-	assert_int_equal(o.open.pages_per_block, 128);
-	assert_string_equal(o.open.oob_layout, "inband");
-	assert_string_equal(o.open.tags, "classic");
-	assert_int_equal(o.open.big_endian, 1);
+	assert_int_equal(o.yaffs2.page_size, 2048);
+	assert_int_equal(o.yaffs2.oob_size, 64);
+	assert_int_equal(o.yaffs2.pages_per_block, 128);
+	assert_string_equal(o.yaffs2.oob_layout, "inband");
+	assert_string_equal(o.yaffs2.tags, "classic");
+	assert_int_equal(o.yaffs2.big_endian, 1);
 	assert_int_equal(o.max_read, 131072);
 	assert_int_equal(o.readahead_kb, 2048);
 	assert_int_equal(o.open.prefetch_bytes, 3 << 20);
@@ -71,7 +71,7 @@ static void test_defaults_and_flags(void **state)
 	assert_int_equal(PARSE(&o, &err, "img", "-f", "mnt", "-s"), 0);
 	assert_int_equal(o.uid, -1);
 	assert_int_equal(o.gid, -1);
-	assert_int_equal(o.open.big_endian, -1);
+	assert_int_equal(o.yaffs2.big_endian, -1);
 	assert_null(o.subdir);
 	assert_true(o.foreground);
 	assert_int_equal(o.threads, 1);

@@ -206,7 +206,7 @@ static void test_parallel_reads(void **state)
 /* A fresh open of the fixture's image, so its caches start cold. */
 static struct ff_fs *open_cold(const struct fixture *f, uint64_t prefetch)
 {
-	struct ff_open_opts o = {.big_endian = -1, .cache_bytes = 16u << 20,
+	struct ff_open_opts o = { .cache_bytes = 16u << 20,
 				 .prefetch_bytes = prefetch};
 	struct ff_err err = {0};
 	struct ff_fs *fs;

@@ -125,7 +125,8 @@ static void build(struct img *im)
 
 static struct ff_fs *open_img(struct img *im, char *path)
 {
-	struct ff_open_opts o = { .big_endian = -1, .pages_per_block = PPB };
+	static const struct ff_yaffs2_opts y2 = { .pages_per_block = PPB };
+	struct ff_open_opts o = { .yaffs2 = &y2 };
 	struct ff_err err = { 0, "" };
 	struct ff_fs *fs = NULL;
 	int fd = mkstemp(path);
@@ -222,7 +223,7 @@ static void test_hostile(void **state)
 {
 	static struct img im;
 	char path[] = "/tmp/y2bad.XXXXXX";
-	struct ff_open_opts o = { .big_endian = -1 };
+	struct ff_open_opts o = {0};
 	struct ff_err err = { 0, "" };
 	struct ff_fs *fs = NULL;
 	int fd;
@@ -242,7 +243,7 @@ static void test_hostile(void **state)
 	fd = open(path, O_WRONLY | O_TRUNC);
 	assert_int_equal(write(fd, im.buf, sizeof(im.buf)), (ssize_t)sizeof(im.buf));
 	close(fd);
-	o.pages_per_block = PPB;
+	o.yaffs2 = &(struct ff_yaffs2_opts){ .pages_per_block = PPB, .big_endian = -1 };
 	assert_int_equal(ff_yaffs2_open(path, &o, &fs, &err), 0);
 	ff_fs_close(fs);
 	unlink(path);
@@ -341,7 +342,7 @@ static void test_inband512(void **state)
 {
 	static struct img512 im;
 	struct ff_y2_geom g = { P512, 16, PPB512 };
-	struct ff_open_opts o = { .big_endian = -1 };
+	struct ff_open_opts o = {0};
 	struct ff_err err = { 0, "" };
 	char path[] = "/tmp/y2in512.XXXXXX";
 	struct ff_stat st;
