@@ -1,77 +1,128 @@
-/* Open addressing with linear probing; a NULL value marks an empty slot. */
 #include "common/hmap.h"
 
 #include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
 
-static size_t slot_of(uint64_t key, size_t cap)
+#define INLINE_KEY 16
+
+struct ff_hmap_slot {
+	uint64_t val;
+	uint32_t hash;
+	uint32_t len;
+	int used;
+	union {
+		uint8_t in[INLINE_KEY];
+		uint8_t *out;
+	} key;
+};
+
+static const uint8_t *key_of(const struct ff_hmap_slot *s)
 {
-	key ^= key >> 31;
-	key *= 0x9e3779b97f4a7c15ull;
-	return (size_t)(key >> 17) & (cap - 1);
+	return s->len > INLINE_KEY ? s->key.out : s->key.in;
 }
 
-void *ff_hmap_get(const struct ff_hmap *m, uint64_t key)
+static uint32_t hash_of(const void *key, size_t len)
 {
-	size_t i;
+	return (uint32_t)crc32(crc32(0L, Z_NULL, 0), key, (uInt)len);
+}
+
+/* The slot holding key, or the empty slot where it would go. */
+static struct ff_hmap_slot *probe(const struct ff_hmap *m, const void *key, size_t len,
+				  uint32_t h)
+{
+	size_t i = h & (m->cap - 1);
+
+	for (; m->slots[i].used; i = (i + 1) & (m->cap - 1)) {
+		const struct ff_hmap_slot *s = &m->slots[i];
+
+		if (s->hash == h && s->len == len && !memcmp(key_of(s), key, len))
+			break;
+	}
+	return &m->slots[i];
+}
+
+int ff_hmap_find(const struct ff_hmap *m, const void *key, size_t len, uint64_t *val)
+{
+	const struct ff_hmap_slot *s;
 
 	if (!m->cap)
-		return NULL;
-	for (i = slot_of(key, m->cap); m->vals[i]; i = (i + 1) & (m->cap - 1))
-		if (m->keys[i] == key)
-			return m->vals[i];
-	return NULL;
-}
-
-static void insert(uint64_t *keys, void **vals, size_t cap, uint64_t key, void *val)
-{
-	size_t i = slot_of(key, cap);
-
-	while (vals[i] && keys[i] != key)
-		i = (i + 1) & (cap - 1);
-	keys[i] = key;
-	vals[i] = val;
+		return 0;
+	s = probe(m, key, len, hash_of(key, len));
+	if (!s->used)
+		return 0;
+	if (val)
+		*val = s->val;
+	return 1;
 }
 
 static int grow(struct ff_hmap *m)
 {
-	size_t cap = m->cap ? m->cap * 2 : 64, i;
-	uint64_t *keys = calloc(cap, sizeof(*keys));
-	void **vals = calloc(cap, sizeof(*vals));
+	struct ff_hmap bigger = {NULL, m->cap ? m->cap * 2 : 64, m->n};
 
-	if (!keys || !vals) {
-		free(keys);
-		free(vals);
+	bigger.slots = calloc(bigger.cap, sizeof(*bigger.slots));
+	if (!bigger.slots)
 		return -1;
-	}
-	for (i = 0; i < m->cap; i++)
-		if (m->vals[i])
-			insert(keys, vals, cap, m->keys[i], m->vals[i]);
-	free(m->keys);
-	free(m->vals);
-	m->keys = keys;
-	m->vals = vals;
-	m->cap = cap;
+	for (size_t i = 0; i < m->cap; i++)
+		if (m->slots[i].used)
+			*probe(&bigger, key_of(&m->slots[i]), m->slots[i].len, m->slots[i].hash) =
+				m->slots[i];
+	free(m->slots);
+	*m = bigger;
 	return 0;
+}
+
+int ff_hmap_set(struct ff_hmap *m, const void *key, size_t len, uint64_t val)
+{
+	uint32_t h = hash_of(key, len);
+	struct ff_hmap_slot *s;
+
+	if ((m->n + 1) * 4 > m->cap * 3 && grow(m) < 0)
+		return -1;
+	s = probe(m, key, len, h);
+	if (!s->used) {
+		if (len > INLINE_KEY && !(s->key.out = malloc(len)))
+			return -1;
+		memcpy(len > INLINE_KEY ? s->key.out : s->key.in, key, len);
+		s->hash = h;
+		s->len = (uint32_t)len;
+		s->used = 1;
+		m->n++;
+	}
+	s->val = val;
+	return 0;
+}
+
+void ff_hmap_clear(struct ff_hmap *m, void (*free_val)(uint64_t val))
+{
+	for (size_t i = 0; i < m->cap; i++) {
+		if (!m->slots[i].used)
+			continue;
+		if (free_val)
+			free_val(m->slots[i].val);
+		if (m->slots[i].len > INLINE_KEY)
+			free(m->slots[i].key.out);
+	}
+	free(m->slots);
+	*m = (struct ff_hmap){0};
+}
+
+void *ff_hmap_get(const struct ff_hmap *m, uint64_t key)
+{
+	uint64_t v;
+
+	return ff_hmap_find(m, &key, sizeof(key), &v) ? (void *)(uintptr_t)v : NULL;
 }
 
 int ff_hmap_put(struct ff_hmap *m, uint64_t key, void *val)
 {
-	if ((m->n + 1) * 2 > m->cap && grow(m) < 0)
-		return -1;
-	if (!ff_hmap_get(m, key))
-		m->n++;
-	insert(m->keys, m->vals, m->cap, key, val);
-	return 0;
+	return ff_hmap_set(m, &key, sizeof(key), (uint64_t)(uintptr_t)val);
 }
 
 void ff_hmap_free(struct ff_hmap *m, void (*free_val)(void *))
 {
-	size_t i;
-
-	for (i = 0; free_val && i < m->cap; i++)
-		if (m->vals[i])
-			free_val(m->vals[i]);
-	free(m->keys);
-	free(m->vals);
-	*m = (struct ff_hmap){0};
+	for (size_t i = 0; free_val && i < m->cap; i++)
+		if (m->slots[i].used)
+			free_val((void *)(uintptr_t)m->slots[i].val);
+	ff_hmap_clear(m, NULL);
 }

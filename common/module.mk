@@ -1,2 +1,3 @@
 # common/: what every folder needs and no format owns (see docs/ARCHITECTURE.md).
 common_USES :=
+common_PKGS := zlib

@@ -9,6 +9,8 @@
 #include <wchar.h>
 #include <wctype.h>
 
+#include "common/hmap.h"
+
 /* A byte that is not part of valid UTF-8 becomes a value above Unicode, so
  * it can only equal the same byte. */
 #define RAW_BYTE 0x110000u
@@ -62,56 +64,34 @@ static size_t fold_name(const struct ff_fold *f, const char *name, uint32_t *out
 	return n;
 }
 
-static uint64_t hash(const uint32_t *k, size_t n)
-{
-	uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ k[i]) * 0x100000001b3ull;
-	return h;
-}
-
 struct keys {
 	uint32_t *cp;  /* every name's folded code points, one after another */
 	size_t *off;   /* name i is cp[off[i] .. off[i + 1]) */
-	size_t *slot;  /* open addressing: name index + 1, 0 = empty */
-	size_t mask;
 };
 
 static int fold_all(const struct ff_fold *f, char *const *names, size_t n, struct keys *k)
 {
-	size_t total = 0, cap = 4;
+	size_t total = 0;
 	locale_t old = f->utf8 ? uselocale(f->utf8) : (locale_t)0;
 
 	for (size_t i = 0; i < n; i++)
 		total += strlen(names[i]);
-	while (cap < 2 * n)
-		cap *= 2;
 	k->cp = malloc((total ? total : 1) * sizeof(*k->cp));
 	k->off = malloc((n + 1) * sizeof(*k->off));
-	k->slot = calloc(cap, sizeof(*k->slot));
-	k->mask = cap - 1;
-	if (k->cp && k->off && k->slot) {
+	if (k->cp && k->off) {
 		k->off[0] = 0;
 		for (size_t i = 0; i < n; i++)
 			k->off[i + 1] = k->off[i] + fold_name(f, names[i], k->cp + k->off[i]);
 	}
 	if (f->utf8)
 		uselocale(old);
-	return k->cp && k->off && k->slot ? 0 : -1;
-}
-
-static int same_key(const struct keys *k, size_t a, size_t b)
-{
-	size_t la = k->off[a + 1] - k->off[a];
-
-	return la == k->off[b + 1] - k->off[b] &&
-	       !memcmp(k->cp + k->off[a], k->cp + k->off[b], la * sizeof(*k->cp));
+	return k->cp && k->off ? 0 : -1;
 }
 
 int ff_fold_collisions(const struct ff_fold *f, char *const *names, size_t n, size_t *first)
 {
 	struct keys k = {0};
+	struct ff_hmap seen = {0}; /* folded name -> index of its first name */
 	int r = 0;
 
 	for (size_t i = 0; i < n; i++)
@@ -120,18 +100,18 @@ int ff_fold_collisions(const struct ff_fold *f, char *const *names, size_t n, si
 		return 0;
 	r = fold_all(f, names, n, &k);
 	for (size_t i = 0; r == 0 && i < n; i++) {
-		size_t s = hash(k.cp + k.off[i], k.off[i + 1] - k.off[i]) & k.mask;
+		const uint32_t *key = k.cp + k.off[i];
+		size_t len = (k.off[i + 1] - k.off[i]) * sizeof(*k.cp);
+		uint64_t was;
 
-		while (k.slot[s] && !same_key(&k, k.slot[s] - 1, i))
-			s = (s + 1) & k.mask;
-		if (k.slot[s])
-			first[i] = k.slot[s] - 1;
-		else
-			k.slot[s] = i + 1;
+		if (ff_hmap_find(&seen, key, len, &was))
+			first[i] = (size_t)was;
+		else if (ff_hmap_set(&seen, key, len, i) < 0)
+			r = -1;
 	}
+	ff_hmap_clear(&seen, NULL);
 	free(k.cp);
 	free(k.off);
-	free(k.slot);
 	return r;
 }
 

@@ -18,7 +18,7 @@ static int add_id(struct sqfs_writer *w, const struct ff_node *n, uint32_t id,
 	char path[4096];
 
 	ff_put_le32(key, id);
-	if (sqfs_hmap_get(t->map, key, 4, &val))
+	if (ff_hmap_find(&t->map, key, 4, &val))
 		return 0;
 	if (t->count == SQFS_MAX_IDS)
 		return ff_err_set(err, EOVERFLOW,
@@ -34,7 +34,7 @@ static int add_id(struct sqfs_writer *w, const struct ff_node *n, uint32_t id,
 		t->ids = p;
 		t->cap = cap;
 	}
-	if (sqfs_hmap_put(t->map, key, 4, t->count) < 0)
+	if (ff_hmap_set(&t->map, key, 4, t->count) < 0)
 		return ff_err_set(err, ENOMEM, "id table: out of memory");
 	t->ids[t->count++] = id;
 	return 0;
@@ -42,9 +42,6 @@ static int add_id(struct sqfs_writer *w, const struct ff_node *n, uint32_t id,
 
 int sqfs_ids_collect(struct sqfs_writer *w, struct ff_err *err)
 {
-	w->ids.map = sqfs_hmap_new();
-	if (!w->ids.map)
-		return ff_err_set(err, ENOMEM, "id table: out of memory");
 	for (struct ff_node *n = ff_tree_root(w->tree); n; n = ff_tree_next(w->tree, n)) {
 		if (n->link)
 			continue;
@@ -61,7 +58,7 @@ uint16_t sqfs_id_index(const struct sqfs_writer *w, uint32_t id)
 	uint64_t val = 0;
 
 	ff_put_le32(key, id);
-	sqfs_hmap_get(w->ids.map, key, 4, &val);
+	ff_hmap_find(&w->ids.map, key, 4, &val);
 	return (uint16_t)val;
 }
 
@@ -84,7 +81,7 @@ int sqfs_ids_write(struct sqfs_writer *w, uint64_t *pos, struct ff_err *err)
 
 void sqfs_ids_free(struct sqfs_id_table *t)
 {
-	sqfs_hmap_free(t->map);
+	ff_hmap_clear(&t->map, NULL);
 	free(t->ids);
 	memset(t, 0, sizeof(*t));
 }

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/hmap.h"
 #include "common/outfile.h"
 #include "common/pool.h"
 #include "squashfs/format.h"
@@ -19,14 +20,6 @@ struct sqfs_sink {
 };
 int sqfs_sink_write(struct sqfs_sink *s, const void *buf, size_t len, struct ff_err *err);
 
-/* ---- writer_hashmap.c: byte-string keys to a u64 (crc32-hashed) ---- */
-struct sqfs_hmap;
-struct sqfs_hmap *sqfs_hmap_new(void);
-void sqfs_hmap_free(struct sqfs_hmap *m);
-/* 1 and *val when found, 0 when not. */
-int sqfs_hmap_get(const struct sqfs_hmap *m, const void *key, size_t len, uint64_t *val);
-/* Adds a key that is not present; -1 when out of memory. */
-int sqfs_hmap_put(struct sqfs_hmap *m, const void *key, size_t len, uint64_t val);
 
 /* ---- meta_writer.c: a stream of 8 KiB metadata blocks kept in memory ---- */
 struct sqfs_meta_writer {
@@ -127,7 +120,7 @@ struct sqfs_frag_writer {
 
 /* ---- the writer ---- */
 struct sqfs_id_table {
-	struct sqfs_hmap *map; /* id -> index */
+	struct ff_hmap map;    /* id -> index */
 	uint32_t *ids;
 	uint32_t count, cap;
 };

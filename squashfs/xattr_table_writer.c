@@ -15,8 +15,8 @@
 
 struct sqfs_xattr_writer {
 	struct sqfs_meta_writer kv;
-	struct sqfs_hmap *sets;   /* encoded set -> id */
-	struct sqfs_hmap *values; /* value bytes -> reference of its record */
+	struct ff_hmap sets;      /* encoded set -> id */
+	struct ff_hmap values;    /* value bytes -> reference of its record */
 	uint8_t *ids;             /* encoded id entries */
 	size_t n_ids, cap;
 	uint8_t *key;             /* scratch: the set being encoded */
@@ -83,14 +83,14 @@ static int write_value(struct sqfs_xattr_writer *x, const uint8_t *v, uint32_t l
 	uint8_t buf[OOL_REF_SIZE + 4];
 	uint64_t ref;
 
-	if (len > OOL_REF_SIZE && sqfs_hmap_get(x->values, v, len, &ref)) {
+	if (len > OOL_REF_SIZE && ff_hmap_find(&x->values, v, len, &ref)) {
 		ff_put_le32(buf, OOL_REF_SIZE);
 		ff_put_le64(buf + 4, ref);
 		*ool = 1;
 		return sqfs_meta_write(&x->kv, buf, sizeof(buf), err);
 	}
 	*ool = 0;
-	if (len > OOL_REF_SIZE && sqfs_hmap_put(x->values, v, len, sqfs_meta_ref(&x->kv)) < 0)
+	if (len > OOL_REF_SIZE && ff_hmap_set(&x->values, v, len, sqfs_meta_ref(&x->kv)) < 0)
 		return ff_err_set(err, ENOMEM, "xattrs: out of memory");
 	ff_put_le32(buf, len);
 	if (sqfs_meta_write(&x->kv, buf, 4, err) < 0)
@@ -111,7 +111,7 @@ static int write_set(struct sqfs_xattr_writer *x, uint32_t count, struct ff_err 
 		uint32_t vlen = ff_get_le32(p + 4 + k.name_len);
 		const uint8_t *v = p + 8 + k.name_len;
 		uint8_t kb[SQFS_XATTR_KEY_SIZE];
-		int ool = vlen > OOL_REF_SIZE && sqfs_hmap_get(x->values, v, vlen, &(uint64_t){0});
+		int ool = vlen > OOL_REF_SIZE && ff_hmap_find(&x->values, v, vlen, &(uint64_t){0});
 
 		k.type |= ool ? SQFS_XATTR_VALUE_OOL : 0;
 		sqfs_xattr_key_encode(&k, kb);
@@ -146,12 +146,12 @@ static int node_xattrs(struct sqfs_writer *w, const struct ff_node *n, uint32_t 
 	*idx = SQFS_INVALID_XATTR;
 	if (count <= 0)
 		return count;
-	if (sqfs_hmap_get(x->sets, x->key, x->key_len, &id)) {
+	if (ff_hmap_find(&x->sets, x->key, x->key_len, &id)) {
 		*idx = (uint32_t)id;
 		return 0;
 	}
 	id = x->n_ids;
-	if (sqfs_hmap_put(x->sets, x->key, x->key_len, id) < 0)
+	if (ff_hmap_set(&x->sets, x->key, x->key_len, id) < 0)
 		return ff_err_set(err, ENOMEM, "xattrs: out of memory");
 	*idx = (uint32_t)id;
 	return write_set(x, (uint32_t)count, err);
@@ -162,11 +162,7 @@ int sqfs_xattrs_collect(struct sqfs_writer *w, struct ff_err *err)
 	struct sqfs_xattr_writer *x = calloc(1, sizeof(*x));
 
 	w->xattrs = x;
-	if (x) {
-		x->sets = sqfs_hmap_new();
-		x->values = sqfs_hmap_new();
-	}
-	if (!x || !x->sets || !x->values)
+	if (!x)
 		return ff_err_set(err, ENOMEM, "xattrs: out of memory");
 	sqfs_meta_init(&x->kv, w->mctx);
 	for (struct ff_node *n = ff_tree_root(w->tree); n; n = ff_tree_next(w->tree, n)) {
@@ -207,8 +203,8 @@ void sqfs_xattrs_free(struct sqfs_writer *w)
 	if (!x)
 		return;
 	sqfs_meta_free(&x->kv);
-	sqfs_hmap_free(x->sets);
-	sqfs_hmap_free(x->values);
+	ff_hmap_clear(&x->sets, NULL);
+	ff_hmap_clear(&x->values, NULL);
 	free(x->ids);
 	free(x->key);
 	free(x);

@@ -186,8 +186,6 @@ int ff_tree_finish(struct ff_tree *tree, struct ff_err *err)
 	}
 	count_and_number(tree);
 	tree->finished = 1;
-	free(tree->hash);
-	tree->hash = NULL;
-	tree->hash_cap = tree->hash_used = 0;
+	ff_hmap_clear(&tree->children, NULL);
 	return 0;
 }

@@ -10,52 +10,31 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static size_t hash_key(const struct ff_node *dir, const char *name, size_t len)
+/* The children map's key: the parent's address, then the name. */
+struct child_key {
+	unsigned char b[sizeof(void *) + FF_NAME_MAX];
+	size_t len;
+};
+
+static void child_key(struct child_key *k, const struct ff_node *dir, const char *name,
+		      size_t len)
 {
-	uint64_t h = 1469598103934665603ull ^ (uint64_t)(uintptr_t)dir;
-
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ (uint8_t)name[i]) * 1099511628211ull;
-	return (size_t)(h ^ (h >> 29));
-}
-
-static int grow_hash(struct ff_tree *tree)
-{
-	size_t cap = tree->hash_cap ? tree->hash_cap * 2 : 1024;
-	struct ff_node **tab = calloc(cap, sizeof(*tab));
-
-	if (!tab)
-		return -1;
-	for (size_t i = 0; i < tree->hash_cap; i++) {
-		struct ff_node *n = tree->hash[i];
-		size_t j;
-
-		if (!n)
-			continue;
-		j = hash_key(n->parent, n->name, n->name_len) & (cap - 1);
-		while (tab[j])
-			j = (j + 1) & (cap - 1);
-		tab[j] = n;
-	}
-	free(tree->hash);
-	tree->hash = tab;
-	tree->hash_cap = cap;
-	return 0;
+	memcpy(k->b, &dir, sizeof(dir));
+	memcpy(k->b + sizeof(dir), name, len);
+	k->len = sizeof(dir) + len;
 }
 
 struct ff_node *ff_tree_child(const struct ff_tree *tree, const struct ff_node *dir,
 			      const char *name, size_t len)
 {
-	size_t j;
+	struct child_key k;
+	uint64_t v;
 
-	if (!tree->hash_cap)
+	if (len > FF_NAME_MAX)
 		return NULL;
-	j = hash_key(dir, name, len) & (tree->hash_cap - 1);
-	for (struct ff_node *n; (n = tree->hash[j]); j = (j + 1) & (tree->hash_cap - 1)) {
-		if (n->parent == dir && n->name_len == len && !memcmp(n->name, name, len))
-			return n;
-	}
-	return NULL;
+	child_key(&k, dir, name, len);
+	return ff_hmap_find(&tree->children, k.b, k.len, &v) ? (struct ff_node *)(uintptr_t)v
+							     : NULL;
 }
 
 static int append_child(struct ff_node *dir, struct ff_node *n)
@@ -80,7 +59,7 @@ struct ff_node *ff_tree_add_child(struct ff_tree *tree, struct ff_node *dir,
 				  struct ff_err *err)
 {
 	struct ff_node *n;
-	size_t j;
+	struct child_key k;
 
 	if (len == 0 || len > FF_NAME_MAX) {
 		ff_err_set(err, ENAMETOOLONG, "%.*s: name is %zu bytes (allowed 1..%d)",
@@ -91,8 +70,6 @@ struct ff_node *ff_tree_add_child(struct ff_tree *tree, struct ff_node *dir,
 		ff_err_set(err, ENOTDIR, "%.*s: parent is not a directory", (int)len, name);
 		return NULL;
 	}
-	if ((tree->hash_used + 1) * 2 > tree->hash_cap && grow_hash(tree))
-		goto oom;
 	n = calloc(1, sizeof(*n));
 	if (!n || !(n->name = malloc(len + 1)))
 		goto oom_node;
@@ -102,20 +79,19 @@ struct ff_node *ff_tree_add_child(struct ff_tree *tree, struct ff_node *dir,
 	n->parent = dir;
 	n->mode = mode;
 	n->mtime = ff_tree_default_mtime(tree);
+	child_key(&k, dir, name, len);
 	if (append_child(dir, n))
 		goto oom_node;
-	j = hash_key(dir, name, len) & (tree->hash_cap - 1);
-	while (tree->hash[j])
-		j = (j + 1) & (tree->hash_cap - 1);
-	tree->hash[j] = n;
-	tree->hash_used++;
+	if (ff_hmap_set(&tree->children, k.b, k.len, (uint64_t)(uintptr_t)n)) {
+		dir->n_children--; /* the node is freed below */
+		goto oom_node;
+	}
 	tree->count++;
 	return n;
 oom_node:
 	if (n)
 		free(n->name);
 	free(n);
-oom:
 	ff_err_set(err, ENOMEM, "%.*s: out of memory", (int)len, name);
 	return NULL;
 }
@@ -239,7 +215,7 @@ void ff_tree_free(struct ff_tree *tree)
 	for (size_t i = 0; i < tree->n_excludes; i++)
 		free(tree->excludes[i]);
 	free(tree->excludes);
-	free(tree->hash);
+	ff_hmap_clear(&tree->children, NULL);
 	if (tree->spool_fd >= 0)
 		close(tree->spool_fd);
 	free(tree);

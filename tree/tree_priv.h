@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/hmap.h"
 #include "tree/tree.h"
 
 #define FF_NAME_MAX 255
@@ -15,8 +16,7 @@ struct ff_tree {
 	char **excludes;          /* our own copies of opts->excludes */
 	size_t n_excludes;
 	struct ff_node *root;
-	struct ff_node **hash;    /* (parent, name) -> node, open addressing */
-	size_t hash_cap, hash_used;
+	struct ff_hmap children;  /* (parent, name) -> node, while building */
 	uint32_t count;
 	uint64_t data_bytes;
 	int spool_fd;             /* -1 until a source needs it */

@@ -155,33 +155,6 @@ static void test_lookup_table_real_bytes(void **state)
 	free(img);
 }
 
-static void test_hashmap(void **state)
-{
-	struct sqfs_hmap *m = sqfs_hmap_new();
-	uint64_t v = 0;
-	char key[32];
-
-	(void)state;
-	assert_non_null(m);
-	for (int i = 0; i < 20000; i++) {
-		int len = snprintf(key, sizeof(key), "key-%d", i);
-
-		assert_int_equal(sqfs_hmap_put(m, key, (size_t)len, (uint64_t)i * 3), 0);
-	}
-	for (int i = 0; i < 20000; i += 7) {
-		int len = snprintf(key, sizeof(key), "key-%d", i);
-
-		assert_int_equal(sqfs_hmap_get(m, key, (size_t)len, &v), 1);
-		assert_int_equal(v, (uint64_t)i * 3);
-	}
-	assert_int_equal(sqfs_hmap_get(m, "key-20000", 9, &v), 0);
-	assert_int_equal(sqfs_hmap_get(m, "key-1", 4, &v), 0); /* a prefix is another key */
-	assert_int_equal(sqfs_hmap_put(m, "", 0, 42), 0);
-	assert_int_equal(sqfs_hmap_get(m, "", 0, &v), 1);
-	assert_int_equal(v, 42);
-	sqfs_hmap_free(m);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -189,7 +162,6 @@ int main(void)
 		cmocka_unit_test(test_compressed_block_round_trip),
 		cmocka_unit_test(test_lookup_table_layout),
 		cmocka_unit_test(test_lookup_table_real_bytes),
-		cmocka_unit_test(test_hashmap),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
