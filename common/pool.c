@@ -238,6 +238,17 @@ void ff_pool_drain(struct ff_pool *p)
 	pthread_mutex_unlock(&p->lock);
 }
 
+void ff_pool_stop(struct ff_pool *p, pthread_mutex_t *lock, pthread_cond_t *wake, int *stop)
+{
+	pthread_mutex_lock(lock);
+	*stop = 1;
+	pthread_cond_broadcast(wake);
+	pthread_mutex_unlock(lock);
+	ff_pool_free(p);
+	pthread_cond_destroy(wake);
+	pthread_mutex_destroy(lock);
+}
+
 void ff_pool_free(struct ff_pool *p)
 {
 	if (!p)

@@ -18,6 +18,7 @@
 #ifndef FF_COMMON_POOL_H
 #define FF_COMMON_POOL_H
 
+#include <pthread.h>
 #include <stddef.h>
 
 #include "common/error.h"
@@ -67,5 +68,10 @@ size_t ff_pool_pending(const struct ff_pool *p);
 void ff_pool_drain(struct ff_pool *p);
 /* Lets the workers run what is queued, stops and joins them, frees. */
 void ff_pool_free(struct ff_pool *p);
+/* For jobs that sleep on the caller's own lock and condition (a
+ * background task): sets *stop under lock and wakes every waiter, so none
+ * can miss it between its check and its wait, then ff_pool_free(p), then
+ * destroys lock and wake. */
+void ff_pool_stop(struct ff_pool *p, pthread_mutex_t *lock, pthread_cond_t *wake, int *stop);
 
 #endif

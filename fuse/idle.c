@@ -82,12 +82,6 @@ void ff_idle_stop(struct ff_idle *w)
 {
 	if (!w->started)
 		return;
-	pthread_mutex_lock(&w->lock);
-	w->stop = 1;
-	pthread_cond_signal(&w->wake);
-	pthread_mutex_unlock(&w->lock);
-	ff_pool_free(w->task);
-	pthread_cond_destroy(&w->wake);
-	pthread_mutex_destroy(&w->lock);
+	ff_pool_stop(w->task, &w->lock, &w->wake, &w->stop);
 	w->started = 0;
 }

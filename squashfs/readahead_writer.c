@@ -96,12 +96,6 @@ void sqfs_readahead_stop(struct sqfs_readahead *ra)
 {
 	if (!ra)
 		return;
-	pthread_mutex_lock(&ra->lock);
-	ra->stop = 1;
-	pthread_cond_signal(&ra->cond);
-	pthread_mutex_unlock(&ra->lock);
-	ff_pool_free(ra->helper);
-	pthread_mutex_destroy(&ra->lock);
-	pthread_cond_destroy(&ra->cond);
+	ff_pool_stop(ra->helper, &ra->lock, &ra->cond, &ra->stop);
 	free(ra);
 }

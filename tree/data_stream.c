@@ -192,13 +192,7 @@ void ff_data_stream_free(struct ff_data_stream *s)
 {
 	if (!s)
 		return;
-	pthread_mutex_lock(&s->lock);
-	s->stop = 1;
-	pthread_cond_broadcast(&s->wake);
-	pthread_mutex_unlock(&s->lock);
-	ff_pool_free(s->helper);
-	pthread_cond_destroy(&s->wake);
-	pthread_mutex_destroy(&s->lock);
+	ff_pool_stop(s->helper, &s->lock, &s->wake, &s->stop);
 	free(s->slots[0].buf);
 	free(s);
 }

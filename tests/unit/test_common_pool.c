@@ -4,6 +4,7 @@
  * is queued before it stops; a task runs once.  Run it under
  * `valgrind --tool=helgrind` to check the locking. */
 #include <setjmp.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stddef.h>
@@ -154,6 +155,40 @@ static void task_runs_once(void **state)
 	ff_pool_free(NULL);
 }
 
+struct sleeper {
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
+	int stop, woke;
+};
+
+static void sleep_until_stop(void *user, void *job, unsigned worker)
+{
+	struct sleeper *s = user;
+
+	(void)job;
+	(void)worker;
+	pthread_mutex_lock(&s->lock);
+	while (!s->stop)
+		pthread_cond_wait(&s->wake, &s->lock);
+	s->woke = 1;
+	pthread_mutex_unlock(&s->lock);
+}
+
+/* A task asleep on its own condition is woken and joined. */
+static void stop_wakes_task(void **state)
+{
+	static struct sleeper s;
+	struct ff_pool *p;
+
+	(void)state;
+	pthread_mutex_init(&s.lock, NULL);
+	pthread_cond_init(&s.wake, NULL);
+	p = ff_pool_task(sleep_until_stop, &s, NULL);
+	assert_non_null(p);
+	ff_pool_stop(p, &s.lock, &s.wake, &s.stop);
+	assert_int_equal(s.woke, 1);
+}
+
 static void bad_config(void **state)
 {
 	struct ff_pool_cfg cfg = {.threads = 1, .queue = 0, .job_size = 4, .run = task_run};
@@ -171,6 +206,7 @@ int main(void)
 		cmocka_unit_test(unordered_each_once),
 		cmocka_unit_test(free_runs_queued),
 		cmocka_unit_test(task_runs_once),
+		cmocka_unit_test(stop_wakes_task),
 		cmocka_unit_test(bad_config),
 	};
 
