@@ -59,6 +59,21 @@ static void settings(struct ff_json *j, const struct bench_report *r)
 	ff_json_end_object(j);
 }
 
+struct real {
+	const char *key;
+	double v;
+	int decimals;
+};
+
+/* Members that are reals with a fixed number of decimals. */
+static void reals(struct ff_json *j, const struct real *f, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		ff_json_kv_real(j, f[i].key, f[i].v, f[i].decimals);
+}
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
 static void speed(struct ff_json *j, const char *key, const struct bench_speed *s)
 {
 	char name[32];
@@ -67,22 +82,25 @@ static void speed(struct ff_json *j, const char *key, const struct bench_speed *
 	ff_json_kv_real(j, name, s->best, 3);
 	snprintf(name, sizeof(name), "%s_spread", key);
 	ff_json_key(j, name);
+	const struct real f[] = {{"best", s->best, 3}, {"median", s->median, 3},
+				 {"worst", s->worst, 3}};
+
 	ff_json_begin_object(j);
-	ff_json_kv_real(j, "best", s->best, 3);
-	ff_json_kv_real(j, "median", s->median, 3);
-	ff_json_kv_real(j, "worst", s->worst, 3);
+	reals(j, f, N(f));
 	ff_json_kv_uint(j, "passes", s->passes);
 	ff_json_end_object(j);
 }
 
 static void self_check(struct ff_json *j, const struct bench_selfcheck *sc)
 {
+	const struct real f[] = {{"comp_direct_mbps", sc->comp_direct, 3},
+				 {"decomp_direct_mbps", sc->decomp_direct, 3},
+				 {"comp_deviation", sc->comp_dev, 4},
+				 {"decomp_deviation", sc->decomp_dev, 4}};
+
 	ff_json_key(j, "self_check");
 	ff_json_begin_object(j);
-	ff_json_kv_real(j, "comp_direct_mbps", sc->comp_direct, 3);
-	ff_json_kv_real(j, "decomp_direct_mbps", sc->decomp_direct, 3);
-	ff_json_kv_real(j, "comp_deviation", sc->comp_dev, 4);
-	ff_json_kv_real(j, "decomp_deviation", sc->decomp_dev, 4);
+	reals(j, f, N(f));
 	ff_json_end_object(j);
 }
 
@@ -127,23 +145,27 @@ static void e2e_ns(struct ff_json *j, const struct bench_report *r, int g)
 	const struct bench_nandsim *n = r->ns ? &r->ns[g] : NULL;
 
 	if (e && e->valid) {
+		const struct real f[] = {{"mkfs_s", e->mkfs_s, 4},
+					 {"fuse_read_s", e->fuse_read_s, 4},
+					 {"kernel_read_s", e->kernel_read_s, 4}};
+
 		ff_json_key(j, "e2e");
 		ff_json_begin_object(j);
 		ff_json_kv_uint(j, "image_size", e->image_size);
-		ff_json_kv_real(j, "mkfs_s", e->mkfs_s, 4);
-		ff_json_kv_real(j, "fuse_read_s", e->fuse_read_s, 4);
-		ff_json_kv_real(j, "kernel_read_s", e->kernel_read_s, 4);
+		reals(j, f, N(f));
 		ff_json_kv_str(j, "note", e->note);
 		ff_json_end_object(j);
 	}
 	if (n && n->valid) {
+		const struct real f[] = {{"flash_mbps", n->flash_mbps, 4},
+					 {"measured_s", n->measured_s, 4},
+					 {"measured_nodelay_s", n->measured_nodelay_s, 4},
+					 {"predicted_s", n->predicted_s, 4},
+					 {"guest_factor", n->guest_factor, 4}};
+
 		ff_json_key(j, "nandsim");
 		ff_json_begin_object(j);
-		ff_json_kv_real(j, "flash_mbps", n->flash_mbps, 4);
-		ff_json_kv_real(j, "measured_s", n->measured_s, 4);
-		ff_json_kv_real(j, "measured_nodelay_s", n->measured_nodelay_s, 4);
-		ff_json_kv_real(j, "predicted_s", n->predicted_s, 4);
-		ff_json_kv_real(j, "guest_factor", n->guest_factor, 4);
+		reals(j, f, N(f));
 		ff_json_kv_str(j, "note", n->note);
 		ff_json_end_object(j);
 	}
