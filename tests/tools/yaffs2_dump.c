@@ -204,7 +204,7 @@ static int parse_opts(int *i, int argc, char **argv, struct ff_yaffs2_opts *o)
 
 int main(int argc, char **argv)
 {
-	struct ff_yaffs2_opts y2 = {0}; /* little-endian unless --endian big */
+	struct ff_yaffs2_opts y2 = { .big_endian = -1 }; /* 0 / NULL: detect */
 	struct ff_open_opts o = { .log = log_cb, .yaffs2 = &y2 };
 	struct ff_err err = { 0, "" };
 	struct ext e = { 0 };

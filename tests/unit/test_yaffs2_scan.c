@@ -125,7 +125,7 @@ static void build(struct img *im)
 
 static struct ff_fs *open_img(struct img *im, char *path)
 {
-	static const struct ff_yaffs2_opts y2 = { .pages_per_block = PPB };
+	static const struct ff_yaffs2_opts y2 = { .pages_per_block = PPB, .big_endian = -1 };
 	struct ff_open_opts o = { .yaffs2 = &y2 };
 	struct ff_err err = { 0, "" };
 	struct ff_fs *fs = NULL;
