@@ -21,7 +21,7 @@ int ff_cli_option(const char *cmd, int c, const char *arg, struct ff_open_opts *
 		return 1;
 	}
 	if (c == FF_OPT_PEB_SIZE) {
-		if (parse_size(arg, &peb) < 0 || !peb || peb > UINT32_MAX) {
+		if (ff_parse_size(arg, &peb) < 0 || !peb || peb > UINT32_MAX) {
 			fprintf(stderr, "flashfs %s: --peb-size: bad size '%s'\n", cmd, arg);
 			return -1;
 		}

@@ -11,11 +11,23 @@
 
 #include "common/api_error.h"
 #include "common/fs.h"
+#include "common/warn.h"
 #include "image/image.h"
 
 struct ff_reader {
 	struct ff_fs *fs;
+	void (*log)(void *ctx, const char *message);
+	void *log_ctx;
 };
+
+/* The public log callback takes the text; the readers give a record. */
+static void log_text(void *ctx, const struct ff_warning *w)
+{
+	struct ff_reader *r = ctx;
+	char line[1536];
+
+	r->log(r->log_ctx, ff_warning_text(w, line, sizeof(line)));
+}
 
 void ff_reader_options_init(struct ff_reader_options *o)
 {
@@ -25,21 +37,25 @@ void ff_reader_options_init(struct ff_reader_options *o)
 int ff_reader_open(const char *path, const struct ff_reader_options *o, struct ff_reader **out,
 		   struct ff_error *error)
 {
-	struct ff_open_opts oo = { .big_endian = -1 };
+	struct ff_open_opts oo = { 0 };
 	struct ff_err err = { 0, "" };
 	struct ff_reader *r;
 
 	ff_api_clear(error);
 	*out = NULL;
-	if (o) {
-		oo.offset = o->offset;
-		oo.cache_bytes = o->cache_bytes;
-		oo.log = o->log;
-		oo.log_ctx = o->log_ctx;
-	}
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return ff_api_errno(error, -ENOMEM, path);
+	if (o) {
+		oo.offset = o->offset;
+		oo.cache_bytes = o->cache_bytes;
+		r->log = o->log;
+		r->log_ctx = o->log_ctx;
+	}
+	if (r->log) {
+		oo.log = log_text;
+		oo.log_ctx = r;
+	}
 	if (ff_image_open(path, &oo, &r->fs, &err)) {
 		free(r);
 		ff_err_prefix(&err, "%s", path);

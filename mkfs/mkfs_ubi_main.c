@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/warn.h"
 #include "common/outfile.h"
 #include "compress/compress.h"
 #include "tree/source_args.h"
@@ -274,10 +275,12 @@ static void print_vols(const struct ff_ubi_ini *ini)
 	}
 }
 
-static void warn_cb(void *ctx, const char *msg)
+static void warn_cb(void *ctx, const struct ff_warning *w)
 {
+	char line[1536];
+
 	(void)ctx;
-	fprintf(stderr, PROG ": warning: %s\n", msg);
+	fprintf(stderr, PROG ": warning: %s\n", ff_warning_text(w, line, sizeof(line)));
 }
 
 /* Writes the SquashFS image to a fresh private directory, then keeps only

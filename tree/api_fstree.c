@@ -9,11 +9,23 @@
 #include <sys/stat.h>
 
 #include "common/api_error.h"
+#include "common/warn.h"
 #include "tree/tree_priv.h"
 
 struct ff_fstree {
 	struct ff_tree *tree;
+	void (*warn)(void *ctx, const char *message);
+	void *warn_ctx;
 };
+
+/* The public warning callback takes the text; the tree gives a record. */
+static void warn_text(void *ctx, const struct ff_warning *w)
+{
+	struct ff_fstree *t = ctx;
+	char line[1536];
+
+	t->warn(t->warn_ctx, ff_warning_text(w, line, sizeof(line)));
+}
 
 void ff_fstree_options_init(struct ff_fstree_options *o)
 {
@@ -39,12 +51,16 @@ int ff_fstree_create(const struct ff_fstree_options *o, struct ff_fstree **out,
 		to.no_xattrs = o->no_xattrs;
 		to.one_file_system = o->one_file_system;
 		to.ignore_errors = o->ignore_errors;
-		to.warn = o->warn;
-		to.warn_ctx = o->warn_ctx;
 	}
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return ff_api_errno(error, -ENOMEM, "source tree");
+	if (o && o->warn) {
+		t->warn = o->warn;
+		t->warn_ctx = o->warn_ctx;
+		to.warn = warn_text;
+		to.warn_ctx = t;
+	}
 	t->tree = ff_tree_new(&to, &err);
 	if (!t->tree) {
 		free(t);
