@@ -49,6 +49,21 @@ BUILD    := build/asan
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 endif
 
+# `make check` and `make demo` install the packages (scripts/install-deps)
+# while this file is parsed, before the pkg-config lookups below: on a bare
+# machine those would otherwise run before the -dev packages exist and the
+# first build would compile without their flags (issue 15).  Top-level make
+# only, and not under -n.
+ifneq ($(filter check demo,$(MAKECMDGOALS)),)
+ifeq ($(MAKELEVEL)$(findstring n,$(firstword -$(MAKEFLAGS))),0)
+$(info scripts/install-deps)
+DEPS_OUT := $(shell scripts/install-deps >&2)
+ifneq ($(.SHELLSTATUS),0)
+$(error scripts/install-deps failed (exit $(.SHELLSTATUS)); run it as root)
+endif
+endif
+endif
+
 OPT      ?= -O2 -g
 CFLAGS   ?= $(OPT)
 LDFLAGS  ?=
