@@ -5,11 +5,7 @@
 # reused.  Needs root and Debian's archive (the mirror the host uses).
 set -eu
 dir=${1:-build/rootfs/minbase}
-mirror=${DEBIAN_MIRROR:-$(awk '/^deb / && $3 ~ /bookworm$/ {print $2; exit}' /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null || true)}
-if [ -z "$mirror" ] && [ -f /etc/apt/sources.list.d/debian.sources ]; then
-	mirror=$(awk '/^URIs:/ {print $2; exit}' /etc/apt/sources.list.d/debian.sources)
-fi
-mirror=${mirror:-http://deb.debian.org/debian}
+mirror=$("$(dirname "$0")/../../scripts/debian-mirror")
 
 if [ -f "$dir/.complete" ]; then
 	echo "bench-rootfs: $dir is ready ($(du -sm "$dir" | cut -f1) MB), reusing it"
