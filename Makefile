@@ -128,7 +128,8 @@ TOOL_BINS := $(patsubst tests/tools/%.c,$(BUILD)/tests/tools/%,$(TOOL_SRCS))
 TEST_LINK  = $(call link_flags,$(MODULES))
 
 .PHONY: all deps check unit integration asan demo install uninstall clean fuzz layers libs \
-        bench-mkfs bench-read bench-fuse bench-yaffs2 bench-rootfs nandsim-check
+        bench-mkfs bench-read bench-fuse bench-yaffs2 bench-rootfs nandsim-check \
+        fresh-check
 .DEFAULT_GOAL := all
 
 all: $(BINS) libs
@@ -240,5 +241,10 @@ uninstall:
 
 clean:
 	rm -rf build
+
+# The README's make demo + make check in a fresh debootstrapped Debian 12
+# root, as CI runs them (scripts/fresh-check, issue 15).
+fresh-check:
+	scripts/fresh-check
 -include nandsim-tests/module.mk
 -include tests/fuzz/fuzz.mk
