@@ -198,17 +198,21 @@ space := $(empty) $(empty)
 
 # Unit tests print TAP through cmocka; integration tests are TAP shell
 # scripts.  prove runs both and prints the summary CI reads.
+# The harness counts skips and, under STRICT=1 or CI=true, fails every one
+# not listed in tests/inherent-skips.txt (tests/perl/TAP/Harness/).
 TEST_ENV := FF_BIN=$(abspath $(BUILD)/bin) FF_TOOLS=$(abspath $(BUILD)/tests/tools) \
-            FF_BUILD=$(abspath $(BUILD)) FF_TOP=$(CURDIR) CMOCKA_MESSAGE_OUTPUT=TAP
+            FF_BUILD=$(abspath $(BUILD)) FF_TOP=$(CURDIR) CMOCKA_MESSAGE_OUTPUT=TAP \
+            PERL5LIB=$(CURDIR)/tests/perl STRICT=$(STRICT)
+PROVE    := prove --harness=TAP::Harness::FlashfsSkips
 check: deps all layers $(UNIT_BINS) $(TOOL_BINS)
-	$(TEST_ENV) prove --timer --failures --comments $(PROVE_FLAGS) $(UNIT_BINS) $(sort $(wildcard tests/integration/*.t)) $(CHECK_EXTRA)
+	$(TEST_ENV) $(PROVE) --timer --failures --comments $(PROVE_FLAGS) $(UNIT_BINS) $(sort $(wildcard tests/integration/*.t)) $(CHECK_EXTRA)
 
 unit: all $(UNIT_BINS)
-	$(TEST_ENV) prove --failures --comments $(PROVE_FLAGS) $(UNIT_BINS)
+	$(TEST_ENV) $(PROVE) --failures --comments $(PROVE_FLAGS) $(UNIT_BINS)
 
 # One integration test or a glob: make integration T=tests/integration/sqfs_*.t
 integration: all $(TOOL_BINS)
-	$(TEST_ENV) prove --failures --comments $(PROVE_FLAGS) $(or $(T),$(sort $(wildcard tests/integration/*.t)))
+	$(TEST_ENV) $(PROVE) --failures --comments $(PROVE_FLAGS) $(or $(T),$(sort $(wildcard tests/integration/*.t)))
 
 MAN_SECTIONS = $(sort $(subst .,,$(suffix $(MANPAGES))))
 install: all
