@@ -5,53 +5,115 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-int ff_outfile_open(struct ff_outfile *of, const char *path, struct ff_err *err)
+#define TMP_SUFFIX ".tmp.XXXXXX"
+
+/* The directory part of path ("." for a bare name), malloc'ed. */
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return strdup(".");
+	if (slash == path)
+		return strdup("/");
+	return strndup(path, (size_t)(slash - path));
+}
+
+/* path + ".tmp.XXXXXX", malloc'ed, for mkostemp or random_suffix. */
+static char *tmp_name(const char *path)
 {
 	size_t len = strlen(path);
-	struct stat st;
+	char *t = malloc(len + sizeof(TMP_SUFFIX));
 
-	/* Renaming over /dev/null or a device node would replace the node
-	 * itself with a regular file: only regular files are replaced. */
-	if (!lstat(path, &st) && !S_ISREG(st.st_mode)) {
-		memset(of, 0, sizeof(*of));
-		of->fd = -1;
-		return ff_err_set(err, EEXIST, "%s: exists and is not a regular file; not replacing it",
-				  path);
+	if (t) {
+		memcpy(t, path, len);
+		memcpy(t + len, TMP_SUFFIX, sizeof(TMP_SUFFIX));
 	}
+	return t;
+}
 
-	memset(of, 0, sizeof(*of));
-	of->fd = -1;
-	of->path = strdup(path);
-	of->tmp_path = malloc(len + sizeof(".tmp.XXXXXX"));
-	if (!of->path || !of->tmp_path) {
-		ff_outfile_abort(of);
-		return ff_err_set(err, ENOMEM, "%s: out of memory", path);
+/* An unnamed file in IMAGE's directory (O_TMPFILE): a killed build leaves
+ * nothing behind, as the kernel frees an unlinked inode with its last fd.
+ * -1 with errno; EOPNOTSUPP, EISDIR (a kernel without O_TMPFILE) and EINVAL
+ * say the file system cannot, so the caller falls back to a named one. */
+static int open_unnamed(const char *path)
+{
+	char *dir = dir_of(path);
+	int fd, e;
+
+	if (!dir) {
+		errno = ENOMEM;
+		return -1;
 	}
-	memcpy(of->tmp_path, path, len);
-	memcpy(of->tmp_path + len, ".tmp.XXXXXX", sizeof(".tmp.XXXXXX"));
+	/* The mode is what open(2) would give: 0666 less the umask. */
+	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0666);
+	e = errno;
+	free(dir);
+	errno = e;
+	return fd;
+}
+
+static int no_tmpfile(int e)
+{
+	return e == EOPNOTSUPP || e == EISDIR || e == EINVAL;
+}
+
+/* The fallback: a named temporary IMAGE.tmp.XXXXXX beside IMAGE. */
+static int open_named(struct ff_outfile *of, struct ff_err *err)
+{
+	of->tmp_path = tmp_name(of->path);
+	if (!of->tmp_path)
+		return ff_err_set(err, ENOMEM, "%s: out of memory", of->path);
 	of->fd = mkostemp(of->tmp_path, O_CLOEXEC);
 	if (of->fd < 0) {
 		int e = errno;
 
 		free(of->tmp_path);
 		of->tmp_path = NULL;
-		ff_outfile_abort(of);
-		return ff_err_sys(err, e, "%s: cannot create temporary output", path);
+		return ff_err_sys(err, e, "%s: cannot create temporary output", of->path);
 	}
 	return 0;
 }
 
+int ff_outfile_open(struct ff_outfile *of, const char *path, struct ff_err *err)
+{
+	struct stat st;
+
+	memset(of, 0, sizeof(*of));
+	of->fd = -1;
+	/* Renaming over /dev/null or a device node would replace the node
+	 * itself with a regular file: only regular files are replaced. */
+	if (!lstat(path, &st) && !S_ISREG(st.st_mode))
+		return ff_err_set(err, EEXIST, "%s: exists and is not a regular file; not replacing it",
+				  path);
+	of->path = strdup(path);
+	if (!of->path)
+		return ff_err_set(err, ENOMEM, "%s: out of memory", path);
+	of->fd = open_unnamed(path);
+	if (of->fd >= 0)
+		return 0;
+	if (no_tmpfile(errno)) {
+		if (open_named(of, err) == 0)
+			return 0;
+	} else {
+		ff_err_sys(err, errno, "%s: cannot create output", path);
+	}
+	ff_outfile_abort(of);
+	return -1;
+}
+
 /* mkostemp creates mode 0600; an image is an ordinary file, so give it the
  * mode open(2) would: 0666 less the umask. */
-static int fchmod_path_default(const char *path)
+static int fchmod_default(int fd)
 {
 	mode_t mask = umask(0);
 
 	umask(mask);
-	return chmod(path, 0666 & ~mask);
+	return fchmod(fd, 0666 & ~mask);
 }
 
 static int write_error(struct ff_outfile *of, int e, struct ff_err *err)
@@ -104,23 +166,94 @@ int ff_outfile_pad(struct ff_outfile *of, uint64_t align, struct ff_err *err)
 	return 0;
 }
 
+/* Give the unnamed file a name: linkat through its /proc/self/fd link
+ * (allowed to anyone), or with AT_EMPTY_PATH where /proc is not mounted
+ * (that one needs CAP_DAC_READ_SEARCH). */
+static int link_fd(int fd, const char *name)
+{
+	char proc[32];
+
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	if (!linkat(AT_FDCWD, proc, AT_FDCWD, name, AT_SYMLINK_FOLLOW))
+		return 0;
+	if (errno != ENOENT || !access("/proc/self/fd", F_OK))
+		return -1;
+	return linkat(fd, "", AT_FDCWD, name, AT_EMPTY_PATH);
+}
+
+/* Replace the XXXXXX at the end of t with random letters and digits. */
+static void random_suffix(char *t, unsigned salt)
+{
+	static const char set[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+	char *x = t + strlen(t) - 6;
+	unsigned char r[6];
+	size_t i;
+
+	if (getrandom(r, sizeof(r), GRND_NONBLOCK) != (ssize_t)sizeof(r))
+		for (i = 0; i < sizeof(r); i++)
+			r[i] = (unsigned char)((unsigned)getpid() * 31u + salt * 7u + i);
+	for (i = 0; i < sizeof(r); i++)
+		x[i] = set[r[i] % (sizeof(set) - 1)];
+}
+
+/* linkat never replaces a name; rename does, atomically.  So where IMAGE
+ * does not exist the unnamed file is linked straight to it (no other name
+ * ever exists), and where it does, the file is linked to a fresh
+ * IMAGE.tmp.XXXXXX that is then renamed over IMAGE (a kill -9 between
+ * those two calls is the one moment a temporary can be left). */
+static int publish_unnamed(struct ff_outfile *of, struct ff_err *err)
+{
+	unsigned i;
+	int e;
+
+	if (!link_fd(of->fd, of->path))
+		return 0;
+	if (errno != EEXIST)
+		return ff_err_sys(err, errno, "%s: cannot link the output into place", of->path);
+	of->tmp_path = tmp_name(of->path);
+	if (!of->tmp_path)
+		return ff_err_set(err, ENOMEM, "%s: out of memory", of->path);
+	for (i = 0;; i++) {
+		random_suffix(of->tmp_path, i);
+		if (!link_fd(of->fd, of->tmp_path))
+			break;
+		e = errno;
+		free(of->tmp_path); /* nothing was created: nothing to unlink */
+		of->tmp_path = NULL;
+		if (e != EEXIST || i == 99)
+			return ff_err_sys(err, e, "%s: cannot link the output into place", of->path);
+		of->tmp_path = tmp_name(of->path);
+		if (!of->tmp_path)
+			return ff_err_set(err, ENOMEM, "%s: out of memory", of->path);
+	}
+	if (rename(of->tmp_path, of->path) < 0)
+		return ff_err_sys(err, errno, "%s: cannot rename temporary into place", of->path);
+	free(of->tmp_path);
+	of->tmp_path = NULL;
+	return 0;
+}
+
+/* The fallback's temporary already has a name: set its mode, rename it. */
+static int publish_named(struct ff_outfile *of, struct ff_err *err)
+{
+	if (fchmod_default(of->fd) < 0)
+		return ff_err_sys(err, errno, "%s: cannot set permissions", of->path);
+	if (rename(of->tmp_path, of->path) < 0)
+		return ff_err_sys(err, errno, "%s: cannot rename temporary into place", of->path);
+	free(of->tmp_path);
+	of->tmp_path = NULL;
+	return 0;
+}
+
 int ff_outfile_commit(struct ff_outfile *of, struct ff_err *err)
 {
 	int ret = 0;
 
 	if (fsync(of->fd) < 0 && errno != EINVAL)
 		ret = write_error(of, errno, err);
-	if (!ret && close(of->fd) < 0)
-		ret = write_error(of, errno, err);
-	of->fd = -1;
-	if (!ret && fchmod_path_default(of->tmp_path) < 0)
-		ret = ff_err_sys(err, errno, "%s: cannot set permissions", of->path);
-	if (!ret && rename(of->tmp_path, of->path) < 0)
-		ret = ff_err_sys(err, errno, "%s: cannot rename temporary into place", of->path);
-	if (!ret) {
-		free(of->tmp_path);
-		of->tmp_path = NULL;
-	}
+	if (!ret)
+		ret = of->tmp_path ? publish_named(of, err) : publish_unnamed(of, err);
+	/* After a successful fsync, close has nothing left to report. */
 	ff_outfile_abort(of);
 	return ret;
 }

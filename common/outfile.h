@@ -1,6 +1,14 @@
-/* Atomic output: write IMAGE through a temporary file beside it, rename on
- * success.  On any error (or a signal, see ff_outfile_signal_path) the
- * temporary is removed and an existing IMAGE is left untouched. */
+/* Atomic output: IMAGE appears only when complete, and a build that fails,
+ * is stopped or is killed (even with kill -9) leaves no other file beside it.
+ *
+ * The data goes to an unnamed file (O_TMPFILE) in IMAGE's directory, which
+ * the kernel frees if the process dies; commit links it into place (linkat,
+ * then a rename over an existing IMAGE: see publish_unnamed in outfile.c).
+ * Only where the file system refuses O_TMPFILE (vfat, most FUSE file systems:
+ * EOPNOTSUPP, EISDIR or EINVAL) does the data go to a named temporary
+ * IMAGE.tmp.XXXXXX that commit renames; on any error, or a signal a main
+ * handles (ff_sqfs_write_opts.tmp_path_slot), it is removed, but a kill -9
+ * leaves it.  An existing IMAGE is untouched until commit. */
 #ifndef FF_COMMON_OUTFILE_H
 #define FF_COMMON_OUTFILE_H
 
@@ -13,7 +21,7 @@
 struct ff_outfile {
 	int fd;
 	char *path;     /* final name */
-	char *tmp_path; /* IMAGE.tmp.XXXXXX in the same directory */
+	char *tmp_path; /* NULL, or the named temporary IMAGE.tmp.XXXXXX */
 	uint64_t size;  /* bytes written so far (end of file) */
 };
 
@@ -25,9 +33,10 @@ int ff_outfile_pwrite(struct ff_outfile *of, const void *buf, size_t len, uint64
 		      struct ff_err *err);
 /* Pad with zeros to a multiple of `align`. */
 int ff_outfile_pad(struct ff_outfile *of, uint64_t align, struct ff_err *err);
-/* fsync, rename over path.  Always releases of. */
+/* fsync, link or rename into place.  Always releases of. */
 int ff_outfile_commit(struct ff_outfile *of, struct ff_err *err);
-/* Remove the temporary.  Safe after commit or on a never-opened struct. */
+/* Drop the output (and a named temporary).  Safe after commit or on a
+ * never-opened struct. */
 void ff_outfile_abort(struct ff_outfile *of);
 
 #endif
