@@ -6,11 +6,14 @@
  * circled and lettered, and the target flash bandwidth drawn as a line.
  * Ten settings once shared eight colours and one marker, so gzip-9 and
  * zstd-15 looked alike (issue 20).  The data go inline in the script; the
- * picture (.svg, or .png on request) goes to a temporary beside PATH which
- * is renamed when gnuplot succeeds; a .gp PATH gets the script itself. */
+ * picture (.svg, or .png on request) goes into PATH's atomic output
+ * (common/outfile.h), linked into place when gnuplot succeeds; a .gp PATH
+ * gets the script itself. */
 #include "bench/bench.h"
+#include "common/outfile.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -191,51 +194,66 @@ static void script(FILE *g, const struct bench_report *r, const char *term, cons
 	fprintf(g, "unset multiplot\nset output\n");
 }
 
-static int finish(const char *tmp, const char *path, struct ff_err *err)
+/* gnuplot writes the plot through an inherited descriptor of our output
+ * (common/outfile.h: an unnamed file until commit), so a killed bench
+ * leaves no half-written plot and no temporary. */
+static int run_gnuplot(const struct bench_report *r, const char *term, int fd, const char *path,
+		       struct ff_err *err)
 {
-	if (rename(tmp, path)) {
-		int e = errno;
+	char out[32];
+	FILE *g;
+	int st;
 
-		unlink(tmp);
-		return ff_err_sys(err, e, "%s", path);
+	g = popen("gnuplot", "w");
+	if (!g)
+		return ff_err_sys(err, errno, "%s: cannot run gnuplot", path);
+	snprintf(out, sizeof(out), "/dev/fd/%d", fd);
+	script(g, r, term, out);
+	st = pclose(g);
+	if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st))
+		return ff_err_set(err, EIO, "%s: gnuplot failed (status %d)%s", path, st,
+				  WIFEXITED(st) && WEXITSTATUS(st) == 127 ? ": not installed" : "");
+	return 0;
+}
+
+/* A .gp PATH: the script itself, drawing to bench.svg when run. */
+static int write_script(const struct bench_report *r, const char *term, int fd, const char *path,
+			struct ff_err *err)
+{
+	FILE *g = fdopen(fd, "w");
+
+	if (!g) {
+		close(fd);
+		return ff_err_sys(err, errno, "%s", path);
 	}
+	script(g, r, term, "bench.svg");
+	if (fclose(g))
+		return ff_err_sys(err, errno, "%s", path);
 	return 0;
 }
 
 int bench_plot(const struct bench_report *r, const char *path, struct ff_err *err)
 {
 	const char *term = terminal(path);
-	struct stat sb;
-	char tmp[4096];
-	FILE *g;
-	int st;
+	struct ff_outfile of;
+	int fd, ret;
 
 	if (!term)
 		return ff_err_set(err, EINVAL, "%s: plot name must end in .svg, .png or .gp", path);
-	if (!stat(path, &sb) && !S_ISREG(sb.st_mode))
-		return ff_err_set(err, EINVAL, "%s: exists and is not a regular file", path);
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid()) >= (int)sizeof(tmp))
-		return ff_err_set(err, ENAMETOOLONG, "%s: name too long", path);
-	if (has_suffix(path, ".gp")) {
-		g = fopen(tmp, "w");
-		if (!g)
-			return ff_err_sys(err, errno, "%s", tmp);
-		script(g, r, term, "bench.svg");
-		if (fclose(g)) {
-			unlink(tmp);
-			return ff_err_sys(err, errno, "%s", path);
-		}
-		return finish(tmp, path, err);
+	if (ff_outfile_open(&of, path, err))
+		return -1;
+	/* a copy without O_CLOEXEC, for gnuplot to inherit */
+	fd = fcntl(of.fd, F_DUPFD, 3);
+	if (fd < 0)
+		ret = ff_err_sys(err, errno, "%s", path);
+	else if (has_suffix(path, ".gp"))
+		ret = write_script(r, term, fd, path, err);
+	else {
+		ret = run_gnuplot(r, term, fd, path, err);
+		close(fd);
 	}
-	g = popen("gnuplot", "w");
-	if (!g)
-		return ff_err_sys(err, errno, "%s: cannot run gnuplot", path);
-	script(g, r, term, tmp);
-	st = pclose(g);
-	if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st)) {
-		unlink(tmp);
-		return ff_err_set(err, EIO, "%s: gnuplot failed (status %d)%s", path, st,
-				  WIFEXITED(st) && WEXITSTATUS(st) == 127 ? ": not installed" : "");
-	}
-	return finish(tmp, path, err);
+	if (!ret)
+		return ff_outfile_commit(&of, err);
+	ff_outfile_abort(&of);
+	return ret;
 }

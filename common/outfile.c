@@ -233,10 +233,12 @@ static int publish_unnamed(struct ff_outfile *of, struct ff_err *err)
 	return 0;
 }
 
-/* The fallback's temporary already has a name: set its mode, rename it. */
+/* The fallback's temporary already has a name: set its mode, rename it.
+ * File systems without Unix modes (vfat, fusefat) refuse the mode; that is
+ * no reason to fail the build. */
 static int publish_named(struct ff_outfile *of, struct ff_err *err)
 {
-	if (fchmod_default(of->fd) < 0)
+	if (fchmod_default(of->fd) < 0 && errno != ENOSYS && errno != EOPNOTSUPP && errno != EPERM)
 		return ff_err_sys(err, errno, "%s: cannot set permissions", of->path);
 	if (rename(of->tmp_path, of->path) < 0)
 		return ff_err_sys(err, errno, "%s: cannot rename temporary into place", of->path);
