@@ -1,5 +1,8 @@
 #!/bin/bash
-# Atomic output never replaces something that is not a regular file.
+# Atomic output never replaces something that is not a regular file; where
+# the target's file system refuses O_TMPFILE (vfat: the kernel's, or
+# fusefat where the kernel has none) it falls back to a named temporary
+# IMAGE.tmp.XXXXXX that is renamed into place, or removed on SIGTERM.
 . "$(dirname "$0")/../lib.sh"
 
 mkdir -p "$T/src" && echo data > "$T/src/f"
@@ -13,4 +16,42 @@ ok "nothing was written through the symlink" test ! -e "$T/target"
 is "$(mkfs.squashfs -q "$T/src" "$T/fifo" 2>&1 | grep -c 'not a regular file')" 1 "the message says why"
 ok "no temporary left behind" sh -c "! ls '$T' | grep -q tmp"
 ok "a regular file is replaced" sh -c "echo old > '$T/img' && mkfs.squashfs -q '$T/src' '$T/img' && unsquashfs -l '$T/img' >/dev/null"
+
+# The fallback, on a real file system without O_TMPFILE.
+vfat_mount() {
+	truncate -s 64M "$T/vfat.img" && mkfs.vfat "$T/vfat.img" > /dev/null || return 1
+	mkdir -p "$T/v"
+	mount -t vfat -o loop,quiet "$T/vfat.img" "$T/v" 2> /dev/null && return 0
+	command -v fusefat > /dev/null && fusefat -o rw+ "$T/vfat.img" "$T/v" > /dev/null 2>&1 &&
+		grep -q " $T/v " /proc/mounts
+}
+if [ "$(id -u)" != 0 ] || ! command -v mkfs.vfat > /dev/null; then
+	skip "needs root and mkfs.vfat (dosfstools)" "fallback on vfat"
+elif ! vfat_mount; then
+	skip "no vfat here: the kernel has no vfat module and fusefat is missing or cannot mount" \
+		"fallback on vfat"
+else
+	ok "vfat: O_TMPFILE is refused there (test premise)" \
+		sh -c "! python3 -c 'import os, sys; os.open(sys.argv[1], os.O_TMPFILE | os.O_RDWR)' '$T/v' 2>/dev/null"
+	ok "vfat: mkfs.squashfs writes IMAGE" mkfs.squashfs -q "$T/src" "$T/v/a.sqfs"
+	ok "vfat: ... a complete image" unsquashfs -l "$T/v/a.sqfs"
+	echo old > "$T/v/b.sqfs"
+	ok "vfat: an existing IMAGE is replaced" mkfs.squashfs -q "$T/src" "$T/v/b.sqfs"
+	ok "vfat: ... by a complete image" unsquashfs -l "$T/v/b.sqfs"
+	ok "vfat: mkfs.yaffs2 writes IMAGE" mkfs.yaffs2 -q "$T/src" "$T/v/c.yaffs2"
+	is "$(ls -A "$T/v" | tr '\n' ' ')" "a.sqfs b.sqfs c.yaffs2 " "vfat: no temporary after success"
+	# a slow build: the named temporary exists while it runs, SIGTERM removes it
+	mkdir -p "$T/big"
+	for i in 1 2; do head -c 8M /dev/urandom > "$T/big/r$i"; done
+	mkfs.squashfs -q -c xz -X level=9 -j1 "$T/big" "$T/v/b.sqfs" > /dev/null 2>&1 &
+	pid=$!
+	n=0
+	while [ $n -lt 200 ] && ! ls "$T/v/" | grep -q '^b.sqfs.tmp.'; do sleep 0.05; n=$((n + 1)); done
+	ok "vfat: the build writes a named temporary beside IMAGE" sh -c "ls '$T/v' | grep -q '^b.sqfs.tmp.'"
+	kill -TERM "$pid"
+	wait "$pid" 2> /dev/null
+	is "$(ls -A "$T/v" | tr '\n' ' ')" "a.sqfs b.sqfs c.yaffs2 " "vfat: SIGTERM removes the temporary"
+	ok "vfat: ... and leaves IMAGE as it was" unsquashfs -l "$T/v/b.sqfs"
+	umount "$T/v" 2> /dev/null || fusermount3 -u "$T/v"
+fi
 done_testing
