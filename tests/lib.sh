@@ -152,4 +152,15 @@ unreadable_tree() {
 	chmod 644 "$1/src/public"
 }
 
+# vfat_mount IMG DIR SIZE — a new vfat file system of SIZE in the file IMG,
+# mounted on DIR by the kernel or, where it has no vfat (containers), by
+# fusefat.  Fails when neither can.
+vfat_mount() {
+	truncate -s "$3" "$1" && mkfs.vfat "$1" > /dev/null || return 1
+	mkdir -p "$2"
+	mount -t vfat -o loop,quiet "$1" "$2" 2> /dev/null && return 0
+	command -v fusefat > /dev/null && fusefat -o rw+ "$1" "$2" > /dev/null 2>&1 &&
+		grep -q " $2 " /proc/mounts
+}
+
 as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }

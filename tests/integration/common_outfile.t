@@ -18,16 +18,9 @@ ok "no temporary left behind" sh -c "! ls '$T' | grep -q tmp"
 ok "a regular file is replaced" sh -c "echo old > '$T/img' && mkfs.squashfs -q '$T/src' '$T/img' && unsquashfs -l '$T/img' >/dev/null"
 
 # The fallback, on a real file system without O_TMPFILE.
-vfat_mount() {
-	truncate -s 64M "$T/vfat.img" && mkfs.vfat "$T/vfat.img" > /dev/null || return 1
-	mkdir -p "$T/v"
-	mount -t vfat -o loop,quiet "$T/vfat.img" "$T/v" 2> /dev/null && return 0
-	command -v fusefat > /dev/null && fusefat -o rw+ "$T/vfat.img" "$T/v" > /dev/null 2>&1 &&
-		grep -q " $T/v " /proc/mounts
-}
 if [ "$(id -u)" != 0 ] || ! command -v mkfs.vfat > /dev/null; then
 	skip "needs root and mkfs.vfat (dosfstools)" "fallback on vfat"
-elif ! vfat_mount; then
+elif ! vfat_mount "$T/vfat.img" "$T/v" 64M; then
 	skip "no vfat here: the kernel has no vfat module and fusefat is missing or cannot mount" \
 		"fallback on vfat"
 else

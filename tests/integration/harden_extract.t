@@ -178,16 +178,9 @@ is "$(grep -c 'same name when case is ignored' "$T/case.out")" 4 "one warning pe
 
 # A target that ignores case: a vfat image, mounted by the kernel or,
 # where the kernel has no vfat (containers), by fusefat.
-vfat_mount() {
-	truncate -s 16M "$T/vfat.img" && mkfs.vfat "$T/vfat.img" > /dev/null || return 1
-	mkdir -p "$T/ci"
-	mount -t vfat -o loop,quiet "$T/vfat.img" "$T/ci" 2> /dev/null && return 0
-	command -v fusefat > /dev/null && fusefat -o rw+ "$T/vfat.img" "$T/ci" > /dev/null 2>&1 &&
-		grep -q " $T/ci " /proc/mounts
-}
 if [ "$(id -u)" != 0 ] || ! command -v mkfs.vfat > /dev/null; then
 	skip "needs root and mkfs.vfat (dosfstools)" "case collisions on a case-insensitive target"
-elif ! vfat_mount; then
+elif ! vfat_mount "$T/vfat.img" "$T/ci" 16M; then
 	skip "no vfat here: the kernel has no vfat module and fusefat is missing or cannot mount" \
 		"case collisions on a case-insensitive target"
 else
