@@ -2,8 +2,10 @@
 # Builders under faults:
 #  - kill -9 at random points of mkfs.squashfs / mkfs.yaffs2: IMAGE is
 #    either absent (or, for an existing IMAGE, untouched) or the complete
-#    image — never partial.  (A leftover IMAGE.tmp.* is allowed: nothing can
-#    remove it after SIGKILL.)  FF_KILLS=N per builder (default 6),
+#    image — never partial — and no other file is left (the output is an
+#    unnamed O_TMPFILE file until it is complete; only replacing an existing
+#    IMAGE names it IMAGE.tmp.* for the microseconds between link and
+#    rename, so that one is tolerated).  FF_KILLS=N per builder (default 6),
 #    FF_KILL_SEED=S (default 1).
 #  - a full file system (1 MiB tmpfs): clear "no space" error, exit 2,
 #    no image, no temporary left, an existing IMAGE untouched.
@@ -67,6 +69,8 @@ for b in squashfs yaffs2; do
 		if [ -e "$d/new.img" ] && ! cmp -s "$d/new.img" "$T/ref.$b"; then
 			bad="$bad new.img partial after kill at ${delay_ms}ms;"
 		fi
+		left=$(ls -A "$d" | grep -v -e '^old\.img$' -e '^old\.copy$' -e '^new\.img$' -e '^old\.img\.tmp\.')
+		[ -n "$left" ] && bad="$bad left $(echo $left) after kill at ${delay_ms}ms;"
 		if ! cmp -s "$d/old.img" "$d/old.copy" && ! cmp -s "$d/old.img" "$T/ref.$b"; then
 			bad="$bad old.img neither old nor complete after kill at ${delay_ms}ms;"
 		fi
