@@ -80,7 +80,8 @@ sub _watch {
 	$parser->callback( EOF => sub {
 		return unless $self->{ff_strict};
 		for my $s ( grep { !$_->{inherent} } @mine ) {
-			$parser->_add_error( "SKIP under STRICT/CI ($s->{what}): "
+			my $what = $s->{what} =~ /^(all)?$/ ? '' : " ($s->{what})";
+			$parser->_add_error( "SKIP under STRICT/CI$what: "
 				  . ( $s->{reason} eq '' ? '(no reason given)' : $s->{reason} )
 				  . " -- not an inherent skip in $self->{ff_list}" );
 		}
