@@ -35,17 +35,27 @@ ok "failed: the log says cleanup found nothing left" grep -q "cleanup: no mount 
 ok "a mount a command leaves inside is removed too" fresh 'mkdir -p /mnt/left && mount -t tmpfs none /mnt/left'
 is "$(mounts_under_root)" 0 "left mount: no mount left under the root"
 
-# interrupted SIG — the run is stopped by SIG while the command sleeps inside
+# interrupted SIG — the run is stopped by SIG while the command sleeps
+# inside; prints its exit status, or "still running" if SIG did not stop it
+# within 30 s.  env gives it default SIGINT/SIGQUIT, which a background job
+# (and everything under `make check` run in the background, as fresh-check
+# itself does) would otherwise start with ignored, untrappable.
 interrupted() {
 	local sig=$1 pid n=0
-	set -m   # its own process group, so SIGINT is not ignored
-	FRESH_ROOT=$R FRESH_PREPARED=1 FRESH_KEEP=1 FRESH_CMD='sleep 600' \
-		"$FF_TOP/scripts/fresh-check" > "$T/$sig.out" 2>&1 &
+	FRESH_ROOT=$R FRESH_PREPARED=1 FRESH_KEEP=1 FRESH_CMD='sleep 120' \
+		env --default-signal=INT,QUIT "$FF_TOP/scripts/fresh-check" > "$T/$sig.out" 2>&1 &
 	pid=$!
-	set +m
 	while [ $n -lt 300 ] && ! grep -q 'step: inside' "$T/$sig.out"; do sleep 0.1; n=$((n + 1)); done
 	sleep 0.5
 	kill -"$sig" "$pid"
+	n=0
+	while [ $n -lt 300 ] && kill -0 "$pid" 2> /dev/null; do sleep 0.1; n=$((n + 1)); done
+	if kill -0 "$pid" 2> /dev/null; then
+		kill -TERM "$pid"
+		wait "$pid"
+		echo "still running"
+		return
+	fi
 	wait "$pid"
 	echo "$?"
 }
