@@ -150,6 +150,15 @@ int ff_outfile_write(struct ff_outfile *of, const void *buf, size_t len, struct 
 	return ff_outfile_pwrite(of, buf, len, of->size, err);
 }
 
+int ff_outfile_skip(struct ff_outfile *of, uint64_t bytes, struct ff_err *err)
+{
+	if (ftruncate(of->fd, (off_t)bytes) < 0)
+		return ff_err_sys(err, errno, "%s: cannot reserve %llu bytes", of->path,
+				  (unsigned long long)bytes);
+	of->size = bytes;
+	return 0;
+}
+
 int ff_outfile_pad(struct ff_outfile *of, uint64_t align, struct ff_err *err)
 {
 	static const uint8_t zeros[4096];

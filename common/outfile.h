@@ -31,6 +31,9 @@ int ff_outfile_write(struct ff_outfile *of, const void *buf, size_t len, struct 
 /* Overwrite already-written bytes (e.g. the superblock at offset 0). */
 int ff_outfile_pwrite(struct ff_outfile *of, const void *buf, size_t len, uint64_t off,
 		      struct ff_err *err);
+/* Leave the first `bytes` of the file as zeros (a hole) and write after
+ * them: an image placed at an offset.  Call before any write. */
+int ff_outfile_skip(struct ff_outfile *of, uint64_t bytes, struct ff_err *err);
 /* Pad with zeros to a multiple of `align`. */
 int ff_outfile_pad(struct ff_outfile *of, uint64_t align, struct ff_err *err);
 /* fsync, link or rename into place.  Always releases of. */

@@ -19,6 +19,7 @@
 struct lzma_opts {
 	int level;
 	int extreme;
+	struct ff_lzma_bits bits; /* -Xlc -Xlp -Xpb */
 	uint32_t dict;
 };
 
@@ -34,6 +35,7 @@ static void lzma_defaults(void *opts, uint32_t block_size)
 
 	o->level = LZMA_LEVEL;
 	o->extreme = 0;
+	ff_lzma_bits_init(&o->bits);
 	o->dict = block_size > LZMA_MIN_DICT ? block_size : LZMA_MIN_DICT;
 }
 
@@ -54,6 +56,9 @@ static int lzma_set(void *opts, uint32_t block_size, const char *key, const char
 	}
 	if (ff_opt_is(key, k_extreme))
 		return ff_opt_bool("lzma", key, value, &o->extreme, err);
+	v = ff_lzma_bits_set(&o->bits, "lzma", key, value, err);
+	if (v <= 0)
+		return (int)v;
 	return ff_opt_unknown("lzma", key, err);
 }
 
@@ -61,7 +66,10 @@ static void lzma_describe(const void *opts, char *buf, size_t cap)
 {
 	const struct lzma_opts *o = opts;
 
-	snprintf(buf, cap, "level=%d%s", o->level, o->extreme ? ",extreme" : "");
+	char bits[32];
+
+	ff_lzma_bits_describe(&o->bits, bits, sizeof(bits));
+	snprintf(buf, cap, "level=%d%s%s", o->level, o->extreme ? ",extreme" : "", bits);
 }
 
 static ssize_t lzma_encode(const void *opts, uint32_t block_size, uint8_t *buf, size_t cap)
@@ -106,6 +114,10 @@ static void *lzma_new(const void *opts, uint32_t block_size, struct ff_err *err)
 		return NULL;
 	}
 	s->lzma.dict_size = o->dict;
+	if (ff_lzma_bits_apply(&o->bits, "lzma", &s->lzma, err)) {
+		free(s);
+		return NULL;
+	}
 	s->enc = (lzma_stream)LZMA_STREAM_INIT;
 	s->dec = (lzma_stream)LZMA_STREAM_INIT;
 	return s;
@@ -147,6 +159,7 @@ const struct ff_codec ff_codec_lzma = {
 	.id = 2,
 	.help = "level=0..9 (default 6)\n"
 		"extreme (flag)\n"
+		"lc=0..4 lp=0..4 pb=0..4 (LZMA literal/position bits; default the preset's)\n"
 		"(legacy: the Linux kernel cannot mount lzma images)\n",
 	.kernel_unsupported = 1,
 	.opts_size = sizeof(struct lzma_opts),

@@ -2,6 +2,8 @@
 #include "compress/codec.h"
 
 #include <errno.h>
+#include <stdio.h>
+#include <string.h>
 
 const char *ff_lzma_strerror(lzma_ret ret)
 {
@@ -71,4 +73,52 @@ ssize_t ff_lzma_decode_run(lzma_stream *strm, const char *codec, const uint8_t *
 	}
 	return ff_err_set(err, EIO, "%s: %s (block of %zu bytes)", codec, ff_lzma_strerror(ret),
 			  n);
+}
+
+void ff_lzma_bits_init(struct ff_lzma_bits *b)
+{
+	b->lc = b->lp = b->pb = -1;
+}
+
+int ff_lzma_bits_set(struct ff_lzma_bits *b, const char *codec, const char *key,
+		     const char *value, struct ff_err *err)
+{
+	int *slot = !strcmp(key, "lc") ? &b->lc : !strcmp(key, "lp") ? &b->lp
+		  : !strcmp(key, "pb") ? &b->pb : NULL;
+	long v;
+
+	if (!slot)
+		return 1;
+	if (ff_opt_int(codec, key, value, 0, 4, &v, err))
+		return -1;
+	*slot = (int)v;
+	return 0;
+}
+
+int ff_lzma_bits_apply(const struct ff_lzma_bits *b, const char *codec, lzma_options_lzma *o,
+		       struct ff_err *err)
+{
+	if (b->lc >= 0)
+		o->lc = (uint32_t)b->lc;
+	if (b->lp >= 0)
+		o->lp = (uint32_t)b->lp;
+	if (b->pb >= 0)
+		o->pb = (uint32_t)b->pb;
+	if (o->lc + o->lp > LZMA_LCLP_MAX)
+		return ff_err_set(err, EINVAL, "%s: lc=%u plus lp=%u is more than %d", codec,
+				  o->lc, o->lp, LZMA_LCLP_MAX);
+	return 0;
+}
+
+void ff_lzma_bits_describe(const struct ff_lzma_bits *b, char *buf, size_t cap)
+{
+	int n = 0;
+
+	buf[0] = '\0';
+	if (b->lc >= 0 && n >= 0 && (size_t)n < cap)
+		n += snprintf(buf + n, cap - (size_t)n, ",lc=%d", b->lc);
+	if (b->lp >= 0 && n >= 0 && (size_t)n < cap)
+		n += snprintf(buf + n, cap - (size_t)n, ",lp=%d", b->lp);
+	if (b->pb >= 0 && n >= 0 && (size_t)n < cap)
+		snprintf(buf + n, cap - (size_t)n, ",pb=%d", b->pb);
 }

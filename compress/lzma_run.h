@@ -21,6 +21,20 @@ ssize_t ff_lzma_encode_run(lzma_stream *strm, const char *codec, const uint8_t *
 /* Decode src into dst: length or -1 with err naming codec and problem. */
 ssize_t ff_lzma_decode_run(lzma_stream *strm, const char *codec, const uint8_t *src, size_t n,
 			   uint8_t *dst, size_t cap, struct ff_err *err);
+/* The literal/position bits of lzma_options_lzma (OpenWrt's mksquashfs
+ * -Xlc -Xlp -Xpb), each -1 while the preset's value stands. */
+struct ff_lzma_bits {
+	int lc, lp, pb;
+};
+void ff_lzma_bits_init(struct ff_lzma_bits *b);
+/* "lc", "lp" or "pb" = value: 0 set, -1 bad value, 1 not one of these keys. */
+int ff_lzma_bits_set(struct ff_lzma_bits *b, const char *codec, const char *key,
+		     const char *value, struct ff_err *err);
+/* Puts the given bits into o; lc + lp over 4 is refused (liblzma's limit). */
+int ff_lzma_bits_apply(const struct ff_lzma_bits *b, const char *codec, lzma_options_lzma *o,
+		       struct ff_err *err);
+/* ",lc=0,lp=2,pb=2" for the given bits, "" when none. */
+void ff_lzma_bits_describe(const struct ff_lzma_bits *b, char *buf, size_t cap);
 /* Text for a liblzma return code. */
 const char *ff_lzma_strerror(lzma_ret ret);
 

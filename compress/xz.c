@@ -18,6 +18,7 @@
 struct xz_opts {
 	int level;
 	int extreme;
+	struct ff_lzma_bits bits; /* -Xlc -Xlp -Xpb */
 	uint32_t dict;
 	uint32_t bcj; /* bit i = bcj_names[i] */
 };
@@ -52,6 +53,7 @@ static void xz_defaults(void *opts, uint32_t block_size)
 
 	o->level = XZ_LEVEL;
 	o->extreme = 0;
+	ff_lzma_bits_init(&o->bits);
 	o->dict = default_dict(block_size);
 	o->bcj = 0;
 }
@@ -99,6 +101,9 @@ static int xz_set(void *opts, uint32_t block_size, const char *key, const char *
 	}
 	if (ff_opt_is(key, k_extreme))
 		return ff_opt_bool("xz", key, value, &o->extreme, err);
+	v = ff_lzma_bits_set(&o->bits, "xz", key, value, err);
+	if (v <= 0)
+		return (int)v;
 	if (ff_opt_is(key, k_dict))
 		return xz_set_dict(o, block_size, key, value, err);
 	if (ff_opt_is(key, k_bcj))
@@ -112,8 +117,11 @@ static void xz_describe(const void *opts, char *buf, size_t cap)
 	char list[128];
 
 	ff_opt_list_text(o->bcj, bcj_names, list, sizeof(list));
-	snprintf(buf, cap, "level=%d%s,dict=%u%s%s", o->level, o->extreme ? ",extreme" : "",
-		 o->dict, o->bcj ? ",bcj=" : "", list);
+	char bits[32];
+
+	ff_lzma_bits_describe(&o->bits, bits, sizeof(bits));
+	snprintf(buf, cap, "level=%d%s,dict=%u%s%s%s", o->level, o->extreme ? ",extreme" : "",
+		 o->dict, o->bcj ? ",bcj=" : "", list, bits);
 }
 
 static void xz_describe_stored(const void *opts, char *buf, size_t cap)
@@ -190,6 +198,10 @@ static void *xz_new(const void *opts, uint32_t block_size, struct ff_err *err)
 		return NULL;
 	}
 	s->lzma.dict_size = o->dict;
+	if (ff_lzma_bits_apply(&o->bits, "xz", &s->lzma, err)) {
+		free(s);
+		return NULL;
+	}
 	s->bcj = o->bcj;
 	for (int i = 0; i <= XZ_NBCJ; i++)
 		s->enc[i] = (lzma_stream)LZMA_STREAM_INIT;
@@ -259,6 +271,7 @@ const struct ff_codec ff_codec_xz = {
 	.id = 4,
 	.help = "level=0..9 (default 6)\n"
 		"extreme (flag)\n"
+		"lc=0..4 lp=0..4 pb=0..4 (LZMA literal/position bits; default the preset's)\n"
 		"dict=SIZE (8K..block size, 2^n or 2^n+2^(n-1); N, NK, NM or P% of the block; "
 		"default block size)\n"
 		"bcj=LIST of x86,arm,armthumb,powerpc,sparc,ia64 (try none and each, keep the "

@@ -44,7 +44,8 @@ static void process(struct sqfs_block *b, struct ff_comp_ctx *ctx)
 		b->out_len = 0;
 		return;
 	}
-	n = ff_comp_compress(ctx, b->in, b->in_len, b->out, b->in_len, &b->err);
+	n = b->store_raw ? FF_COMP_NOSHRINK
+			 : ff_comp_compress(ctx, b->in, b->in_len, b->out, b->in_len, &b->err);
 	if (n < 0) {
 		b->failed = 1;
 	} else if (n == FF_COMP_NOSHRINK) {
@@ -157,6 +158,7 @@ struct sqfs_block *sqfs_block_proc_get(struct sqfs_block_proc *bp, struct ff_err
 	b = &bp->slots[bp->submit % n];
 	b->kind = FF_SQFS_BLOCK_DATA;
 	b->check_sparse = 0;
+	b->store_raw = 0;
 	b->owner = NULL;
 	b->idx = 0;
 	b->in_len = b->out_len = 0;

@@ -105,6 +105,7 @@ static int submit_block(struct sqfs_writer *w, struct ff_data *d, struct sqfs_fi
 	b->owner = fd;
 	b->idx = idx;
 	b->check_sparse = !w->o->no_sparse;
+	b->store_raw = w->o->raw_data;
 	sqfs_block_proc_submit(w->bp, b);
 	w->st->n_blocks++;
 	return 0;

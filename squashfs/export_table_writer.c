@@ -18,7 +18,8 @@ int sqfs_export_write(struct sqfs_writer *w, uint64_t *pos, struct ff_err *err)
 		return ff_err_set(err, ENOMEM, "export table: out of memory");
 	for (uint32_t i = 0; i < w->inode_count; i++)
 		ff_put_le64(buf + 8 * i, w->export_refs[i]);
-	ret = sqfs_table_write(&w->sink, w->mctx, buf, len, NULL, 0, pos, err);
+	ret = sqfs_table_write(&w->sink, sqfs_meta_ctx(w, w->o->raw_inodes), buf, len, NULL, 0,
+			       pos, err);
 	w->st->export_table_bytes = w->sink.pos - start;
 	free(buf);
 	return ret;

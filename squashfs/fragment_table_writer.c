@@ -21,7 +21,8 @@ int sqfs_fragment_table_write(struct sqfs_writer *w, uint64_t *pos, struct ff_er
 	for (uint32_t i = 0; i < w->frags.count; i++)
 		sqfs_fragment_entry_encode(&w->frags.entries[i],
 					   buf + (size_t)i * SQFS_FRAGMENT_ENTRY_SIZE);
-	ret = sqfs_table_write(&w->sink, w->mctx, buf, len, NULL, 0, pos, err);
+	ret = sqfs_table_write(&w->sink, sqfs_meta_ctx(w, w->o->raw_fragments), buf, len, NULL,
+			       0, pos, err);
 	w->st->fragment_table_bytes = w->sink.pos - start;
 	free(buf);
 	return ret;

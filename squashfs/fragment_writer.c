@@ -58,6 +58,7 @@ int sqfs_frag_flush(struct sqfs_writer *w, struct ff_err *err)
 	memcpy(b->in, f->buf, f->fill);
 	b->in_len = f->fill;
 	b->kind = FF_SQFS_BLOCK_FRAGMENT;
+	b->store_raw = w->o->raw_fragments;
 	b->idx = f->count++;
 	f->fill = 0;
 	sqfs_block_proc_submit(w->bp, b);

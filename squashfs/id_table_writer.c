@@ -72,7 +72,8 @@ int sqfs_ids_write(struct sqfs_writer *w, uint64_t *pos, struct ff_err *err)
 		return ff_err_set(err, ENOMEM, "id table: out of memory");
 	for (uint32_t i = 0; i < w->ids.count; i++)
 		ff_put_le32(buf + 4 * i, w->ids.ids[i]);
-	ret = sqfs_table_write(&w->sink, w->mctx, buf, (size_t)w->ids.count * 4, NULL, 0, pos,
+	ret = sqfs_table_write(&w->sink,
+			       sqfs_meta_ctx(w, w->o->raw_inodes || w->o->raw_ids), buf, (size_t)w->ids.count * 4, NULL, 0, pos,
 			       err);
 	w->st->id_table_bytes = w->sink.pos - start;
 	free(buf);

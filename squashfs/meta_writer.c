@@ -60,7 +60,9 @@ int sqfs_meta_flush(struct sqfs_meta_writer *mw, struct ff_err *err)
 		return 0;
 	if (reserve(mw, SQFS_META_HEADER_SIZE + mw->fill, err) < 0)
 		return -1;
-	n = ff_comp_compress(mw->ctx, mw->block, mw->fill, mw->scratch, mw->fill, err);
+	/* No context: this table is stored uncompressed (-noI and friends). */
+	n = mw->ctx ? ff_comp_compress(mw->ctx, mw->block, mw->fill, mw->scratch, mw->fill, err)
+		    : FF_COMP_NOSHRINK;
 	if (n < 0)
 		return ff_err_prefix(err, "metadata block");
 	raw = n == FF_COMP_NOSHRINK;

@@ -95,6 +95,12 @@ static uint16_t super_flags(const struct ff_sqfs_write_opts *o)
 	f |= o->no_dedup ? 0 : SQFS_FLAG_DUPLICATES;
 	f |= o->no_exports ? 0 : SQFS_FLAG_EXPORTABLE;
 	f |= o->no_xattrs ? SQFS_FLAG_NO_XATTRS : 0;
+	f |= o->raw_inodes ? SQFS_FLAG_UNCOMPRESSED_INODES : 0;
+	/* mksquashfs: -noI implies uncompressed ids without their own flag. */
+	f |= o->raw_ids && !o->raw_inodes ? SQFS_FLAG_UNCOMPRESSED_IDS : 0;
+	f |= o->raw_data ? SQFS_FLAG_UNCOMPRESSED_DATA : 0;
+	f |= o->raw_fragments ? SQFS_FLAG_UNCOMPRESSED_FRAGMENTS : 0;
+	f |= o->raw_xattrs ? SQFS_FLAG_UNCOMPRESSED_XATTRS : 0;
 	return f;
 }
 
@@ -138,12 +144,15 @@ static int finish(struct sqfs_writer *w, struct sqfs_super *sb, struct ff_err *e
 	sqfs_super_encode(sb, raw);
 	w->st->bytes_used = sb->bytes_used;
 	if (w->sink.of) {
-		if (ff_outfile_pad(w->sink.of, SQFS_PAD, err) < 0 ||
-		    ff_outfile_pwrite(w->sink.of, raw, sizeof(raw), 0, err) < 0)
+		/* Like mksquashfs, the file end (offset included) is padded. */
+		if ((!w->o->no_pad && ff_outfile_pad(w->sink.of, SQFS_PAD, err) < 0) ||
+		    ff_outfile_pwrite(w->sink.of, raw, sizeof(raw), w->o->offset, err) < 0)
 			return -1;
 		w->sink.pos = w->sink.of->size;
-	} else {
-		w->sink.pos = (w->sink.pos + SQFS_PAD - 1) / SQFS_PAD * SQFS_PAD;
+	} else if (!w->o->no_pad) {
+		uint64_t end = w->o->offset + w->sink.pos;
+
+		w->sink.pos = (end + SQFS_PAD - 1) / SQFS_PAD * SQFS_PAD - w->o->offset;
 	}
 	w->st->image_size = w->sink.pos;
 	return 0;
@@ -162,8 +171,8 @@ static int build(struct sqfs_writer *w, struct ff_err *err)
 		return ff_err_set(err, ENOMEM, "out of memory for %u nodes", ff_tree_count(w->tree));
 	for (uint32_t i = 0; i <= ff_tree_count(w->tree); i++)
 		w->info[i].xattr = SQFS_INVALID_XATTR;
-	sqfs_meta_init(&w->inodes, w->mctx);
-	sqfs_meta_init(&w->dirs, w->mctx);
+	sqfs_meta_init(&w->inodes, sqfs_meta_ctx(w, w->o->raw_inodes));
+	sqfs_meta_init(&w->dirs, sqfs_meta_ctx(w, w->o->raw_inodes));
 	/* Everything that can refuse the tree runs before any data is read. */
 	if (sqfs_ids_collect(w, err) < 0 || sqfs_xattrs_collect(w, err) < 0 ||
 	    sqfs_inodes_number(w, err) < 0)
@@ -204,6 +213,10 @@ int ff_sqfs_write(const struct ff_tree *tree, const struct ff_sqfs_write_opts *o
 		if (ff_outfile_open(&of, image_path, err) < 0)
 			return -1;
 		w.sink.of = &of;
+		if (opts->offset && ff_outfile_skip(&of, opts->offset, err) < 0) {
+			ff_outfile_abort(&of);
+			return -1;
+		}
 		if (opts->tmp_path_slot)
 			*opts->tmp_path_slot = of.tmp_path;
 	}

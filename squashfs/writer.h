@@ -38,6 +38,14 @@ struct ff_sqfs_write_opts {
 	int no_sparse;
 	int no_xattrs;              /* only sets the superblock flag; the tree
 				       already dropped its xattrs */
+	/* Parts stored uncompressed (mksquashfs -noI -noId -noD -noF -noX):
+	 * raw_inodes covers the inode, directory and export tables and
+	 * implies raw ids. */
+	int raw_inodes, raw_ids, raw_data, raw_fragments, raw_xattrs;
+	uint64_t offset;            /* the image starts this many bytes into
+				       the file (mksquashfs -offset); the bytes
+				       before it are zeros */
+	int no_pad;                 /* do not pad the file to 4 KiB */
 
 	/* Optional hooks; called from the writing thread only. */
 	ff_warn_fn warn;

@@ -23,7 +23,7 @@ int sqfs_sink_write(struct sqfs_sink *s, const void *buf, size_t len, struct ff_
 
 /* ---- meta_writer.c: a stream of 8 KiB metadata blocks kept in memory ---- */
 struct sqfs_meta_writer {
-	struct ff_comp_ctx *ctx;
+	struct ff_comp_ctx *ctx; /* NULL: blocks are stored uncompressed */
 	uint8_t block[SQFS_META_SIZE];
 	uint8_t scratch[SQFS_META_SIZE];
 	size_t fill;          /* bytes in block; always < SQFS_META_SIZE */
@@ -63,6 +63,7 @@ struct sqfs_block {
 	int kind;             /* enum ff_sqfs_block_kind; workers may make DATA SPARSE */
 	int raw;              /* out is unused, in is stored as is */
 	int check_sparse;
+	int store_raw;        /* keep uncompressed (-noD, -noF) */
 	void *owner;          /* the submitter's bookkeeping */
 	uint32_t idx;
 	int failed;
@@ -159,6 +160,11 @@ static inline struct sqfs_node_info *sqfs_info(const struct sqfs_writer *w,
 }
 
 /* writer.c */
+/* The metadata compression context, or NULL when `raw` (stored as is). */
+static inline struct ff_comp_ctx *sqfs_meta_ctx(const struct sqfs_writer *w, int raw)
+{
+	return raw ? NULL : w->mctx;
+}
 void sqfs_warn(const struct sqfs_writer *w, enum ff_warn_kind kind, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Path of a node for messages ("/" for the root). */

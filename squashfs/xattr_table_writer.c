@@ -164,7 +164,7 @@ int sqfs_xattrs_collect(struct sqfs_writer *w, struct ff_err *err)
 	w->xattrs = x;
 	if (!x)
 		return ff_err_set(err, ENOMEM, "xattrs: out of memory");
-	sqfs_meta_init(&x->kv, w->mctx);
+	sqfs_meta_init(&x->kv, sqfs_meta_ctx(w, w->o->raw_xattrs));
 	for (struct ff_node *n = ff_tree_root(w->tree); n; n = ff_tree_next(w->tree, n)) {
 		if (n->link)
 			continue;
@@ -189,7 +189,8 @@ int sqfs_xattrs_write(struct sqfs_writer *w, uint64_t *pos, struct ff_err *err)
 	ff_put_le64(hdr, kv_start);
 	ff_put_le32(hdr + 8, (uint32_t)x->n_ids);
 	ff_put_le32(hdr + 12, 0);
-	if (sqfs_table_write(&w->sink, w->mctx, x->ids, x->n_ids * SQFS_XATTR_ID_SIZE, hdr,
+	if (sqfs_table_write(&w->sink, sqfs_meta_ctx(w, w->o->raw_xattrs), x->ids,
+			     x->n_ids * SQFS_XATTR_ID_SIZE, hdr,
 			     sizeof(hdr), pos, err) < 0)
 		return -1;
 	w->st->xattr_table_bytes = w->sink.pos - start;
