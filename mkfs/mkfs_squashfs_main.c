@@ -18,6 +18,7 @@
 #include "tree/arg_value.h"
 #include "tree/source_args.h"
 #include "tree/tree.h"
+#include "mkfs/mksquashfs_words.h"
 #include "squashfs/writer.h"
 
 #define PROG "mkfs.squashfs"
@@ -33,8 +34,13 @@ struct args {
 	uint32_t block_size;
 	unsigned jobs;
 	int64_t mkfs_time;	/* --mkfs-time; else the --mtime/SOURCE_DATE_EPOCH time */
-	int no_fragments, always_fragments, no_dedup, no_exports, no_sparse;
-	int quiet, progress, json;
+	int64_t fixed_time;	/* OpenWrt -fixed-time: every time and the image time */
+	uint64_t offset;
+	int no_fragments, always_fragments, no_dedup, no_exports, no_sparse, no_pad;
+	int raw_inodes, raw_ids, raw_data, raw_fragments, raw_xattrs;
+	int quiet, progress, json, info;
+	const char *info_file;
+	struct ff_strv notes;	/* mksquashfs word, one-line note: pairs */
 	unsigned skipped;	/* source entries --ignore-errors left out */
 	const char *image;
 };
@@ -42,6 +48,8 @@ struct args {
 enum {
 	O_MKFS_TIME = 256, O_NO_FRAGMENTS, O_ALWAYS_FRAGMENTS, O_NO_DEDUP, O_NO_EXPORTS,
 	O_NO_SPARSE, O_PROGRESS, O_NO_PROGRESS, O_JSON, O_NOAPPEND, O_VERSION,
+	O_NO_INODE_COMP, O_NO_ID_COMP, O_NO_DATA_COMP, O_NO_FRAG_COMP, O_NO_XATTR_COMP,
+	O_NO_COMP, O_NO_PAD, O_OFFSET, O_EXPORTS, O_FIXED_TIME, O_INFO, O_INFO_FILE,
 };
 
 static const struct option long_opts[] = {
@@ -62,22 +70,21 @@ static const struct option long_opts[] = {
 	{"no-progress", no_argument, NULL, O_NO_PROGRESS},
 	{"json", no_argument, NULL, O_JSON},
 	{"noappend", no_argument, NULL, O_NOAPPEND},
+	{"no-inode-compression", no_argument, NULL, O_NO_INODE_COMP},
+	{"no-id-compression", no_argument, NULL, O_NO_ID_COMP},
+	{"no-data-compression", no_argument, NULL, O_NO_DATA_COMP},
+	{"no-fragment-compression", no_argument, NULL, O_NO_FRAG_COMP},
+	{"no-xattr-compression", no_argument, NULL, O_NO_XATTR_COMP},
+	{"no-compression", no_argument, NULL, O_NO_COMP},
+	{"no-pad", no_argument, NULL, O_NO_PAD},
+	{"offset", required_argument, NULL, O_OFFSET},
+	{"exports", no_argument, NULL, O_EXPORTS},
+	{"fixed-time", required_argument, NULL, O_FIXED_TIME},
+	{"info", no_argument, NULL, O_INFO},
+	{"info-file", required_argument, NULL, O_INFO_FILE},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, O_VERSION},
 	{NULL, 0, NULL, 0},
-};
-
-/* mksquashfs spellings of the options not shared with mkfs.yaffs2 (those
- * come from ff_source_single_dash) and the long options they mean. */
-static const char *const drop_in[][2] = {
-	{"-comp", "--compressor"}, {"-noappend", "--noappend"},
-	{"-no-fragments", "--no-fragments"}, {"-always-use-fragments", "--always-fragments"},
-	{"-no-duplicates", "--no-dedup"}, {"-no-exports", "--no-exports"},
-	{"-no-sparse", "--no-sparse"}, {"-processors", "--jobs"}, {"-mkfs-time", "--mkfs-time"},
-	{"-sort", "--sort"}, {"-quiet", "--quiet"},
-	{"-no-progress", "--no-progress"}, {"-progress", "--progress"},
-	{"-version", "--version"},
-	{"-help", "--help"}, {"-xattrs", NULL}, {"-exports", NULL}, {"-no-recovery", NULL},
 };
 
 static void usage(FILE *out)
@@ -172,6 +179,9 @@ static int handle_value_opt(struct args *a, int c, const char *opt, const char *
 		a->jobs = jobs;
 		return 0;
 	case O_MKFS_TIME: return ff_arg_time(opt, arg, &a->mkfs_time, err);
+	case O_FIXED_TIME: return ff_arg_time(opt, arg, &a->fixed_time, err);
+	case O_OFFSET: return ff_arg_offset(opt, arg, &a->offset, err);
+	case O_INFO_FILE: a->info = 1; a->info_file = arg; return 0;
 	default: return 1;
 	}
 }
@@ -189,43 +199,41 @@ static int handle_flag(struct args *a, int c)
 	case O_NO_PROGRESS: a->progress = 0; break;
 	case O_JSON: a->json = 1; break;
 	case O_NOAPPEND: break;
+	case O_NO_INODE_COMP: a->raw_inodes = 1; break;
+	case O_NO_ID_COMP: a->raw_ids = 1; break;
+	case O_NO_DATA_COMP: a->raw_data = 1; break;
+	case O_NO_FRAG_COMP: a->raw_fragments = 1; break;
+	case O_NO_XATTR_COMP: a->raw_xattrs = 1; break;
+	case O_NO_COMP:
+		a->raw_inodes = a->raw_data = a->raw_fragments = a->raw_xattrs = 1;
+		break;
+	case O_NO_PAD: a->no_pad = 1; break;
+	case O_EXPORTS: a->no_exports = 0; break;
+	case O_INFO: a->info = 1; break;
 	default: return 1;
 	}
 	return 0;
 }
 
-/* -Xname VALUE / -Xhc / -Xname=VALUE (mksquashfs) become --comp-opt=...;
- * the flags (lz4's hc, gzip's zlib and libdeflate) take no value. */
-static char *translate_x(char **argv, int *i, int argc)
-{
-	static const char *const flags[] = { "hc", "zlib", "libdeflate" };
-	const char *name = argv[*i] + 2;
-	char *out;
-	int r, flag = 0;
+/* Our own short options and whether they take a value (getopt string). */
+static const char short_opts[] = "c:X:b:j:e:qhV";
 
-	for (size_t k = 0; k < sizeof(flags) / sizeof(flags[0]); k++)
-		flag |= !strcmp(name, flags[k]);
-	if (strchr(name, '=') || flag || *i + 1 >= argc) {
-		r = asprintf(&out, "--comp-opt=%s", name);
-	} else {
-		(*i)++;
-		r = asprintf(&out, "--comp-opt=%s=%s", name, argv[*i]);
-	}
-	return r < 0 ? NULL : out;
+static int short_takes_value(char c)
+{
+	const char *p = strchr(short_opts, c);
+
+	return p && c != ':' && p[1] == ':';
 }
 
-/* Does option word w (already in GNU spelling) consume the next word? */
-static int takes_value(const char *w)
+/* Does the GNU word w (already translated) consume the next word? */
+static int long_takes_value(const char *w)
 {
-	if (w[0] == '-' && w[1] == '-') {
-		if (strchr(w, '='))
-			return 0;
-		for (const struct option *o = long_opts; o->name; o++)
-			if (!strcmp(w + 2, o->name))
-				return o->has_arg == required_argument;
+	if (strchr(w, '='))
 		return 0;
-	}
-	return w[0] == '-' && w[1] && strchr("cXbje", w[1]) && !w[2];
+	for (const struct option *o = long_opts; o->name; o++)
+		if (!strcmp(w + 2, o->name))
+			return o->has_arg == required_argument;
+	return 0;
 }
 
 /* Words so far that are SOURCE/IMAGE rather than options or their values. */
@@ -234,65 +242,183 @@ static int count_positionals(char **v, int n)
 	int count = 0;
 
 	for (int i = 1; i < n; i++) {
+		if (!strcmp(v[i], "--"))
+			return count + n - i - 1;
 		if (v[i][0] != '-' || !v[i][1])
 			count++;
-		else if (takes_value(v[i]))
+		else if (v[i][1] == '-' ? long_takes_value(v[i]) : short_takes_value(v[i][1]))
 			i++;
 	}
 	return count;
 }
 
-/* The long option a mksquashfs spelling stands for; *known is 0 when arg is
- * not a mksquashfs spelling (the result is then NULL). */
-static const char *drop_in_word(const char *arg, int *known)
-{
-	const char *shared = ff_source_single_dash(arg);
+struct xlate {
+	struct args *a;
+	char **out;
+	int n;
+};
 
-	*known = 1;
-	if (shared)
-		return shared;
-	for (size_t k = 0; k < sizeof(drop_in) / sizeof(drop_in[0]); k++)
-		if (!strcmp(arg, drop_in[k][0]))
-			return drop_in[k][1];
-	*known = 0;
-	return NULL;
+static int push(struct xlate *x, const char *w)
+{
+	x->out[x->n++] = (char *)w;
+	return 0;
 }
 
-/* Rewrites mksquashfs spellings into long options.  After SOURCE and IMAGE
- * (mksquashfs order) "-e" takes every following word that is not an option,
- * as mksquashfs does; before them it takes one pattern, like --exclude. */
-static char **translate(struct args *a, int argc, char **argv, int *new_argc)
+static int push_owned(struct xlate *x, char *w)
 {
-	char **out = calloc((size_t)argc * 2 + 1, sizeof(*out));
-	int n = 0, known;
+	if (!w || ff_strv_push(&x->a->owned, w, NULL) < 0) {
+		free(w);
+		fprintf(stderr, PROG ": out of memory\n");
+		return -1;
+	}
+	return push(x, w);
+}
 
-	if (!out)
+static int missing_value(const char *opt)
+{
+	fprintf(stderr, PROG ": option '%s' needs a value\n"
+		"Try '" PROG " --help' for more information.\n", opt);
+	return -1;
+}
+
+static int unknown_option(const char *opt)
+{
+	fprintf(stderr, PROG ": unknown option '%s'\n"
+		"Try '" PROG " --help' for more information.\n", opt);
+	return -1;
+}
+
+/* -Xname [VALUE] (mksquashfs) or our -Xname=VALUE: --comp-opt=name[=VALUE]. */
+static int xlate_x(struct xlate *x, int argc, char **argv, int *i)
+{
+	const char *w = argv[*i];
+	int nargs = strchr(w, '=') ? 0 : ff_msq_x_nargs(w);
+	char *out = NULL;
+
+	if (nargs < 0)
+		return unknown_option(w);
+	if (nargs && *i + 1 >= argc)
+		return missing_value(w);
+	if (nargs) {
+		(*i)++;
+		if (asprintf(&out, "--comp-opt=%s=%s", w + 2, argv[*i]) < 0)
+			out = NULL;
+	} else if (asprintf(&out, "--comp-opt=%s", w + 2) < 0) {
+		out = NULL;
+	}
+	return push_owned(x, out);
+}
+
+/* 0 translated, 1 a help word (the caller prints the help), -1 error. */
+static int xlate_word(struct xlate *x, const struct ff_msq_word *m, int argc, char **argv,
+		      int *i)
+{
+	const char *w = argv[*i];
+
+	if (m->nargs && *i + 1 >= argc)
+		return missing_value(w);
+	switch (m->kind) {
+	case FF_MSQ_GNU:
+		push(x, m->gnu);
+		if (m->nargs)
+			push(x, argv[++*i]);
+		return 0;
+	case FF_MSQ_NOTE:
+		if (ff_strv_push(&x->a->notes, w, NULL) || ff_strv_push(&x->a->notes, m->note, NULL)) {
+			fprintf(stderr, PROG ": out of memory\n");
+			return -1;
+		}
+		break;
+	case FF_MSQ_HELP:
+		return 1;
+	case FF_MSQ_REFUSE:
+		fprintf(stderr, PROG ": mksquashfs option '%s' is not supported: %s\n", w, m->note);
+		return -1;
+	case FF_MSQ_DEFAULT:
+		break;
+	}
+	*i += m->nargs;
+	return 0;
+}
+
+/* -e after SOURCE and IMAGE (mksquashfs order): every remaining word is an
+ * exclude pattern.  Before them it takes one pattern, like --exclude. */
+static int xlate_e(struct xlate *x, int argc, char **argv, int *i)
+{
+	if (count_positionals(x->out, x->n) < 2) {
+		if (*i + 1 >= argc)
+			return missing_value("-e");
+		push(x, "--exclude");
+		return push(x, argv[++*i]);
+	}
+	if (*i + 1 >= argc)
+		return missing_value("-e");
+	while (*i + 1 < argc) {
+		push(x, "--exclude");
+		push(x, argv[++*i]);
+	}
+	return 0;
+}
+
+/* The grammar: "--..." are GNU long options, "-" and words without a
+ * leading '-' are SOURCE/IMAGE, "--" ends the options.  Any other word is
+ * first matched whole against mksquashfs' vocabulary; then a two-character
+ * word may be one of our short options (its value the next word); anything
+ * else is an unknown option.  So short options never cluster and never
+ * carry an attached value: "-j2" is refused, write "-j 2" or "--jobs=2". */
+static int xlate_one(struct xlate *x, int argc, char **argv, int *i)
+{
+	const char *w = argv[*i];
+	const struct ff_msq_word *m;
+
+	if (w[0] != '-' || !w[1] || w[1] == '-')
+		return push(x, w);
+	m = ff_msq_word(w);
+	if (m)
+		return xlate_word(x, m, argc, argv, i);
+	if (!strcmp(w, "-e"))
+		return xlate_e(x, argc, argv, i);
+	if (w[1] == 'X' && w[2])
+		return xlate_x(x, argc, argv, i);
+	if (w[2] || !strchr(short_opts, w[1]) || w[1] == ':')
+		return unknown_option(w);
+	push(x, w);
+	if (short_takes_value(w[1])) {
+		if (*i + 1 >= argc)
+			return missing_value(w);
+		push(x, argv[++*i]);
+	}
+	return 0;
+}
+
+/* Rewrites argv into GNU form: 0 done, 1 help asked for, -1 error. */
+static char **translate(struct args *a, int argc, char **argv, int *new_argc, int *status)
+{
+	struct xlate x = { .a = a, .out = calloc((size_t)argc * 2 + 1, sizeof(char *)) };
+
+	*status = -1;
+	if (!x.out) {
+		fprintf(stderr, PROG ": out of memory\n");
 		return NULL;
-	out[n++] = argv[0];
+	}
+	push(&x, argv[0]);
 	for (int i = 1; i < argc; i++) {
-		const char *arg = argv[i], *word = drop_in_word(arg, &known);
+		int r;
 
-		if (known) {
-			if (word)
-				out[n++] = (char *)word;
-		} else if (!strcmp(arg, "-e") && count_positionals(out, n) >= 2) {
-			while (i + 1 < argc && argv[i + 1][0] != '-') {
-				out[n++] = "--exclude";
-				out[n++] = argv[++i];
-			}
-		} else if (!strncmp(arg, "-X", 2) && arg[2]) {
-			out[n++] = translate_x(argv, &i, argc);
-			if (!out[n - 1] || ff_strv_push(&a->owned, out[n - 1], NULL) < 0) {
-				free(out[n - 1]);
-				free(out);
-				return NULL;
-			}
-		} else {
-			out[n++] = argv[i];
+		if (!strcmp(argv[i], "--")) {
+			while (i < argc)
+				push(&x, argv[i++]);
+			break;
+		}
+		r = xlate_one(&x, argc, argv, &i);
+		if (r) {
+			*status = r;
+			return x.out;
 		}
 	}
-	*new_argc = n;
-	return out;
+	*new_argc = x.n;
+	*status = 0;
+	return x.out;
 }
 
 static void defaults(struct args *a)
@@ -300,6 +426,7 @@ static void defaults(struct args *a)
 	a->comp_name = "gzip";
 	a->block_size = 128 * 1024;
 	a->mkfs_time = -1;
+	a->fixed_time = -1;
 	a->progress = 1; /* on when stderr is a terminal */
 	ff_source_args_init(&a->src);
 }
@@ -333,6 +460,8 @@ static int finish_args(struct args *a, int argc, char **argv)
 	    ff_source_args_positional(&a->src, argc - optind, argv + optind, &a->image, &err) ||
 	    ff_source_args_check_image(&a->src, a->image, &err))
 		return usage_error(err.msg);
+	if (a->fixed_time >= 0) /* OpenWrt: every inode time and the image time */
+		a->src.tree.all_time = a->mkfs_time = a->fixed_time;
 	if (a->mkfs_time < 0)
 		a->mkfs_time = a->src.tree.clamp_time;
 	return 0;
@@ -341,11 +470,14 @@ static int finish_args(struct args *a, int argc, char **argv)
 /* Returns 0 to go on, 1 after --help/--version, -1 on a usage error. */
 static int parse_args(struct args *a, int argc, char **argv)
 {
+	char opts[sizeof(short_opts) + 1];
 	int c, idx = -1;
 
-	defaults(a);
+	/* ':' first: getopt reports a missing value as ':', prints nothing */
+	snprintf(opts, sizeof(opts), ":%s", short_opts);
+	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "c:X:b:j:e:qhV", long_opts, &idx)) != -1) {
+	while ((c = getopt_long(argc, argv, opts, long_opts, &idx)) != -1) {
 		if (c == 'h') {
 			usage(stdout);
 			return 1;
@@ -354,13 +486,24 @@ static int parse_args(struct args *a, int argc, char **argv)
 			printf(PROG " (flashfs-tools) 0.1\n");
 			return 1;
 		}
-		if (c == '?')
-			return usage_error("bad option");
+		if (c == '?' || c == ':') {
+			fprintf(stderr, PROG ": %s '%s'\nTry '" PROG " --help' for more "
+				"information.\n", c == ':' ? "option needs a value:" : "unknown option",
+				argv[optind - 1]);
+			return -1;
+		}
 		if (handle_opt(a, c, idx))
 			return -1;
 		idx = -1;
 	}
 	return finish_args(a, argc, argv);
+}
+
+/* One line for each mksquashfs option that changes nothing here. */
+static void print_notes(const struct args *a)
+{
+	for (size_t i = 0; !a->quiet && i + 1 < a->notes.n; i += 2)
+		fprintf(stderr, PROG ": note: %s: %s\n", a->notes.v[i], a->notes.v[i + 1]);
 }
 
 static struct ff_comp *make_comp(const struct args *a)
@@ -511,6 +654,9 @@ static int write_image(struct args *a, const struct ff_comp *comp, struct ff_tre
 		.mkfs_time = a->mkfs_time, .no_fragments = a->no_fragments,
 		.always_fragments = a->always_fragments, .no_dedup = a->no_dedup,
 		.no_exports = a->no_exports, .no_sparse = a->no_sparse, .no_xattrs = a->src.tree.no_xattrs,
+		.raw_inodes = a->raw_inodes, .raw_ids = a->raw_ids, .raw_data = a->raw_data,
+		.raw_fragments = a->raw_fragments, .raw_xattrs = a->raw_xattrs,
+		.offset = a->offset, .no_pad = a->no_pad,
 		.warn = run_warn, .progress = progress_cb, .cb_ctx = &r, .tmp_path_slot = &tmp_slot,
 	};
 	struct ff_sqfs_write_stats st;
@@ -537,6 +683,31 @@ static int write_image(struct args *a, const struct ff_comp *comp, struct ff_tre
 	fprintf(stderr, PROG ": %s written, but %u unreadable source entr%s skipped "
 		"(--ignore-errors)\n", a->image, a->skipped, a->skipped == 1 ? "y was" : "ies were");
 	return 1;
+}
+
+/* -info / -info-file: every entry of the finished tree, one a line. */
+static int print_info(const struct args *a, const struct ff_tree *tree)
+{
+	FILE *f = a->info_file ? fopen(a->info_file, "w") : stdout;
+	char path[4096];
+
+	if (!f) {
+		fprintf(stderr, PROG ": %s: cannot write the -info file: %s\n", a->info_file,
+			strerror(errno));
+		return 2;
+	}
+	for (struct ff_node *n = ff_tree_root(tree); n; n = ff_tree_next(tree, n)) {
+		if (ff_node_path(n, path, sizeof(path)) < 0)
+			snprintf(path, sizeof(path), "%s", n->name);
+		fprintf(f, "/%s: mode %06o, uid %u, gid %u, mtime %lld, size %llu%s\n", path,
+			n->mode, n->uid, n->gid, (long long)n->mtime, (unsigned long long)n->size,
+			n->link ? " (hard link)" : "");
+	}
+	if (f != stdout && fclose(f)) {
+		fprintf(stderr, PROG ": %s: cannot write the -info file\n", a->info_file);
+		return 2;
+	}
+	return 0;
 }
 
 static void on_signal(int sig)
@@ -583,7 +754,9 @@ static int run(struct args *a)
 		ff_comp_free(comp);
 		return 2;
 	}
-	ret = write_image(a, comp, tree);
+	ret = a->info ? print_info(a, tree) : 0;
+	if (ret == 0)
+		ret = write_image(a, comp, tree);
 	ff_tree_free(tree);
 	ff_comp_free(comp);
 	return ret;
@@ -593,13 +766,16 @@ int main(int argc, char **argv)
 {
 	static struct args a;
 	int new_argc = 0, r;
-	char **args = translate(&a, argc, argv, &new_argc);
+	char **args;
 
-	if (!args) {
-		fprintf(stderr, PROG ": out of memory\n");
-		return 2;
-	}
-	r = parse_args(&a, new_argc, args);
+	defaults(&a);
+	args = translate(&a, argc, argv, &new_argc, &r);
+	if (r == 1)
+		usage(stdout);
+	else if (r == 0)
+		r = parse_args(&a, new_argc, args);
+	if (r == 0)
+		print_notes(&a);
 	if (r == 0) {
 		install_signals();
 		r = run(&a);
@@ -609,6 +785,7 @@ int main(int argc, char **argv)
 	ff_source_args_free(&a.src);
 	ff_strv_free(&a.comp_opts, 0);
 	ff_strv_free(&a.owned, 1);
+	ff_strv_free(&a.notes, 0);
 	free(args);
 	return r;
 }

@@ -35,6 +35,27 @@ int ff_arg_size(const char *opt, const char *s, uint32_t min, uint32_t max, uint
 	return 0;
 }
 
+int ff_arg_offset(const char *opt, const char *s, uint64_t *out, struct ff_err *err)
+{
+	size_t digits = strspn(s, "0123456789");
+	const char *suf = s + digits;
+	unsigned shift = !*suf ? 0 : strchr("Kk", *suf) ? 10 : strchr("Mm", *suf) ? 20
+		       : strchr("Gg", *suf) ? 30 : 99;
+	uint64_t v = 0;
+
+	if (digits == 0 || digits > 18 || shift == 99 || (*suf && suf[1]))
+		goto bad;
+	for (size_t i = 0; i < digits; i++)
+		v = v * 10 + (uint64_t)(s[i] - '0');
+	if (v > (UINT64_C(1) << (62 - shift)))
+		goto bad;
+	*out = v << shift;
+	return 0;
+bad:
+	return ff_err_set(err, EINVAL, "%s: '%s' is not a byte offset (a number, suffixes "
+			  "K, M and G allowed)", opt, s);
+}
+
 int ff_arg_time(const char *opt, const char *s, int64_t *out, struct ff_err *err)
 {
 	uint32_t v;

@@ -16,6 +16,9 @@ int ff_arg_u32(const char *opt, const char *s, uint32_t min, uint32_t max, uint3
  * in min..max. */
 int ff_arg_size(const char *opt, const char *s, uint32_t min, uint32_t max, uint32_t *out,
 		struct ff_err *err);
+/* A byte offset with an optional K, M or G suffix (1024-based), as
+ * mksquashfs -offset takes it; at most 2^62. */
+int ff_arg_offset(const char *opt, const char *s, uint64_t *out, struct ff_err *err);
 /* Seconds since 1970, 0..4294967295 (what both image formats can hold). */
 int ff_arg_time(const char *opt, const char *s, int64_t *out, struct ff_err *err);
 /* A uid or gid: a number, or a user or group name from the host's

@@ -106,6 +106,25 @@ static void apply_opts(const struct ff_tree_opts *o, struct ff_node *n)
 		n->mtime = o->all_time;
 	if (o->clamp_time >= 0 && n->mtime > o->clamp_time)
 		n->mtime = o->clamp_time;
+	n->uid += o->uid_gid_offset;
+	n->gid += o->uid_gid_offset;
+	if (o->force_file_mode && !S_ISDIR(n->mode))
+		ff_mode_expr_apply(o->force_file_mode, &n->mode);
+	if (o->force_dir_mode && S_ISDIR(n->mode))
+		ff_mode_expr_apply(o->force_dir_mode, &n->mode);
+}
+
+/* -root-*: after the global rules, as mksquashfs applies them. */
+static void apply_root_opts(const struct ff_tree_opts *o, struct ff_node *root)
+{
+	if (o->root_mode)
+		ff_mode_expr_apply(o->root_mode, &root->mode);
+	if (o->root_set & FF_ROOT_UID)
+		root->uid = (uint32_t)o->root_uid;
+	if (o->root_set & FF_ROOT_GID)
+		root->gid = (uint32_t)o->root_gid;
+	if (o->root_set & FF_ROOT_TIME)
+		root->mtime = o->root_time;
 }
 
 static void drop_xattrs(struct ff_node *n)
@@ -184,6 +203,7 @@ int ff_tree_finish(struct ff_tree *tree, struct ff_err *err)
 		else if (n->n_xattrs > 1)
 			qsort(n->xattrs, n->n_xattrs, sizeof(*n->xattrs), xattr_cmp);
 	}
+	apply_root_opts(&tree->opts, tree->root);
 	count_and_number(tree);
 	tree->finished = 1;
 	ff_hmap_clear(&tree->children, NULL);

@@ -285,7 +285,8 @@ static int scan_leaf(struct scan *s, struct ff_node *dir, const char *name,
 
 	if (rc)
 		return rc < 0 ? -1 : 0;
-	if (st->st_nlink > 1 && !(slot = hardlink_slot(s, st)))
+	/* --no-hardlinks (mksquashfs -no-hardlinks): every name its own file */
+	if (st->st_nlink > 1 && !s->tree->opts.no_hardlinks && !(slot = hardlink_slot(s, st)))
 		return -1;
 	if (!(n = entry_node(s, dir, name, st->st_mode)))
 		return -1;
@@ -338,6 +339,53 @@ static int scan_entries(struct scan *s, struct ff_node *dir, struct names *nm)
 		if (scan_one(s, dir, nm->v[i]))
 			return -1;
 	return 0;
+}
+
+/* Set up s for the host path `path`; rel_path() then starts at the path's
+ * own name when `named` (the path is one entry of the image root). */
+static int scan_begin(struct scan *s, const char *path, int named, struct stat *st)
+{
+	size_t len = strlen(path);
+	char *slash;
+
+	while (len > 1 && path[len - 1] == '/')
+		len--;
+	if (len + 2 >= sizeof(s->path))
+		return ff_err_set(s->err, ENAMETOOLONG, "%s: path too long", path);
+	memcpy(s->path, path, len);
+	s->path[len] = '\0';
+	s->root_len = len;
+	if (named) {
+		slash = strrchr(s->path, '/');
+		s->root_len = slash ? (size_t)(slash - s->path) : 0;
+		if (!slash) {
+			/* rel_path skips one byte after root_len: give it a "./" */
+			memmove(s->path + 2, s->path, len + 1);
+			memcpy(s->path, "./", 2);
+			s->root_len = 1;
+		}
+	}
+	if (lstat(s->path, st))
+		return ff_err_sys(s->err, errno, "%s: cannot stat source", path);
+	s->root_dev = st->st_dev;
+	return 0;
+}
+
+int ff_tree_add_entry(struct ff_tree *tree, const char *path, const char *name,
+		      struct ff_err *err)
+{
+	struct scan s = { .tree = tree, .err = err };
+	struct stat st;
+	int rc;
+
+	if (ff_tree_check_open(tree, err) || scan_begin(&s, path, 1, &st))
+		return -1;
+	if (S_ISDIR(st.st_mode))
+		rc = scan_subdir(&s, tree->root, name, &st);
+	else
+		rc = scan_leaf(&s, tree->root, name, &st);
+	free(s.inos);
+	return rc;
 }
 
 int ff_tree_add_dir(struct ff_tree *tree, const char *host_dir, struct ff_err *err)

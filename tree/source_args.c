@@ -56,6 +56,7 @@ void ff_source_args_init(struct ff_source_args *a)
 
 void ff_source_args_free(struct ff_source_args *a)
 {
+	ff_strv_free(&a->sources, 0);
 	ff_strv_free(&a->specs, 0);
 	ff_strv_free(&a->pseudo_files, 0);
 	ff_strv_free(&a->pseudo_lines, 0);
@@ -86,6 +87,40 @@ static int list_option(struct ff_source_args *a, int code, const char *arg,
 	}
 }
 
+static int mode_option(const char *opt, const char *arg, const char **slot,
+		       struct ff_err *err)
+{
+	if (ff_mode_expr_check(opt, arg, err))
+		return -1;
+	*slot = arg;
+	return 0;
+}
+
+static int root_option(struct ff_source_args *a, const char *opt, int code, const char *arg,
+		       struct ff_err *err)
+{
+	struct ff_tree_opts *t = &a->tree;
+	uint32_t v;
+
+	switch (code) {
+	case FF_SRC_ROOT_UID: t->root_set |= FF_ROOT_UID;
+		return ff_arg_owner(opt, arg, 0, &t->root_uid, err);
+	case FF_SRC_ROOT_GID: t->root_set |= FF_ROOT_GID;
+		return ff_arg_owner(opt, arg, 1, &t->root_gid, err);
+	case FF_SRC_ROOT_TIME: t->root_set |= FF_ROOT_TIME;
+		return ff_arg_time(opt, arg, &t->root_time, err);
+	case FF_SRC_ROOT_MODE: return mode_option(opt, arg, &t->root_mode, err);
+	case FF_SRC_FORCE_FILE_MODE: return mode_option(opt, arg, &t->force_file_mode, err);
+	case FF_SRC_FORCE_DIR_MODE: return mode_option(opt, arg, &t->force_dir_mode, err);
+	case FF_SRC_UID_GID_OFFSET:
+		if (ff_arg_u32(opt, arg, 0, UINT32_MAX, &v, err))
+			return -1;
+		t->uid_gid_offset = v;
+		return 0;
+	default: return list_option(a, code, arg, err);
+	}
+}
+
 static int value_option(struct ff_source_args *a, int code, const char *arg,
 			struct ff_err *err)
 {
@@ -97,7 +132,7 @@ static int value_option(struct ff_source_args *a, int code, const char *arg,
 	case FF_SRC_FORCE_GID: return ff_arg_owner(opt, arg, 1, &a->tree.force_gid, err);
 	case FF_SRC_MTIME: return ff_arg_time(opt, arg, &a->tree.clamp_time, err);
 	case FF_SRC_ALL_TIME: return ff_arg_time(opt, arg, &a->tree.all_time, err);
-	default: return list_option(a, code, arg, err);
+	default: return root_option(a, opt, code, arg, err);
 	}
 }
 
@@ -109,6 +144,12 @@ int ff_source_args_option(struct ff_source_args *a, int code, const char *arg,
 	case FF_SRC_NO_XATTRS: a->tree.no_xattrs = 1; return 0;
 	case FF_SRC_ONE_FS: a->tree.one_file_system = 1; return 0;
 	case FF_SRC_IGNORE_ERRORS: a->tree.ignore_errors = 1; return 0;
+	case FF_SRC_NO_HARDLINKS: a->tree.no_hardlinks = 1; return 0;
+	case FF_SRC_KEEP_AS_DIR: a->keep_as_dir = 1; return 0;
+	case FF_SRC_TAR: a->tar_stdin = 1; return 0;
+	case FF_SRC_WILDCARDS: a->tree.exclude_regex = 0; return 0;
+	case FF_SRC_REGEX: a->tree.exclude_regex = 1; return 0;
+	case FF_SRC_XATTRS: a->tree.no_xattrs = 0; return 0;
 	default: break;
 	}
 	if (!arg)
@@ -150,6 +191,21 @@ int ff_source_args_positional(struct ff_source_args *a, int n, char *const *word
 {
 	int have_defs = a->specs.n || a->pseudo_files.n || a->pseudo_lines.n;
 
+	if (a->tar_stdin) {
+		if (n != 1)
+			return ff_err_set(err, EINVAL, "--tar reads the tar from standard input: "
+					  "give only IMAGE, got %d arguments", n);
+		a->source = "-";
+		*image = words[0];
+		return 0;
+	}
+	if (n > 2 || (n == 2 && a->keep_as_dir)) {
+		for (int i = 0; i < n - 1; i++)
+			if (ff_strv_push(&a->sources, words[i], err))
+				return -1;
+		*image = words[n - 1];
+		return 0;
+	}
 	if (n == 2) {
 		a->source = words[0];
 		*image = words[1];
@@ -161,6 +217,5 @@ int ff_source_args_positional(struct ff_source_args *a, int n, char *const *word
 	}
 	return ff_err_set(err, EINVAL, "expected SOURCE and IMAGE, got %d argument%s%s", n,
 			  n == 1 ? "" : "s",
-			  n == 1 ? " (only --spec or --pseudo builds without SOURCE)"
-			  : n > 2 ? " (options after SOURCE IMAGE start with '-')" : "");
+			  n == 1 ? " (only --spec, --pseudo or --tar builds without SOURCE)" : "");
 }

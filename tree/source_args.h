@@ -39,6 +39,19 @@ enum ff_src_opt {
 	FF_SRC_PSEUDO_FILE,
 	FF_SRC_PSEUDO,
 	FF_SRC_SORT,
+	FF_SRC_ROOT_UID,
+	FF_SRC_ROOT_GID,
+	FF_SRC_ROOT_MODE,
+	FF_SRC_ROOT_TIME,
+	FF_SRC_UID_GID_OFFSET,
+	FF_SRC_FORCE_FILE_MODE,
+	FF_SRC_FORCE_DIR_MODE,
+	FF_SRC_NO_HARDLINKS,
+	FF_SRC_KEEP_AS_DIR,
+	FF_SRC_TAR,
+	FF_SRC_WILDCARDS,
+	FF_SRC_REGEX,
+	FF_SRC_XATTRS,
 };
 
 #define FF_SOURCE_LONG_OPTIONS \
@@ -54,7 +67,20 @@ enum ff_src_opt {
 	{ "ignore-errors", no_argument, NULL, FF_SRC_IGNORE_ERRORS }, \
 	{ "spec", required_argument, NULL, FF_SRC_SPEC }, \
 	{ "pseudo-file", required_argument, NULL, FF_SRC_PSEUDO_FILE }, \
-	{ "pseudo", required_argument, NULL, FF_SRC_PSEUDO }
+	{ "pseudo", required_argument, NULL, FF_SRC_PSEUDO }, \
+	{ "root-uid", required_argument, NULL, FF_SRC_ROOT_UID }, \
+	{ "root-gid", required_argument, NULL, FF_SRC_ROOT_GID }, \
+	{ "root-mode", required_argument, NULL, FF_SRC_ROOT_MODE }, \
+	{ "root-time", required_argument, NULL, FF_SRC_ROOT_TIME }, \
+	{ "uid-gid-offset", required_argument, NULL, FF_SRC_UID_GID_OFFSET }, \
+	{ "force-file-mode", required_argument, NULL, FF_SRC_FORCE_FILE_MODE }, \
+	{ "force-dir-mode", required_argument, NULL, FF_SRC_FORCE_DIR_MODE }, \
+	{ "no-hardlinks", no_argument, NULL, FF_SRC_NO_HARDLINKS }, \
+	{ "keep-as-directory", no_argument, NULL, FF_SRC_KEEP_AS_DIR }, \
+	{ "tar", no_argument, NULL, FF_SRC_TAR }, \
+	{ "wildcards", no_argument, NULL, FF_SRC_WILDCARDS }, \
+	{ "regex", no_argument, NULL, FF_SRC_REGEX }, \
+	{ "xattrs", no_argument, NULL, FF_SRC_XATTRS }
 /* Block order priorities only mean something to a format that places
  * file data freely (SquashFS). */
 #define FF_SOURCE_SORT_OPTION { "sort", required_argument, NULL, FF_SRC_SORT }
@@ -70,6 +96,11 @@ void ff_strv_free(struct ff_strv *l, int free_strings);
 
 struct ff_source_args {
 	const char *source;       /* directory, tar archive, "-" (stdin) or NULL */
+	/* Several sources (mksquashfs a b c IMAGE, or one with
+	 * --keep-as-directory): each becomes a root entry named after it. */
+	struct ff_strv sources;
+	int keep_as_dir;
+	int tar_stdin;            /* --tar: SOURCE is a tar on standard input */
 	struct ff_strv specs, pseudo_files, pseudo_lines;
 	struct ff_strv excludes, exclude_files;
 	struct ff_strv owned;     /* exclude-file lines, freed with the args */
@@ -99,8 +130,8 @@ const char *ff_source_single_dash(const char *word);
 /* SOURCE_DATE_EPOCH (value may be NULL or ""): the clamp time unless
  * --mtime gave one. */
 int ff_source_args_epoch(struct ff_source_args *a, const char *value, struct ff_err *err);
-/* The n words left after the options: SOURCE IMAGE, or IMAGE alone when
- * spec or pseudo definitions describe the tree. */
+/* The n words left after the options: SOURCE... IMAGE, or IMAGE alone when
+ * spec or pseudo definitions or --tar describe the tree. */
 int ff_source_args_positional(struct ff_source_args *a, int n, char *const *words,
 			      const char **image, struct ff_err *err);
 /* Refuses an IMAGE inside the SOURCE directory (it would be read into

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "tree/tree_priv.h"
 
@@ -31,21 +32,66 @@ static int image_dir(const char *image, char *out)
 	return realpath(slash ? (*dir ? dir : "/") : ".", out) ? 0 : -1;
 }
 
-int ff_source_args_check_image(const struct ff_source_args *a, const char *image,
-			       struct ff_err *err)
+static int check_one(const char *source, const char *image, struct ff_err *err)
 {
 	char src[PATH_MAX], dir[PATH_MAX], img[PATH_MAX];
 	struct stat st;
 
 	/* Unresolvable paths are left for the build to report. */
-	if (!a->source || !strcmp(a->source, "-") || !realpath(a->source, src) ||
-	    stat(src, &st) < 0)
+	if (!source || !strcmp(source, "-") || !realpath(source, src) || stat(src, &st) < 0)
 		return 0;
 	if (S_ISDIR(st.st_mode) && image_dir(image, dir) == 0 && is_below(dir, src))
 		return ff_err_set(err, EINVAL, "%s: the image would be inside SOURCE %s; "
-				  "refusing", image, a->source);
+				  "refusing", image, source);
 	if (!S_ISDIR(st.st_mode) && realpath(image, img) && !strcmp(img, src))
 		return ff_err_set(err, EINVAL, "%s: IMAGE and SOURCE are the same file", image);
+	return 0;
+}
+
+int ff_source_args_check_image(const struct ff_source_args *a, const char *image,
+			       struct ff_err *err)
+{
+	for (size_t i = 0; i < a->sources.n; i++)
+		if (check_one(a->sources.v[i], image, err))
+			return -1;
+	return check_one(a->source, image, err);
+}
+
+/* The root entry name for a source: its last component, and with
+ * mksquashfs' rule for a name already taken, NAME_1, NAME_2, ... */
+static int source_name(struct ff_tree *tree, const char *path, char *name, size_t cap,
+		       struct ff_err *err)
+{
+	size_t len = strlen(path);
+	const char *base;
+
+	while (len > 1 && path[len - 1] == '/')
+		len--;
+	base = path + len;
+	while (base > path && base[-1] != '/')
+		base--;
+	if ((size_t)(path + len - base) >= cap || !strncmp(base, "..", 2) || base == path + len ||
+	    (*base == '.' && base + 1 == path + len) || *base == '/')
+		return ff_err_set(err, EINVAL, "%s: bad source name", path);
+	snprintf(name, cap, "%.*s", (int)(path + len - base), base);
+	for (unsigned pass = 1; ff_tree_child(tree, tree->root, name, strlen(name)); pass++)
+		snprintf(name, cap, "%.*s_%u", (int)(path + len - base), base, pass);
+	return 0;
+}
+
+static int add_sources(struct ff_tree *tree, const struct ff_source_args *a,
+		       struct ff_err *err)
+{
+	char name[FF_NAME_MAX + 16];
+
+	/* mksquashfs' root for several sources: rwx for all, the user's ids */
+	tree->root->mode = S_IFDIR | 0777;
+	tree->root->uid = getuid();
+	tree->root->gid = getgid();
+	for (size_t i = 0; i < a->sources.n; i++)
+		if (source_name(tree, a->sources.v[i], name, sizeof(name), err) ||
+		    ff_tree_add_entry(tree, a->sources.v[i], name, err))
+			return -1;
 	return 0;
 }
 
@@ -132,7 +178,8 @@ struct ff_tree *ff_source_args_build(struct ff_source_args *a, struct ff_err *er
 	tree = ff_tree_new(&o, err);
 	if (!tree)
 		return NULL;
-	if (add_source(tree, a->source, err) || add_definitions(tree, a, err) ||
+	if ((a->sources.n ? add_sources(tree, a, err) : add_source(tree, a->source, err)) ||
+	    add_definitions(tree, a, err) ||
 	    ff_tree_finish(tree, err)) {
 		ff_tree_free(tree);
 		return NULL;

@@ -65,6 +65,15 @@ struct ff_tree_opts {
 	int64_t all_time;       /* -1 = keep; else every mtime = this */
 	int64_t clamp_time;     /* -1 = none; else mtimes newer than this are clamped
 				   (SOURCE_DATE_EPOCH) */
+	/* mksquashfs -root-uid/-root-gid/-root-time (each used when its
+	 * FF_ROOT_* bit is in root_set) and -root-mode, -force-file-mode,
+	 * -force-dir-mode (mode expressions, NULL keep). */
+	int64_t root_uid, root_gid, root_time;
+	unsigned root_set;
+	const char *root_mode, *force_file_mode, *force_dir_mode;
+	uint32_t uid_gid_offset;  /* added to every uid and gid */
+	int no_hardlinks;       /* each name of a hard-linked file is its own file */
+	int exclude_regex;      /* excludes are per-component extended regexes */
 	int no_xattrs;
 	int one_file_system;
 	int ignore_errors;      /* unreadable files: warn through `warn`, skip */
@@ -75,6 +84,8 @@ struct ff_tree_opts {
 	void *warn_ctx;
 };
 
+enum { FF_ROOT_UID = 1, FF_ROOT_GID = 2, FF_ROOT_TIME = 4 };
+
 struct ff_tree;
 
 struct ff_tree *ff_tree_new(const struct ff_tree_opts *opts, struct ff_err *err);
@@ -82,6 +93,11 @@ void ff_tree_free(struct ff_tree *tree);
 
 /* Sources.  Errors name the path or "FILE:LINE" and the problem. */
 int ff_tree_add_dir(struct ff_tree *tree, const char *host_dir, struct ff_err *err);
+/* One root entry `name` from a host path (a directory with its contents, or
+ * any other file): mksquashfs with several sources, or -keep-as-directory.
+ * Excludes are matched against paths starting with the path's own name. */
+int ff_tree_add_entry(struct ff_tree *tree, const char *path, const char *name,
+		      struct ff_err *err);
 /* path "-" reads stdin; gzip/xz/zstd/bzip2-less containers are detected. */
 int ff_tree_add_tar(struct ff_tree *tree, const char *path, struct ff_err *err);
 int ff_tree_add_spec(struct ff_tree *tree, const char *spec_path, struct ff_err *err);
@@ -123,6 +139,12 @@ int ff_tree_set_host_file(struct ff_node *n, const char *host_path, uint64_t len
 			  struct ff_err *err);
 int ff_tree_set_xattr(struct ff_node *n, const char *name, const void *value, size_t len,
 		      struct ff_err *err);
+
+/* chmod-style mode expressions ("0755", "u+rwx,go-w", X s t included):
+ * apply to *mode (permission bits only); -1 when malformed. */
+int ff_mode_expr_apply(const char *expr, uint32_t *mode);
+/* Checks an expression; the error names opt and the text. */
+int ff_mode_expr_check(const char *opt, const char *expr, struct ff_err *err);
 
 /* Reading content: pread-style, bounded memory. */
 struct ff_data;
