@@ -548,6 +548,13 @@ static void source_warn_cb(void *ctx, const struct ff_warning *w)
 	warn_cb(a, w);
 }
 
+/* --log-action, --true-action, --false-action lines. */
+static void log_cb(void *ctx, const char *msg)
+{
+	(void)ctx;
+	printf("action: %s\n", msg);
+}
+
 struct run {
 	struct args *a;
 	struct ff_progress *bar;
@@ -747,6 +754,7 @@ static int run(struct args *a)
 			 "the Linux kernel cannot mount images compressed with this codec "
 			 "(unsquashfs and flashfs can read them)");
 	a->src.warn = source_warn_cb;
+	a->src.log = log_cb;
 	a->src.warn_ctx = a;
 	tree = ff_source_args_build(&a->src, &err);
 	if (!tree) {

@@ -40,7 +40,7 @@ static int resolve_links(struct ff_tree *tree, struct ff_err *err)
 	return 0;
 }
 
-static void move_content(struct ff_node *to, struct ff_node *from)
+void ff_node_take_content(struct ff_node *to, struct ff_node *from)
 {
 	struct ff_node tmp = *to;
 
@@ -87,7 +87,7 @@ static void canonical_primaries(struct ff_tree *tree)
 
 		if (first && first != n && !n->link) {
 			first->link = NULL;
-			move_content(first, n);
+			ff_node_take_content(first, n);
 		}
 	}
 	for (n = tree->root; n; n = ff_tree_next(tree, n))
@@ -191,7 +191,7 @@ int ff_tree_finish(struct ff_tree *tree, struct ff_err *err)
 	if (ff_tree_check_open(tree, err))
 		return -1;
 	sort_dirs(tree->root);
-	if (resolve_links(tree, err))
+	if (ff_actions_apply(tree, tree->opts.actions, err) || resolve_links(tree, err))
 		return -1;
 	canonical_primaries(tree);
 	for (struct ff_node *n = tree->root; n; n = ff_tree_next(tree, n)) {

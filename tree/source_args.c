@@ -63,6 +63,20 @@ void ff_source_args_free(struct ff_source_args *a)
 	ff_strv_free(&a->excludes, 0);
 	ff_strv_free(&a->exclude_files, 0);
 	ff_strv_free(&a->owned, 1);
+	ff_actions_free(a->actions);
+	a->actions = NULL;
+}
+
+static int action_option(struct ff_source_args *a, int code, const char *arg,
+			 struct ff_err *err)
+{
+	if (!a->actions && !(a->actions = ff_actions_new()))
+		return ff_err_set(err, ENOMEM, "actions: out of memory");
+	if (code <= FF_SRC_ACTION_LAST)
+		return ff_actions_add(a->actions, arg, (enum ff_action_log)(code - FF_SRC_ACTION),
+				      err);
+	return ff_actions_add_file(a->actions, arg,
+				   (enum ff_action_log)(code - FF_SRC_ACTION_FILE), err);
 }
 
 static const char *long_name(int code)
@@ -117,7 +131,10 @@ static int root_option(struct ff_source_args *a, const char *opt, int code, cons
 			return -1;
 		t->uid_gid_offset = v;
 		return 0;
-	default: return list_option(a, code, arg, err);
+	default:
+		if (code >= FF_SRC_ACTION && code <= FF_SRC_ACTION_FILE_LAST)
+			return action_option(a, code, arg, err);
+		return list_option(a, code, arg, err);
 	}
 }
 

@@ -19,6 +19,7 @@
 #include <stddef.h>
 
 #include "common/error.h"
+#include "tree/action.h"
 #include "tree/tree.h"
 
 /* getopt codes of the source options.  A main numbers its own long-only
@@ -52,6 +53,10 @@ enum ff_src_opt {
 	FF_SRC_WILDCARDS,
 	FF_SRC_REGEX,
 	FF_SRC_XATTRS,
+	FF_SRC_ACTION,          /* + enum ff_action_log */
+	FF_SRC_ACTION_LAST = FF_SRC_ACTION + 3,
+	FF_SRC_ACTION_FILE,     /* + enum ff_action_log */
+	FF_SRC_ACTION_FILE_LAST = FF_SRC_ACTION_FILE + 3,
 };
 
 #define FF_SOURCE_LONG_OPTIONS \
@@ -80,7 +85,18 @@ enum ff_src_opt {
 	{ "tar", no_argument, NULL, FF_SRC_TAR }, \
 	{ "wildcards", no_argument, NULL, FF_SRC_WILDCARDS }, \
 	{ "regex", no_argument, NULL, FF_SRC_REGEX }, \
-	{ "xattrs", no_argument, NULL, FF_SRC_XATTRS }
+	{ "xattrs", no_argument, NULL, FF_SRC_XATTRS }, \
+	{ "action", required_argument, NULL, FF_SRC_ACTION + FF_ACTION_LOG_NONE }, \
+	{ "log-action", required_argument, NULL, FF_SRC_ACTION + FF_ACTION_LOG_ALL }, \
+	{ "true-action", required_argument, NULL, FF_SRC_ACTION + FF_ACTION_LOG_TRUE }, \
+	{ "false-action", required_argument, NULL, FF_SRC_ACTION + FF_ACTION_LOG_FALSE }, \
+	{ "action-file", required_argument, NULL, FF_SRC_ACTION_FILE + FF_ACTION_LOG_NONE }, \
+	{ "log-action-file", required_argument, NULL, \
+	  FF_SRC_ACTION_FILE + FF_ACTION_LOG_ALL }, \
+	{ "true-action-file", required_argument, NULL, \
+	  FF_SRC_ACTION_FILE + FF_ACTION_LOG_TRUE }, \
+	{ "false-action-file", required_argument, NULL, \
+	  FF_SRC_ACTION_FILE + FF_ACTION_LOG_FALSE }
 /* Block order priorities only mean something to a format that places
  * file data freely (SquashFS). */
 #define FF_SOURCE_SORT_OPTION { "sort", required_argument, NULL, FF_SRC_SORT }
@@ -108,7 +124,9 @@ struct ff_source_args {
 	/* --mtime and SOURCE_DATE_EPOCH set tree.clamp_time, which a format
 	 * with an image time (SquashFS) also uses as that time. */
 	struct ff_tree_opts tree;
+	struct ff_actions *actions; /* --action and friends, parsed as given */
 	unsigned warnings;        /* warnings passed on during the build */
+	void (*log)(void *ctx, const char *msg); /* --log-action lines (warn_ctx) */
 	ff_warn_fn warn;
 	void *warn_ctx;
 };

@@ -175,6 +175,9 @@ struct ff_tree *ff_source_args_build(struct ff_source_args *a, struct ff_err *er
 	o.n_excludes = a->excludes.n;
 	o.warn = count_warning;
 	o.warn_ctx = a;
+	o.actions = a->actions;
+	o.log = a->log;
+	o.log_ctx = a->warn_ctx;
 	tree = ff_tree_new(&o, err);
 	if (!tree)
 		return NULL;

@@ -199,10 +199,10 @@ oom:
 	return NULL;
 }
 
-static void free_subtree(struct ff_node *n)
+void ff_tree_free_subtree(struct ff_node *n)
 {
 	for (uint32_t i = 0; i < n->n_children; i++)
-		free_subtree(n->children[i]);
+		ff_tree_free_subtree(n->children[i]);
 	ff_node_free(n);
 }
 
@@ -211,7 +211,7 @@ void ff_tree_free(struct ff_tree *tree)
 	if (!tree)
 		return;
 	if (tree->root)
-		free_subtree(tree->root);
+		ff_tree_free_subtree(tree->root);
 	for (size_t i = 0; i < tree->n_excludes; i++)
 		free(tree->excludes[i]);
 	free(tree->excludes);

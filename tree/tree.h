@@ -58,6 +58,8 @@ struct ff_node {
 	void *priv;             /* builder's scratch (one writer at a time) */
 };
 
+struct ff_actions;
+
 struct ff_tree_opts {
 	int all_root;           /* uid = gid = 0 for everything */
 	int64_t force_uid;      /* -1 = keep */
@@ -82,6 +84,9 @@ struct ff_tree_opts {
 	size_t n_excludes;
 	ff_warn_fn warn;
 	void *warn_ctx;
+	const struct ff_actions *actions; /* mksquashfs actions (action.h), or NULL */
+	void (*log)(void *ctx, const char *msg); /* -log-action lines */
+	void *log_ctx;
 };
 
 enum { FF_ROOT_UID = 1, FF_ROOT_GID = 2, FF_ROOT_TIME = 4 };

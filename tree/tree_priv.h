@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "common/hmap.h"
+#include "tree/action.h"
 #include "tree/tree.h"
 
 #define FF_NAME_MAX 255
@@ -40,6 +41,12 @@ void ff_tree_warn(const struct ff_tree *tree, enum ff_warn_kind kind, const char
 int ff_tree_check_open(const struct ff_tree *tree, struct ff_err *err);
 /* qsort comparator on struct ff_node *: unsigned bytes, shorter first. */
 int ff_node_name_cmp(const void *a, const void *b);
+
+/* Free a node and everything below it (not unlinked from its parent). */
+void ff_tree_free_subtree(struct ff_node *n);
+/* finish.c: `to` (another name of the hard-link group) becomes the
+ * primary: it takes from's metadata and content, and from links to it. */
+void ff_node_take_content(struct ff_node *to, struct ff_node *from);
 
 /* node.c: per-node content changes. */
 /* Forget type-specific content (target, source, link, xattrs) before a node
@@ -113,6 +120,44 @@ int ff_lines_each(const char *path, ff_line_fn fn, void *ctx, struct ff_err *err
 /* spool.c: copy everything readable from fd into a new spool region. */
 int ff_spool_append_fd(struct ff_tree *tree, int fd, uint64_t *off, uint64_t *size,
 		       struct ff_err *err);
+
+/* action.c / action_eval.c: a parsed mksquashfs action list. */
+enum ff_act_op { FF_ACT_AND, FF_ACT_OR, FF_ACT_NOT, FF_ACT_TEST };
+enum ff_act_test {
+	FF_T_NAME, FF_T_PATHNAME, FF_T_SUBPATHNAME, FF_T_TYPE, FF_T_SIZE, FF_T_FILESIZE,
+	FF_T_DIRSIZE, FF_T_PERM, FF_T_UID, FF_T_GID, FF_T_DEPTH, FF_T_TRUE, FF_T_FALSE,
+};
+enum ff_act_kind { FF_A_EXCLUDE, FF_A_PRUNE, FF_A_CHMOD, FF_A_UID, FF_A_GID, FF_A_GUID,
+		   FF_A_FRAGMENT };
+
+struct ff_act_expr {
+	enum ff_act_op op;
+	struct ff_act_expr *l, *r;  /* NOT uses l */
+	enum ff_act_test test;
+	char *pattern;              /* name, pathname, subpathname; perm's mode text */
+	int cmp;                    /* -1 less, 0 equal, 1 greater; perm: 0 exact, '-' all, '/' any */
+	uint64_t num;
+	uint32_t mode;              /* type: S_IFMT value */
+};
+
+struct ff_action {
+	enum ff_act_kind kind;
+	enum ff_action_log log;
+	char *text;                 /* the action as given, for messages */
+	char *arg;                  /* chmod mode text, fragment name */
+	uint32_t uid, gid;
+	struct ff_act_expr *expr;
+};
+
+struct ff_actions {
+	struct ff_action *v;
+	size_t n, cap;
+};
+
+/* Apply the actions to a tree being finished (before hard links are
+ * resolved): exclude first, then chmod/uid/gid/guid, then prune.  Log lines
+ * go to opts.log. */
+int ff_actions_apply(struct ff_tree *tree, const struct ff_actions *a, struct ff_err *err);
 
 /* Numbers in spec and pseudo files. */
 int ff_parse_u32(const char *s, int base, uint32_t max, uint32_t *out);
