@@ -61,7 +61,7 @@ static void fill_type(const struct sqfs_writer *w, const struct ff_node *n,
 		in->type = SQFS_FILE;
 		in->blocks_start = fd->blocks_start;
 		in->file_size = n->size;
-		in->sparse = fd->sparse;
+		in->sparse = n->dense ? 0 : fd->sparse;
 		in->frag_index = fd->frag_index;
 		in->frag_offset = fd->frag_index == SQFS_INVALID_FRAG ? 0 : fd->frag_offset;
 		break;

@@ -60,7 +60,7 @@ static int matches(const struct ff_tree *tree, const char *rel)
 	for (size_t i = 0; i < tree->n_excludes; i++) {
 		const char *pat = tree->excludes[i];
 
-		if (tree->opts.exclude_regex) {
+		if (tree->opts.exclude_mode == FF_EXCLUDE_REGEX) {
 			if (regex_match(pat, rel))
 				return 1;
 		} else if (!strncmp(pat, "... ", 4) ? match_anywhere(pat + 4, rel)

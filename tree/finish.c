@@ -51,6 +51,7 @@ void ff_node_take_content(struct ff_node *to, struct ff_node *from)
 	to->rdev_major = from->rdev_major;
 	to->rdev_minor = from->rdev_minor;
 	to->size = from->size;
+	to->dense = from->dense;
 	to->target = from->target;
 	to->xattrs = from->xattrs;
 	to->n_xattrs = from->n_xattrs;

@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -28,7 +29,42 @@ struct scan {
 	char path[PATH_MAX];       /* host path of the entry being looked at */
 	size_t root_len;           /* path[root_len + 1] starts the relative path */
 	struct ff_err *err;
+	struct stat *gone;         /* inodes the exclude patterns name (default mode) */
+	size_t n_gone;
 };
+
+/* Default exclude mode: the (dev, ino) of every existing path an exclude
+ * pattern names, so that all names of an excluded file go (mksquashfs). */
+static int excluded_inodes(struct scan *s)
+{
+	const struct ff_tree *t = s->tree;
+	char path[PATH_MAX];
+
+	if (t->opts.exclude_mode != FF_EXCLUDE_DEFAULT || !t->n_excludes)
+		return 0;
+	s->gone = calloc(t->n_excludes, sizeof(*s->gone));
+	if (!s->gone)
+		return ff_err_set(s->err, ENOMEM, "excludes: out of memory");
+	for (size_t i = 0; i < t->n_excludes; i++) {
+		const char *p = t->excludes[i];
+		int host = p[0] == '/' || !strncmp(p, "./", 2) || !strncmp(p, "../", 3);
+
+		if (!host && snprintf(path, sizeof(path), "%.*s/%s", (int)s->root_len, s->path,
+				      p) >= (int)sizeof(path))
+			continue;
+		if (lstat(host ? p : path, &s->gone[s->n_gone]) == 0)
+			s->n_gone++;
+	}
+	return 0;
+}
+
+static int inode_excluded(const struct scan *s, const struct stat *st)
+{
+	for (size_t i = 0; i < s->n_gone; i++)
+		if (s->gone[i].st_ino == st->st_ino && s->gone[i].st_dev == st->st_dev)
+			return 1;
+	return 0;
+}
 
 struct names {
 	char **v;
@@ -215,6 +251,7 @@ static int set_content(struct scan *s, struct ff_node *n, const struct stat *st)
 	if (!S_ISREG(st->st_mode))
 		return 0;
 	n->size = (uint64_t)st->st_size;
+	n->dense = (uint64_t)st->st_blocks * 512 >= n->size;
 	return ff_node_set_src(n, s->path, s->err);
 }
 
@@ -324,6 +361,8 @@ static int scan_one(struct scan *s, struct ff_node *dir, const char *name)
 		rc = rc < 0 ? -1 : 0;
 		goto out;
 	}
+	if (inode_excluded(s, &st))
+		goto out;
 	if (S_ISDIR(st.st_mode))
 		rc = scan_subdir(s, dir, name, &st);
 	else
@@ -418,8 +457,11 @@ int ff_tree_add_dir(struct ff_tree *tree, const char *host_dir, struct ff_err *e
 	if (s.root_len == 1 && s.path[0] == '/')
 		s.root_len = 0, s.path[0] = '\0'; /* "/" + "/name" would double the slash */
 	if (!rc)
+		rc = excluded_inodes(&s);
+	if (!rc)
 		rc = scan_entries(&s, tree->root, &nm);
 	free_names(&nm);
 	free(s.inos);
+	free(s.gone);
 	return rc;
 }

@@ -164,8 +164,8 @@ int ff_source_args_option(struct ff_source_args *a, int code, const char *arg,
 	case FF_SRC_NO_HARDLINKS: a->tree.no_hardlinks = 1; return 0;
 	case FF_SRC_KEEP_AS_DIR: a->keep_as_dir = 1; return 0;
 	case FF_SRC_TAR: a->tar_stdin = 1; return 0;
-	case FF_SRC_WILDCARDS: a->tree.exclude_regex = 0; return 0;
-	case FF_SRC_REGEX: a->tree.exclude_regex = 1; return 0;
+	case FF_SRC_WILDCARDS: a->tree.exclude_mode = FF_EXCLUDE_WILDCARDS; return 0;
+	case FF_SRC_REGEX: a->tree.exclude_mode = FF_EXCLUDE_REGEX; return 0;
 	case FF_SRC_XATTRS: a->tree.no_xattrs = 0; return 0;
 	default: break;
 	}

@@ -38,6 +38,10 @@ struct ff_node {
 	int64_t mtime;
 	uint32_t rdev_major, rdev_minor;
 	uint64_t size;          /* regular files: content length */
+	/* A host file without holes (st_blocks * 512 >= size).  Its all-zero
+	 * blocks are still stored sparse, but like mksquashfs the inode then
+	 * reports no sparse bytes (and so stays a basic inode). */
+	int dense;
 	char *target;           /* symlinks: the target */
 
 	/* Hard links: every extra name points at the primary node, which carries
@@ -75,7 +79,7 @@ struct ff_tree_opts {
 	const char *root_mode, *force_file_mode, *force_dir_mode;
 	uint32_t uid_gid_offset;  /* added to every uid and gid */
 	int no_hardlinks;       /* each name of a hard-linked file is its own file */
-	int exclude_regex;      /* excludes are per-component extended regexes */
+	int exclude_mode;       /* enum ff_exclude_mode */
 	int no_xattrs;
 	int one_file_system;
 	int ignore_errors;      /* unreadable files: warn through `warn`, skip */
@@ -90,6 +94,16 @@ struct ff_tree_opts {
 };
 
 enum { FF_ROOT_UID = 1, FF_ROOT_GID = 2, FF_ROOT_TIME = 4 };
+
+/* How -e/-ef patterns match.  The default is glob patterns on the path plus,
+ * as mksquashfs without -wildcards, a pattern naming an existing file also
+ * excludes every other name of that inode (its hard links); "/", "./" and
+ * "../" patterns name a host path, others one below the source. */
+enum ff_exclude_mode {
+	FF_EXCLUDE_DEFAULT,
+	FF_EXCLUDE_WILDCARDS,   /* -wildcards: globs only */
+	FF_EXCLUDE_REGEX,       /* -regex: per-component extended regexes */
+};
 
 struct ff_tree;
 
