@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
@@ -85,8 +86,10 @@ static struct ff_node *make_node(struct ff_tree *tree, struct pseudo *p, uint32_
 	n->mode = type | p->mode;
 	n->uid = p->uid;
 	n->gid = p->gid;
-	if (p->has_time)
-		n->mtime = p->mtime;
+	/* no time given: mksquashfs' default, the build time (or
+	 * SOURCE_DATE_EPOCH, which clamp_time holds then) */
+	n->mtime = p->has_time ? p->mtime : tree->opts.clamp_time >= 0 ? tree->opts.clamp_time
+									 : (int64_t)time(NULL);
 	return n;
 }
 
