@@ -226,10 +226,17 @@ static int pseudo_define(struct ff_tree *tree, struct pseudo *p, struct ff_err *
 		return ff_err_prefix(err, "\"%s\"", p->t.v[0]);
 	if (!*p->path && p->type != 'd' && p->type != 'm' && p->type != 'x')
 		return ff_err_set(err, EINVAL, "the root can only be modified");
-	if (p->type == 'l')
-		return hard_link(tree, p, err);
 	if (p->type == 'x')
 		return xattr(tree, p, err);
+	/* mksquashfs ignores a definition of an entry the sources already
+	 * have (only 'm' changes one) */
+	if (*p->path && p->type != 'm' && ff_tree_lookup(tree, p->path)) {
+		ff_tree_warn(tree, "pseudo definition \"%s\": exists in the source; ignored "
+			     "(exclude it with -e to replace it)", p->path);
+		return 0;
+	}
+	if (p->type == 'l')
+		return hard_link(tree, p, err);
 	return with_attrs(tree, p, err);
 }
 
