@@ -87,6 +87,37 @@ static const struct option long_opts[] = {
 	{NULL, 0, NULL, 0},
 };
 
+/* The mksquashfs vocabulary, from the word table. */
+static void usage_words(FILE *out)
+{
+	const char *const kinds[] = { "mksquashfs options (SOURCE... IMAGE OPTIONS, or "
+				      "anywhere):", "accepted, nothing to do here:",
+				      "accepted with a one-line note:", "help:",
+				      "refused (not supported):" };
+
+	for (int k = FF_MSQ_GNU; k <= FF_MSQ_REFUSE; k++) {
+		int col = 0;
+
+		fprintf(out, "%s\n ", kinds[k]);
+		for (const struct ff_msq_word *w = ff_msq_words(); w->word; w++) {
+			int len = (int)strlen(w->word) + (w->nargs ? 4 : 0) + 1;
+
+			if ((int)w->kind != k)
+				continue;
+			if (col + len > 78) {
+				fputs("\n ", out);
+				col = 0;
+			}
+			fprintf(out, " %s%s", w->word, w->nargs ? " ARG" : "");
+			col += len;
+		}
+		fputc('\n', out);
+	}
+	fprintf(out, "  -e PATTERN... (after SOURCE IMAGE: every word left) -Xname [VALUE]\n"
+		"A single-dash word is matched whole: an unknown one is an error (exit 2),\n"
+		"short options take their value as the next word (-b 64K, not -b64K).\n");
+}
+
 static void usage(FILE *out)
 {
 	const char *const *names = ff_comp_names();
@@ -112,6 +143,14 @@ static void usage(FILE *out)
 		"      --no-exports         no NFS export table\n"
 		"      --no-sparse          store all-zero blocks like any other\n"
 		"      --sort FILE          block order priorities (\"path priority\" lines)\n"
+		"      --no-compression     store everything uncompressed, or only the parts:\n"
+		"      --no-inode-compression --no-id-compression --no-data-compression\n"
+		"      --no-fragment-compression --no-xattr-compression\n"
+		"      --no-pad             do not pad the image to 4 KiB\n"
+		"      --offset N           write the image N bytes into the file (K, M, G)\n"
+		"      --exports            NFS export table (the default)\n"
+		"      --fixed-time TIME    every file time and the image time\n"
+		"      --info, --info-file FILE   list every entry as it is added\n"
 		"Source tree (the same in mkfs.yaffs2):\n"
 		"      --all-root           every file owned by 0:0\n"
 		"      --force-uid USER     --force-gid GROUP   one owner (number or name)\n"
@@ -125,19 +164,27 @@ static void usage(FILE *out)
 		"      --spec FILE          add or override entries (repeatable)\n"
 		"      --pseudo-file FILE   mksquashfs pseudo definitions;  --pseudo LINE  one\n"
 		"      --ignore-errors      skip unreadable files with a warning\n"
+		"      --root-mode MODE --root-uid USER --root-gid GROUP --root-time TIME\n"
+		"      --force-file-mode MODE --force-dir-mode MODE --uid-gid-offset N\n"
+		"                           MODE is octal or symbolic (u+rwx,go-w)\n"
+		"      --keep-as-directory  one SOURCE directory becomes a root entry\n"
+		"                           (several SOURCEs always do: NAME, NAME_1, ...)\n"
+		"      --no-hardlinks       store every name of a hard-linked file separately\n"
+		"      --tar                SOURCE is a tar archive on standard input\n"
+		"      --wildcards, --regex how --exclude patterns match (see the manual)\n"
+		"      --action A@EXPR      mksquashfs actions: exclude prune chmod uid gid guid\n"
+		"                           fragment; also --log-action --true-action\n"
+		"                           --false-action and --action-file FILE (and the\n"
+		"                           same -file forms)\n"
 		"Output:\n"
 		"  -q, --quiet              only errors\n"
 		"      --progress           progress bar even when stderr is not a terminal\n"
 		"      --no-progress        no progress bar\n"
 		"      --json               print a JSON summary on standard output\n"
 		"  -h, --help               this text\n"
-		"      --version            the version\n\n"
-		"mksquashfs spellings are accepted too: -comp -b -noappend -all-root\n"
-		"-root-owned -force-uid -force-gid -no-xattrs -no-fragments\n"
-		"-always-use-fragments -no-duplicates -no-exports -no-sparse -processors\n"
-		"-mkfs-time -all-time -e PATTERN... -ef -pf -p -sort -one-file-system -quiet\n"
-		"-progress -no-progress -Xname VALUE -Xhc.\n\n"
-		"Codec options (-X):\n");
+		"      --version            the version\n\n");
+	usage_words(out);
+	fprintf(out, "\nCodec options (-X KEY=VALUE, or mksquashfs' -Xname [VALUE]):\n");
 	for (size_t i = 0; names[i]; i++) {
 		const char *h = ff_comp_option_help(names[i]);
 

@@ -32,8 +32,9 @@ static const struct ff_msq_word words[] = {
 	GNU("-noXattrCompression", 0, "--no-xattr-compression"),
 	GNU("-no-compression", 0, "--no-compression"),
 	/* build */
-	GNU("-tar", 0, "--tar"), GNU("-no-strip", 0, "--no-strip"),
-	GNU("-tarstyle", 0, "--no-strip"),
+	GNU("-tar", 0, "--tar"),
+	REFUSE("-no-strip", 0, "keeping the sources' leading directories is not supported"),
+	REFUSE("-tarstyle", 0, "keeping the sources' leading directories is not supported"),
 	REFUSE("-cpiostyle", 0, "pathnames on standard input are not supported; "
 	       "give the directory or a tar archive"),
 	REFUSE("-cpiostyle0", 0, "pathnames on standard input are not supported; "
@@ -72,7 +73,7 @@ static const struct ff_msq_word words[] = {
 	REFUSE("-pseudo-dir", 1, "default pseudo directories are not supported"),
 	REFUSE("-pseudo-override", 0, "not supported"),
 	/* filters */
-	GNU("-root-becomes", 1, "--root-becomes"),
+	NOTE("-root-becomes", 1, "only changes an append; this image is built new"),
 	GNU("-ef", 1, "--exclude-file"),
 	GNU("-wildcards", 0, "--wildcards"), GNU("-regex", 0, "--regex"),
 	REFUSE("-max-depth", 1, "not supported"),

@@ -209,11 +209,12 @@ int ff_source_args_positional(struct ff_source_args *a, int n, char *const *word
 	int have_defs = a->specs.n || a->pseudo_files.n || a->pseudo_lines.n;
 
 	if (a->tar_stdin) {
-		if (n != 1)
+		/* IMAGE, or "- IMAGE" as mksquashfs writes it */
+		if (n != 1 && !(n == 2 && !strcmp(words[0], "-")))
 			return ff_err_set(err, EINVAL, "--tar reads the tar from standard input: "
 					  "give only IMAGE, got %d arguments", n);
 		a->source = "-";
-		*image = words[0];
+		*image = words[n - 1];
 		return 0;
 	}
 	if (n > 2 || (n == 2 && a->keep_as_dir)) {

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "tree/tree_priv.h"
@@ -79,15 +80,23 @@ static int source_name(struct ff_tree *tree, const char *path, char *name, size_
 	return 0;
 }
 
+/* mksquashfs' root when it has no source directory of its own (several
+ * sources, -tar): rwx for all, the user's ids, the build time. */
+static void dummy_root(struct ff_tree *tree)
+{
+	tree->root->mode = S_IFDIR | 0777;
+	tree->root->uid = getuid();
+	tree->root->gid = getgid();
+	tree->root->mtime = tree->opts.clamp_time >= 0 ? tree->opts.clamp_time
+						       : (int64_t)time(NULL);
+}
+
 static int add_sources(struct ff_tree *tree, const struct ff_source_args *a,
 		       struct ff_err *err)
 {
 	char name[FF_NAME_MAX + 16];
 
-	/* mksquashfs' root for several sources: rwx for all, the user's ids */
-	tree->root->mode = S_IFDIR | 0777;
-	tree->root->uid = getuid();
-	tree->root->gid = getgid();
+	dummy_root(tree);
 	for (size_t i = 0; i < a->sources.n; i++)
 		if (source_name(tree, a->sources.v[i], name, sizeof(name), err) ||
 		    ff_tree_add_entry(tree, a->sources.v[i], name, err))
@@ -181,8 +190,13 @@ struct ff_tree *ff_source_args_build(struct ff_source_args *a, struct ff_err *er
 	tree = ff_tree_new(&o, err);
 	if (!tree)
 		return NULL;
-	if ((a->sources.n ? add_sources(tree, a, err) : add_source(tree, a->source, err)) ||
-	    add_definitions(tree, a, err) ||
+	if (a->sources.n ? add_sources(tree, a, err) : add_source(tree, a->source, err)) {
+		ff_tree_free(tree);
+		return NULL;
+	}
+	if (a->tar_stdin)
+		dummy_root(tree); /* mksquashfs -tar ignores the archive's "." */
+	if (add_definitions(tree, a, err) ||
 	    ff_tree_finish(tree, err)) {
 		ff_tree_free(tree);
 		return NULL;
