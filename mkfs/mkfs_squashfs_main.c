@@ -113,7 +113,10 @@ static void usage_words(FILE *out)
 		}
 		fputc('\n', out);
 	}
-	fprintf(out, "  -e PATTERN... (after SOURCE IMAGE: every word left) -Xname [VALUE]\n"
+	fprintf(out, "compressor options:\n ");
+	for (size_t i = 0; ff_msq_x_word(i); i++)
+		fprintf(out, " %s", ff_msq_x_word(i));
+	fprintf(out, "\n  -e PATTERN... (after SOURCE IMAGE: every word left) -Xname [VALUE]\n"
 		"A single-dash word is matched whole: an unknown one is an error (exit 2),\n"
 		"short options take their value as the next word (-b 64K, not -b64K).\n");
 }

@@ -158,6 +158,11 @@ int ff_msq_x_nargs(const char *word)
 	return -1;
 }
 
+const char *ff_msq_x_word(size_t i)
+{
+	return i < sizeof(x_words) / sizeof(x_words[0]) ? x_words[i].word : NULL;
+}
+
 const struct ff_msq_word *ff_msq_words(void)
 {
 	return words;

@@ -6,6 +6,8 @@
 #ifndef FF_MKFS_MKSQUASHFS_WORDS_H
 #define FF_MKFS_MKSQUASHFS_WORDS_H
 
+#include <stddef.h>
+
 enum ff_msq_kind {
 	FF_MSQ_GNU,     /* the long option `gnu` (with the value when nargs = 1) */
 	FF_MSQ_DEFAULT, /* what mkfs.squashfs does anyway: accepted, nothing to do */
@@ -27,6 +29,8 @@ const struct ff_msq_word *ff_msq_word(const char *word);
 /* A compressor option -Xname: its value count (0 or 1), or -1 when
  * mksquashfs has no such option. */
 int ff_msq_x_nargs(const char *word);
+/* The i-th -X word, NULL past the end (for --help). */
+const char *ff_msq_x_word(size_t i);
 /* All words, for --help (NULL-terminated list, table order). */
 const struct ff_msq_word *ff_msq_words(void);
 
