@@ -13,7 +13,7 @@
 
 #include "tree/arg_value.h"
 
-#define MAX_ARGS 2
+#define MAX_ARGS 16
 
 struct lex {
 	const char *p;
@@ -76,6 +76,30 @@ static void free_args(char **args, int n)
 {
 	for (int i = 0; i < n; i++)
 		free(args[i]);
+}
+
+/* chmod(u=rw,go=r) and perm(u=rw,go=r): the commas belong to the mode, so
+ * the arguments are joined again into args[0]. */
+static int join_args(struct lex *lx, char **args, int *n)
+{
+	size_t len = 0;
+	char *joined;
+
+	for (int i = 0; i < *n; i++)
+		len += strlen(args[i]) + 1;
+	if (*n < 2)
+		return 0;
+	if (!(joined = malloc(len)))
+		return ff_err_set(lx->err, ENOMEM, "action: out of memory");
+	strcpy(joined, args[0]);
+	for (int i = 1; i < *n; i++) {
+		strcat(joined, ",");
+		strcat(joined, args[i]);
+	}
+	free_args(args, *n);
+	args[0] = joined;
+	*n = 1;
+	return 0;
 }
 
 /* "(a, b)" after a name, or nothing: *n arguments. */
@@ -220,7 +244,8 @@ static struct ff_act_expr *test(struct lex *lx)
 		fail(lx, "%s", *lx->p ? "expected a test" : "the expression ends too early");
 	else if (i == sizeof(tests) / sizeof(tests[0]))
 		fail(lx, "unknown or unsupported test '%s'", name);
-	else if (arguments(lx, args, &n, name) == 0) {
+	else if (arguments(lx, args, &n, name) == 0 &&
+		 (tests[i].test != FF_T_PERM || join_args(lx, args, &n) == 0)) {
 		if (n != tests[i].nargs)
 			fail(lx, tests[i].nargs ? "%s: needs one argument" : "%s: takes no argument",
 			     name);
@@ -358,7 +383,8 @@ static int action_head(struct lex *lx, struct ff_action *act)
 		fail(lx, "%s", "no action before '@'");
 	else if (i == sizeof(kinds) / sizeof(kinds[0]))
 		fail(lx, "unknown or unsupported action '%s'", name);
-	else if (arguments(lx, args, &n, name) == 0) {
+	else if (arguments(lx, args, &n, name) == 0 &&
+		 (kinds[i].kind != FF_A_CHMOD || join_args(lx, args, &n) == 0)) {
 		act->kind = kinds[i].kind;
 		if (n != kinds[i].nargs)
 			fail(lx, "%s: wrong number of arguments", name);

@@ -26,7 +26,7 @@ unnamed_in() { ls -l "/proc/$1/fd" 2> /dev/null | grep -q " $2/#[0-9]* (deleted)
 start_and_kill() {
 	local sig=$1 img=$2 pid n=0 before
 	before=$(ls -A "$(dirname "$img")")
-	mkfs.squashfs -q -c xz -X level=9 -j1 "$S" "$img" > /dev/null 2>&1 &
+	mkfs.squashfs -q -c xz -X level=9 -j 1 "$S" "$img" > /dev/null 2>&1 &
 	pid=$!
 	while [ $n -lt 200 ] && ! unnamed_in "$pid" "$(dirname "$img")"; do
 		sleep 0.05

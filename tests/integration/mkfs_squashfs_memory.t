@@ -12,7 +12,7 @@ command -v mkfs.squashfs >/dev/null || skip_all "mkfs.squashfs not built"
 peak_kb() {
 	mkdir -p "$T/s$1"
 	yes 'flashfs-tools memory test line' | head -c "$1M" > "$T/s$1/data"
-	/usr/bin/time -f %M -o "$T/rss$1" mkfs.squashfs -q -c lz4 -j2 "$T/s$1" "$T/m$1.sqfs" \
+	/usr/bin/time -f %M -o "$T/rss$1" mkfs.squashfs -q -c lz4 -j 2 "$T/s$1" "$T/m$1.sqfs" \
 		> /dev/null 2>&1 || echo "build failed" >> "$T/rss$1"
 	rm -rf "$T/s$1"
 	cat "$T/rss$1"

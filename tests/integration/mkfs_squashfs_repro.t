@@ -15,11 +15,11 @@ OPTS="-q --mtime 1500000000 -b 16K"
 make_tree "$T/a" 16384
 
 for c in gzip xz zstd; do
-	ok "$c -j1: build" mkfs.squashfs $OPTS -c $c -j1 "$T/a" "$T/$c-j1.sqfs"
-	ok "$c -j2: build" mkfs.squashfs $OPTS -c $c -j2 "$T/a" "$T/$c-j2.sqfs"
+	ok "$c -j1: build" mkfs.squashfs $OPTS -c $c -j 1 "$T/a" "$T/$c-j1.sqfs"
+	ok "$c -j2: build" mkfs.squashfs $OPTS -c $c -j 2 "$T/a" "$T/$c-j2.sqfs"
 	ok "$c: -j1 and -j2 give identical bytes" cmp "$T/$c-j1.sqfs" "$T/$c-j2.sqfs"
 done
-ok "-j8 on 2 cores: identical bytes" mkfs.squashfs $OPTS -c gzip -j8 "$T/a" "$T/gzip-j8.sqfs"
+ok "-j8 on 2 cores: identical bytes" mkfs.squashfs $OPTS -c gzip -j 8 "$T/a" "$T/gzip-j8.sqfs"
 ok "-j8 equals -j1" cmp "$T/gzip-j1.sqfs" "$T/gzip-j8.sqfs"
 
 mkdir -p "$T/tmpfs"
@@ -29,7 +29,7 @@ if mount -t tmpfs -o size=200m,mode=755 none "$T/tmpfs" 2>/dev/null; then
 	if [ "$(ls -U "$T/a/dir300" | head -c 200)" = "$(ls -U "$T/tmpfs/b/dir300" | head -c 200)" ]; then
 		skip "both copies list entries in the same order" "readdir order independence"
 	else
-		ok "tmpfs copy: build" mkfs.squashfs $OPTS -c gzip -j2 "$T/tmpfs/b" "$T/copy.sqfs"
+		ok "tmpfs copy: build" mkfs.squashfs $OPTS -c gzip -j 2 "$T/tmpfs/b" "$T/copy.sqfs"
 		ok "a copy listed in another order gives identical bytes" cmp "$T/gzip-j1.sqfs" "$T/copy.sqfs"
 	fi
 	umount "$T/tmpfs"
