@@ -161,6 +161,7 @@ static void usage(FILE *out)
 		"                           (SOURCE_DATE_EPOCH does the same)\n"
 		"      --all-time TIME      every file time\n"
 		"      --no-xattrs          leave extended attributes out\n"
+		"      --xattrs-exclude RE, --xattrs-include RE   drop xattrs by name (regex)\n"
 		"  -e, --exclude PATTERN    leave out matching paths (repeatable)\n"
 		"      --exclude-file FILE  patterns, one a line\n"
 		"      --one-file-system    do not cross mount points in SOURCE\n"

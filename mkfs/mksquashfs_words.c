@@ -84,8 +84,8 @@ static const struct ff_msq_word words[] = {
 	REFUSE("-deref-path", 1, "following symlinks is not supported"),
 	/* xattrs */
 	GNU("-no-xattrs", 0, "--no-xattrs"), GNU("-xattrs", 0, "--xattrs"),
-	REFUSE("-xattrs-exclude", 1, "xattr filters are not supported"),
-	REFUSE("-xattrs-include", 1, "xattr filters are not supported"),
+	GNU("-xattrs-exclude", 1, "--xattrs-exclude"),
+	GNU("-xattrs-include", 1, "--xattrs-include"),
 	REFUSE("-xattrs-add", 1, "adding xattrs is not supported; use a -pf x line"),
 	/* runtime */
 	GNU("-processors", 1, "--jobs"),

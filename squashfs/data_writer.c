@@ -9,6 +9,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "common/bytes.h"
+
 struct order {
 	struct ff_node *node;
 	size_t pos;
@@ -123,6 +125,13 @@ static int add_tail(struct sqfs_writer *w, struct ff_data *d, struct sqfs_file_d
 	got = ff_data_pread(d, tail, len, off, err);
 	if (got >= 0 && (uint32_t)got != len)
 		got = ff_err_set(err, EIO, "short read of the last %u bytes", len);
+	if (got >= 0 && !w->o->no_sparse && ff_is_zero(tail, len)) {
+		/* like mksquashfs: an all-zero tail is a sparse block, not a
+		 * fragment (stream_file left room for one more size) */
+		free(tail);
+		fd->n_blocks++;
+		return submit_block(w, d, fd, fd->n_blocks - 1, off, len, err);
+	}
 	ret = got < 0 ? -1 : sqfs_frag_add(w, fd, tail, len, err);
 	free(tail);
 	return ret;

@@ -61,7 +61,9 @@ static void fill_type(const struct sqfs_writer *w, const struct ff_node *n,
 		in->type = SQFS_FILE;
 		in->blocks_start = fd->blocks_start;
 		in->file_size = n->size;
-		in->sparse = n->dense ? 0 : fd->sparse;
+		/* mksquashfs: no sparse count for a host file without holes,
+		 * and never more than size - 1 */
+		in->sparse = n->dense ? 0 : fd->sparse < n->size ? fd->sparse : n->size - 1;
 		in->frag_index = fd->frag_index;
 		in->frag_offset = fd->frag_index == SQFS_INVALID_FRAG ? 0 : fd->frag_offset;
 		break;

@@ -192,7 +192,8 @@ int ff_tree_finish(struct ff_tree *tree, struct ff_err *err)
 	if (ff_tree_check_open(tree, err))
 		return -1;
 	sort_dirs(tree->root);
-	if (ff_actions_apply(tree, tree->opts.actions, err) || resolve_links(tree, err))
+	if (ff_actions_apply(tree, tree->opts.actions, err) || resolve_links(tree, err) ||
+	    ff_xattr_filter_apply(tree, err))
 		return -1;
 	canonical_primaries(tree);
 	for (struct ff_node *n = tree->root; n; n = ff_tree_next(tree, n)) {

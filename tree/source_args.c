@@ -126,6 +126,11 @@ static int root_option(struct ff_source_args *a, const char *opt, int code, cons
 	case FF_SRC_ROOT_MODE: return mode_option(opt, arg, &t->root_mode, err);
 	case FF_SRC_FORCE_FILE_MODE: return mode_option(opt, arg, &t->force_file_mode, err);
 	case FF_SRC_FORCE_DIR_MODE: return mode_option(opt, arg, &t->force_dir_mode, err);
+	case FF_SRC_XATTRS_EXCLUDE: case FF_SRC_XATTRS_INCLUDE:
+		if (ff_xattr_regex_check(opt, arg, err))
+			return -1;
+		*(code == FF_SRC_XATTRS_EXCLUDE ? &t->xattr_exclude : &t->xattr_include) = arg;
+		return 0;
 	case FF_SRC_UID_GID_OFFSET:
 		if (ff_arg_u32(opt, arg, 0, UINT32_MAX, &v, err))
 			return -1;

@@ -53,6 +53,8 @@ enum ff_src_opt {
 	FF_SRC_WILDCARDS,
 	FF_SRC_REGEX,
 	FF_SRC_XATTRS,
+	FF_SRC_XATTRS_EXCLUDE,
+	FF_SRC_XATTRS_INCLUDE,
 	FF_SRC_ACTION,          /* + enum ff_action_log */
 	FF_SRC_ACTION_LAST = FF_SRC_ACTION + 3,
 	FF_SRC_ACTION_FILE,     /* + enum ff_action_log */
@@ -86,6 +88,8 @@ enum ff_src_opt {
 	{ "wildcards", no_argument, NULL, FF_SRC_WILDCARDS }, \
 	{ "regex", no_argument, NULL, FF_SRC_REGEX }, \
 	{ "xattrs", no_argument, NULL, FF_SRC_XATTRS }, \
+	{ "xattrs-exclude", required_argument, NULL, FF_SRC_XATTRS_EXCLUDE }, \
+	{ "xattrs-include", required_argument, NULL, FF_SRC_XATTRS_INCLUDE }, \
 	{ "action", required_argument, NULL, FF_SRC_ACTION + FF_ACTION_LOG_NONE }, \
 	{ "log-action", required_argument, NULL, FF_SRC_ACTION + FF_ACTION_LOG_ALL }, \
 	{ "true-action", required_argument, NULL, FF_SRC_ACTION + FF_ACTION_LOG_TRUE }, \

@@ -81,6 +81,9 @@ struct ff_tree_opts {
 	int no_hardlinks;       /* each name of a hard-linked file is its own file */
 	int exclude_mode;       /* enum ff_exclude_mode */
 	int no_xattrs;
+	/* mksquashfs -xattrs-exclude / -xattrs-include: extended regexes on
+	 * xattr names (NULL: none) */
+	const char *xattr_exclude, *xattr_include;
 	int one_file_system;
 	int ignore_errors;      /* unreadable files: warn through `warn`, skip */
 	const char *const *excludes; /* NULL-terminated glob patterns, matched
@@ -164,6 +167,9 @@ int ff_tree_set_xattr(struct ff_node *n, const char *name, const void *value, si
 int ff_mode_expr_apply(const char *expr, uint32_t *mode);
 /* Checks an expression; the error names opt and the text. */
 int ff_mode_expr_check(const char *opt, const char *expr, struct ff_err *err);
+
+/* Checks that re_text compiles as an extended regular expression. */
+int ff_xattr_regex_check(const char *opt, const char *re_text, struct ff_err *err);
 
 /* Reading content: pread-style, bounded memory. */
 struct ff_data;

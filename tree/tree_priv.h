@@ -159,6 +159,9 @@ struct ff_actions {
  * go to opts.log. */
 int ff_actions_apply(struct ff_tree *tree, const struct ff_actions *a, struct ff_err *err);
 
+/* xattr_filter.c: -xattrs-exclude / -xattrs-include on every node. */
+int ff_xattr_filter_apply(struct ff_tree *tree, struct ff_err *err);
+
 /* Numbers in spec and pseudo files. */
 int ff_parse_u32(const char *s, int base, uint32_t max, uint32_t *out);
 int ff_parse_i64(const char *s, int64_t *out);

@@ -27,6 +27,9 @@ ln -s ../etc/passwd "$S/bin/pw"
 mkfifo "$S/var/log/fifo"
 mknod "$S/bin/null" c 1 3
 chown 1000:1000 "$S/var/log"
+python3 -c 'import os, sys
+os.setxattr(sys.argv[1], "user.a", b"1"); os.setxattr(sys.argv[1], "trusted.b", b"2")' \
+	"$S/usr/lib/main.c"
 find "$S" -exec touch -h -d @1600000000 {} +
 A=$T/a B=$T/b
 mkdir -p "$A/x" "$B/x" "$T/c/a"
@@ -144,6 +147,17 @@ mkfs.squashfs -quiet "$S" "$T/f.img" -noappend -fixed-time 1234567
 is "$(od -An -tu4 -j8 -N4 "$T/f.img" | tr -d ' ')" 1234567 "-fixed-time: the superblock time"
 image_tree "$T/f.img" "$T/f.man"
 is "$(awk '{print $6}' "$T/f.man" | sort -u)" 1234567 "-fixed-time: every entry's time"
+# xattrs_of IMAGE PATH — the xattr names the kernel shows for PATH
+xattrs_of() {
+	cp "$1" "$T/pad.img" && mount -o loop,ro -t squashfs "$T/pad.img" "$T/mnt" || return 1
+	python3 -c 'import os, sys; print(",".join(sorted(os.listxattr(sys.argv[1]))))' "$T/mnt/$2"
+	umount "$T/mnt"
+}
+mkfs.squashfs -quiet "$S" "$T/xe.img" -noappend -xattrs-exclude '^user\.'
+is "$(xattrs_of "$T/xe.img" usr/lib/main.c)" "trusted.b" "-xattrs-exclude '^user\.' drops user xattrs"
+mkfs.squashfs -quiet "$S" "$T/xi.img" -noappend -xattrs-include '^user\.'
+is "$(xattrs_of "$T/xi.img" usr/lib/main.c)" "user.a" "-xattrs-include '^user\.' keeps only them"
+rejects "-xattrs-exclude with a bad regex" "(" -xattrs-exclude '('
 mkfs.squashfs "$S" "$T/i.img" -noappend -info > "$T/i.out"
 ok "-info lists the entries" grep -q '^/usr/lib/libbig.so: ' "$T/i.out"
 

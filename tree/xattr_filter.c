@@ -1,0 +1,64 @@
+/* mksquashfs -xattrs-exclude REGEX and -xattrs-include REGEX: drop the
+ * extended attributes whose full name ("user.comment") matches, or does not
+ * match, a POSIX extended regular expression. */
+#include "tree/tree_priv.h"
+
+#include <errno.h>
+#include <regex.h>
+#include <stdlib.h>
+
+int ff_xattr_regex_check(const char *opt, const char *re_text, struct ff_err *err)
+{
+	regex_t re;
+	int rc = regcomp(&re, re_text, REG_EXTENDED | REG_NOSUB);
+	char msg[128];
+
+	if (rc == 0) {
+		regfree(&re);
+		return 0;
+	}
+	regerror(rc, &re, msg, sizeof(msg));
+	return ff_err_set(err, EINVAL, "%s: '%s' is not a regular expression: %s", opt, re_text,
+			  msg);
+}
+
+/* Keep the xattrs of n for which (match == keep_if). */
+static void filter_node(struct ff_node *n, const regex_t *re, int keep_if)
+{
+	uint32_t kept = 0;
+
+	for (uint32_t i = 0; i < n->n_xattrs; i++) {
+		struct ff_xattr *x = &n->xattrs[i];
+
+		if ((regexec(re, x->name, 0, NULL, 0) == 0) == keep_if) {
+			n->xattrs[kept++] = *x;
+			continue;
+		}
+		free(x->name);
+		free(x->value);
+	}
+	n->n_xattrs = kept;
+}
+
+static int filter_all(struct ff_tree *tree, const char *re_text, int keep_if,
+		      struct ff_err *err)
+{
+	regex_t re;
+
+	if (!re_text)
+		return 0;
+	if (regcomp(&re, re_text, REG_EXTENDED | REG_NOSUB))
+		return ff_xattr_regex_check("xattr filter", re_text, err);
+	for (struct ff_node *n = tree->root; n; n = ff_tree_next(tree, n))
+		if (!n->link && n->n_xattrs)
+			filter_node(n, &re, keep_if);
+	regfree(&re);
+	return 0;
+}
+
+int ff_xattr_filter_apply(struct ff_tree *tree, struct ff_err *err)
+{
+	if (filter_all(tree, tree->opts.xattr_exclude, 0, err))
+		return -1;
+	return filter_all(tree, tree->opts.xattr_include, 1, err);
+}
