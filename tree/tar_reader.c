@@ -204,6 +204,8 @@ static int file_data(struct tar_ctx *c, struct member *m, struct ff_node *n, uin
 		return map_bytes > m->stored ? ff_err_set(c->err, EINVAL, "sparse map larger than member")
 					     : -1;
 	n->size = m->sparse ? m->m.realsize : m->stored;
+	/* a sparse member had holes; any other was stored whole (tree.h) */
+	n->dense = !m->sparse;
 	if (n->size && ff_spool_reserve(c->tree, n->size, &base, c->err))
 		return -1;
 	n->spool_off = base;
