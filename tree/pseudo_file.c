@@ -231,8 +231,8 @@ static int pseudo_define(struct ff_tree *tree, struct pseudo *p, struct ff_err *
 	/* mksquashfs ignores a definition of an entry the sources already
 	 * have (only 'm' changes one) */
 	if (*p->path && p->type != 'm' && ff_tree_lookup(tree, p->path)) {
-		ff_tree_warn(tree, "pseudo definition \"%s\": exists in the source; ignored "
-			     "(exclude it with -e to replace it)", p->path);
+		ff_tree_warn(tree, FF_WARN_IGNORED, p->path, "pseudo definition: exists in the "
+			     "source; ignored (exclude it with -e to replace it)");
 		return 0;
 	}
 	if (p->type == 'l')
