@@ -57,16 +57,36 @@ int ff_cli_open(const char *cmd, const char *image, struct ff_open_opts *o, stru
 	o->log = log_stderr;
 	o->log_ctx = (void *)image;
 	if (ff_image_open(image, o, fs, &err) < 0) {
-		size_t len = strlen(image);
-
-		/* readers usually start the message with the image's name */
-		if (!strncmp(err.msg, image, len) && err.msg[len] == ':')
-			fprintf(stderr, "flashfs %s: %s\n", cmd, err.msg);
-		else
-			fprintf(stderr, "flashfs %s: %s: %s\n", cmd, image, err.msg);
+		ff_cli_open_error(cmd, image, o, &err, "--offset ");
 		return -1;
 	}
 	return 0;
+}
+
+/* Readers often name the image themselves; it is not printed twice. */
+void ff_cli_open_error(const char *cmd, const char *image, const struct ff_open_opts *o,
+		       const struct ff_err *err, const char *offset_option)
+{
+	size_t len = strlen(image);
+	const char *what;
+	uint64_t at;
+
+	if (err->code != FF_IMAGE_UNKNOWN || o->offset != 0) {
+		if (!strncmp(err->msg, image, len) && err->msg[len] == ':')
+			fprintf(stderr, "flashfs %s: %s\n", cmd, err->msg);
+		else
+			fprintf(stderr, "flashfs %s: %s: %s\n", cmd, image, err->msg);
+		return;
+	}
+	what = ff_image_locate(image, o, &at);
+	if (!what) {
+		fprintf(stderr, "flashfs %s: %s: %s, at offset 0 or at any %u-byte step of its first "
+			"%llu MiB\n", cmd, image, err->msg, FF_IMAGE_SCAN_STEP,
+			FF_IMAGE_SCAN_BYTES >> 20);
+		return;
+	}
+	fprintf(stderr, "flashfs %s: %s: no image at offset 0; %s is at offset %llu: try %s%llu\n",
+		cmd, image, what, (unsigned long long)at, offset_option, (unsigned long long)at);
 }
 
 void ff_mode_string(uint32_t mode, char out[11])

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "common/error.h"
 #include "common/fs.h"
 
 /* getopt_long ids for the shared options; add FF_CLI_LONGOPTS to a table. */
@@ -29,6 +30,11 @@ int ff_cli_option(const char *cmd, int c, const char *arg, struct ff_open_opts *
 /* Opens image, printing "flashfs CMD: IMAGE: message" on failure.  Damage
  * found later is logged the same way. */
 int ff_cli_open(const char *cmd, const char *image, struct ff_open_opts *o, struct ff_fs **fs);
+/* Prints why image did not open.  When nothing was recognised at offset 0,
+ * says where in the file an image was found, with the option to give
+ * (offset_option, e.g. "--offset ", followed by the number). */
+void ff_cli_open_error(const char *cmd, const char *image, const struct ff_open_opts *o,
+		       const struct ff_err *err, const char *offset_option);
 /* "-rwxr-xr-x" (10 characters + NUL). */
 void ff_mode_string(uint32_t mode, char out[11]);
 

@@ -7,9 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/file_size.h"
 #include "flashfs/commands.h"
 #include "image/image.h"
 #include "mtd/mtd.h"
@@ -152,16 +152,19 @@ static int cmd_flash(int argc, char **argv)
 	struct flash_args a;
 	struct ff_err err = {0};
 	struct ff_mtd *m;
-	struct stat sb;
+	uint64_t size;
 	int fd, rc = parse(argc, argv, &a);
 
 	if (rc >= 0)
 		return rc;
 	fd = open(a.image, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &sb) != 0) {
+	if (fd < 0) {
 		fprintf(stderr, "flashfs flash: %s: %s\n", a.image, strerror(errno));
-		if (fd >= 0)
-			close(fd);
+		return 2;
+	}
+	if (ff_file_size(fd, a.image, &size, &err) < 0) {
+		fprintf(stderr, "flashfs flash: %s\n", err.msg);
+		close(fd);
 		return 2;
 	}
 	if (ff_mtd_open(a.dev, 1, &m, &err)) {
@@ -169,7 +172,7 @@ static int cmd_flash(int argc, char **argv)
 		close(fd);
 		return 2;
 	}
-	rc = run(&a, fd, (uint64_t)sb.st_size, m);
+	rc = run(&a, fd, size, m);
 	ff_mtd_close(m);
 	close(fd);
 	return rc;

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <syslog.h>
 
+#include "flashfs/cli.h"
 #include "flashfs/commands.h"
 #include "image/image.h"
 #include "fuse/ll.h"
@@ -41,13 +42,14 @@ static void usage(FILE *out)
 		"usage: flashfs mount [-f] [-d] [-s] [-o OPT[,OPT...]] IMAGE MOUNTPOINT\n"
 		"Mount a SquashFS or YAFFS2 image, or one in a UBI volume (format detected),\n"
 		"read-only with FUSE.\n"
+		"IMAGE may be a file or a block device.\n"
 		"Unmount with: fusermount3 -u MOUNTPOINT\n\n"
 		"  -f  stay in the foreground    -d  debug (implies -f)    -s  single thread\n\n"
 		"options (-o):\n"
-		"  offset=N          image starts N bytes into the file\n"
+		"  offset=N          image starts N bytes into the file (also --offset N)\n"
 		"  subdir=PATH       mount only this directory of the image\n"
 		"  uid=N, gid=N      show every file as owned by N\n"
-		"  cache=SIZE        reader cache budget (K, M, G suffixes)\n"
+		"  cache=SIZE        reader cache budget, K/M/G suffixes (also --cache-size N)\n"
 		"  threads=N         workers for reads that wait for decompression\n"
 		"                    (1 = everything in one thread)\n"
 		"  prefetch=SIZE     decode ahead of sequential tree walks (default 8M, 0 = off)\n"
@@ -133,11 +135,7 @@ static int run(struct ff_mount_opts *o)
 	o->open.log = log_line;
 	o->open.log_ctx = &lc;
 	if (ff_image_open(o->image, &o->open, &fs, &err) < 0) {
-		/* readers usually name the image themselves */
-		if (strstr(err.msg, o->image))
-			fprintf(stderr, "flashfs mount: %s\n", err.msg);
-		else
-			fprintf(stderr, "flashfs mount: %s: %s\n", o->image, err.msg);
+		ff_cli_open_error("mount", o->image, &o->open, &err, "-o offset=");
 		return 2;
 	}
 	ret = serve(o, fs, &lc);

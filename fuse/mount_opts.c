@@ -11,7 +11,7 @@
 
 #include "common/size.h"
 
-enum { KEY_FOREGROUND, KEY_DEBUG, KEY_SINGLE, KEY_HELP, KEY_VERSION };
+enum { KEY_FOREGROUND, KEY_DEBUG, KEY_SINGLE, KEY_HELP, KEY_VERSION, KEY_OFFSET, KEY_CACHE };
 
 static const struct fuse_opt dash_opts[] = {
 	FUSE_OPT_KEY("-f", KEY_FOREGROUND),
@@ -22,6 +22,11 @@ static const struct fuse_opt dash_opts[] = {
 	FUSE_OPT_KEY("--help", KEY_HELP),
 	FUSE_OPT_KEY("-V", KEY_VERSION),
 	FUSE_OPT_KEY("--version", KEY_VERSION),
+	/* the image options every flashfs command takes, as -o offset=/cache= */
+	FUSE_OPT_KEY("--offset=", KEY_OFFSET),
+	FUSE_OPT_KEY("--offset ", KEY_OFFSET),
+	FUSE_OPT_KEY("--cache-size=", KEY_CACHE),
+	FUSE_OPT_KEY("--cache-size ", KEY_CACHE),
 	FUSE_OPT_END,
 };
 
@@ -180,6 +185,18 @@ static int option(struct parse *p, const char *arg)
 	return 0;
 }
 
+/* "--offset=N" or "--offsetN" (libfuse joins a separate value) */
+static int dash_option(struct parse *p, const char *arg, const char *flag, const char *name)
+{
+	const char *v = arg + strlen(flag) + (arg[strlen(flag)] == '=');
+	int bad = 0;
+
+	numeric_option(p->o, name, v, &bad);
+	if (bad)
+		return ff_err_set(p->err, EINVAL, "mount: option %s '%s': invalid value", flag, v);
+	return 0;
+}
+
 static int positional(struct parse *p, const char *arg)
 {
 	if (!p->o->image)
@@ -212,6 +229,10 @@ static int proc(void *data, const char *arg, int key, struct fuse_args *outargs)
 	case KEY_VERSION:
 		p->o->version = 1;
 		return 0;
+	case KEY_OFFSET:
+		return dash_option(p, arg, "--offset", "offset");
+	case KEY_CACHE:
+		return dash_option(p, arg, "--cache-size", "cache");
 	case FUSE_OPT_KEY_NONOPT:
 		return positional(p, arg);
 	default:

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "common/file_size.h"
 #include "compress/compress.h"
 #include "image/image.h"
 #include "image/ubi_fs.h"
@@ -110,7 +111,7 @@ static int open_plain(const char *path, const struct ff_open_opts *opts, const u
 	}
 	if (ff_yaffs2_probe(path, opts))
 		return ff_yaffs2_open(path, opts, fs, err);
-	return ff_err_set(err, EINVAL, "not a SquashFS or YAFFS2 image (or a compressed one)");
+	return ff_err_set(err, FF_IMAGE_UNKNOWN, "not a SquashFS or YAFFS2 image (or a compressed one)");
 }
 
 /* Copies the chosen volume of the UBI image in fd to a temporary file. */
@@ -209,4 +210,69 @@ int ff_image_flash_kind(int fd, uint64_t size, int force_raw, struct ff_y2_layou
 	if (ff_y2_detect(fd, 0, size, NULL, lay, &big, NULL) == 0)
 		return FF_IMAGE_FLASH_YAFFS2;
 	return -1;
+}
+
+/* Scanned in chunks; each chunk overlaps the next by the bytes a probe
+ * reads, so a superblock across a chunk boundary is still seen.  The
+ * YAFFS2 detection reads a MiB each time, so only its first tries run. */
+#define SCAN_CHUNK (1u << 20)
+#define SCAN_PROBE 512u
+#define SCAN_YAFFS2_TRIES 32
+
+struct scan {
+	int fd;
+	uint64_t size;
+	const struct ff_open_opts *opts;
+	unsigned yaffs2_tries;
+};
+
+static const char *probe_at(struct scan *sc, uint64_t off, const uint8_t *p, size_t len)
+{
+	int r;
+
+	if (ff_squashfs_probe_super(p, len, sc->size - off))
+		return "a SquashFS superblock";
+	if (sc->yaffs2_tries >= SCAN_YAFFS2_TRIES)
+		return NULL;
+	r = ff_yaffs2_probe_at(sc->fd, off, sc->size, p, len, sc->opts);
+	if (r == 0)
+		sc->yaffs2_tries++;
+	return r > 0 ? "a YAFFS2 image" : NULL;
+}
+
+static const char *scan_chunks(struct scan *sc, uint8_t *buf, uint64_t *found)
+{
+	uint64_t end = sc->size < FF_IMAGE_SCAN_BYTES ? sc->size : FF_IMAGE_SCAN_BYTES;
+
+	for (uint64_t base = 0; base < end; base += SCAN_CHUNK) {
+		ssize_t n = pread(sc->fd, buf, SCAN_CHUNK + SCAN_PROBE, (off_t)base);
+
+		if (n <= 0)
+			return NULL;
+		for (uint64_t i = base ? 0 : FF_IMAGE_SCAN_STEP; i < SCAN_CHUNK && i < (uint64_t)n &&
+		     base + i < end; i += FF_IMAGE_SCAN_STEP) {
+			const char *what = probe_at(sc, base + i, buf + i, (size_t)n - i);
+
+			if (what) {
+				*found = base + i;
+				return what;
+			}
+		}
+	}
+	return NULL;
+}
+
+const char *ff_image_locate(const char *path, const struct ff_open_opts *opts, uint64_t *found)
+{
+	struct scan sc = {.opts = opts};
+	const char *what = NULL;
+	uint8_t *buf = malloc(SCAN_CHUNK + SCAN_PROBE);
+
+	sc.fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (buf && sc.fd >= 0 && ff_file_size(sc.fd, path, &sc.size, NULL) == 0)
+		what = scan_chunks(&sc, buf, found);
+	if (sc.fd >= 0)
+		close(sc.fd);
+	free(buf);
+	return what;
 }

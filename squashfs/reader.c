@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "common/endian.h"
-#include "common/fd_size.h"
+#include "common/file_size.h"
 #include "common/xattr_query.h"
 #include "squashfs/fs_reader.h"
 #include "squashfs/reader.h"
@@ -18,6 +18,17 @@
 int ff_squashfs_probe(const uint8_t *buf, size_t len)
 {
 	return len >= 4 && ff_get_le32(buf) == SQFS_MAGIC;
+}
+
+int ff_squashfs_probe_super(const uint8_t *buf, size_t len, uint64_t avail)
+{
+	struct sqfs_super sb;
+
+	if (len < SQFS_SUPER_SIZE || !ff_squashfs_probe(buf, len) ||
+	    sqfs_super_decode(buf, &sb, NULL) < 0 || sb.bytes_used > avail)
+		return 0;
+	return sb.inode_table < sb.dir_table && sb.dir_table < sb.bytes_used &&
+	       sb.id_table < sb.bytes_used;
 }
 
 int sqfs_fail(struct sqfs_rd *rd, const struct ff_err *err)
@@ -361,16 +372,14 @@ static int open_image(struct sqfs_rd *rd, const char *path, const struct ff_open
 	uint64_t budget = opts && opts->cache_bytes ? opts->cache_bytes : DEFAULT_CACHE;
 	struct sqfs_node root;
 	uint64_t size;
-	int rc;
 
 	rd->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (rd->fd < 0)
 		return ff_err_sys(err, errno, "%s", path);
-	rc = ff_fd_size(rd->fd, &size);
-	if (rc < 0)
-		return ff_err_sys(err, -rc, "%s", path);
+	if (ff_file_size(rd->fd, path, &size, err) < 0)
+		return -1;
 	rd->file_off = opts ? opts->offset : 0;
-	if (size < rd->file_off + SQFS_SUPER_SIZE)
+	if (size < SQFS_SUPER_SIZE || size - SQFS_SUPER_SIZE < rd->file_off)
 		return ff_err_set(err, EINVAL, "file of %llu bytes too small for a superblock at offset %llu",
 				  (unsigned long long)size, (unsigned long long)rd->file_off);
 	if (read_super(rd, size - rd->file_off, err) < 0 ||

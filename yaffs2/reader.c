@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "common/fd_size.h"
+#include "common/file_size.h"
 #include "common/xattr_query.h"
 #include "yaffs2/scan.h"
 #include "yaffs2/xattr.h"
@@ -310,16 +310,21 @@ static const struct ff_fs_ops y2_ops = {
 static int open_file(const char *path, const struct ff_open_opts *opts, int *fd,
 		     uint64_t *bytes, struct ff_err *err)
 {
-	uint64_t size = 0, off = opts ? opts->offset : 0;
+	uint64_t off = opts ? opts->offset : 0, size = 0;
+	struct ff_err e = {0};
 
 	*fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (*fd < 0)
 		return ff_err_sys(err, errno, "%s", path);
-	if (ff_fd_size(*fd, &size) < 0 || size < off) {
+	if (ff_file_size(*fd, path, &size, &e) == 0 && size < off)
+		ff_err_set(&e, EINVAL, "%s: offset %llu is past the end (%llu bytes)", path,
+			   (unsigned long long)off, (unsigned long long)size);
+	if (e.code) {
 		close(*fd);
 		*fd = -1;
-		return ff_err_set(err, EINVAL, "%s: offset %llu is past the end", path,
-				  (unsigned long long)off);
+		if (err)
+			*err = e;
+		return -1;
 	}
 	*bytes = size - off;
 	return 0;
@@ -337,6 +342,25 @@ int ff_yaffs2_probe(const char *path, const struct ff_open_opts *opts)
 			  &big, NULL) == 0;
 	close(fd);
 	return ok;
+}
+
+/* A YAFFS2 image starts with an object header (its first chunk is the
+ * header of an object under the root); only where one decodes is the
+ * costlier geometry detection tried. */
+int ff_yaffs2_probe_at(int fd, uint64_t off, uint64_t size, const uint8_t *buf, size_t len,
+		       const struct ff_open_opts *opts)
+{
+	struct ff_open_opts o = opts ? *opts : (struct ff_open_opts){.big_endian = -1};
+	struct ff_y2_obj_header oh;
+	struct ff_y2_layout lay;
+	int big;
+
+	if (len < FF_Y2_OBJ_HEADER_MIN || off > size ||
+	    (ff_y2_obj_header_decode_len(buf, FF_Y2_OBJ_HEADER_MIN, 0, &oh, NULL) &&
+	     ff_y2_obj_header_decode_len(buf, FF_Y2_OBJ_HEADER_MIN, 1, &oh, NULL)))
+		return -1;
+	o.offset = off;
+	return ff_y2_detect(fd, off, size - off, &o, &lay, &big, NULL) == 0;
 }
 
 int ff_yaffs2_open(const char *path, const struct ff_open_opts *opts, struct ff_fs **fs,

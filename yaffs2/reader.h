@@ -3,6 +3,9 @@
 #ifndef FF_YAFFS2_READER_H
 #define FF_YAFFS2_READER_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include "common/error.h"
 #include "common/fs.h"
 
@@ -18,6 +21,13 @@ struct ff_yaffs2_opts {
 /* Non-zero when the file looks like a YAFFS2 image under the geometry in
  * opts (or any known geometry and layout where opts leaves them 0). */
 int ff_yaffs2_probe(const char *path, const struct ff_open_opts *opts);
+
+/* 1 when a YAFFS2 image starts at byte off of the open file fd (size
+ * bytes), 0 when not.  buf holds len bytes from off, which must decode as
+ * an object header before the geometry detection is tried there (-1 when
+ * they do not, and nothing more was read). */
+int ff_yaffs2_probe_at(int fd, uint64_t off, uint64_t size, const uint8_t *buf, size_t len,
+		       const struct ff_open_opts *opts);
 
 int ff_yaffs2_open(const char *path, const struct ff_open_opts *opts, struct ff_fs **fs,
 		   struct ff_err *err);
