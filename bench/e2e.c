@@ -121,6 +121,7 @@ static void mkfs_args(const struct bench_e2e_opts *o, const struct bench_result 
 	a->argv[n++] = (char *)"-j";
 	a->argv[n++] = a->jobs;
 	a->argv[n++] = (char *)"-q";
+	a->argv[n++] = (char *)"--noappend"; /* an image left from a run is replaced */
 	for (char *kv = strtok_r(a->opts, ":", &save); kv && n < MAX_ARGS - 4;
 	     kv = strtok_r(NULL, ":", &save)) {
 		a->argv[n++] = (char *)"-X";

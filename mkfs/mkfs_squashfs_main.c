@@ -41,6 +41,7 @@ struct args {
 	int quiet, progress, json, info;
 	const char *info_file;
 	struct ff_strv notes;	/* mksquashfs word, one-line note: pairs */
+	int noappend, comp_given, block_given; /* append unless -noappend */
 	unsigned skipped;	/* source entries --ignore-errors left out */
 	const char *image;
 };
@@ -154,6 +155,8 @@ static void usage(FILE *out)
 		"      --exports            NFS export table (the default)\n"
 		"      --fixed-time TIME    every file time and the image time\n"
 		"      --info, --info-file FILE   list every entry as it is added\n"
+		"      --noappend           replace an existing IMAGE (default: a SquashFS\n"
+		"                           IMAGE is appended to, as mksquashfs does)\n"
 		"Source tree (the same in mkfs.yaffs2):\n"
 		"      --all-root           every file owned by 0:0\n"
 		"      --force-uid USER     --force-gid GROUP   one owner (number or name)\n"
@@ -221,9 +224,9 @@ static int handle_value_opt(struct args *a, int c, const char *opt, const char *
 	uint32_t jobs;
 
 	switch (c) {
-	case 'c': a->comp_name = arg; return 0;
+	case 'c': a->comp_name = arg; a->comp_given = 1; return 0;
 	case 'X': return ff_strv_push(&a->comp_opts, arg, err);
-	case 'b': return parse_block_size(opt, arg, &a->block_size, err);
+	case 'b': a->block_given = 1; return parse_block_size(opt, arg, &a->block_size, err);
 	case 'j':
 		if (ff_arg_u32(opt, arg, 1, 1024, &jobs, err))
 			return -1;
@@ -249,7 +252,7 @@ static int handle_flag(struct args *a, int c)
 	case O_PROGRESS: a->progress = 2; break;
 	case O_NO_PROGRESS: a->progress = 0; break;
 	case O_JSON: a->json = 1; break;
-	case O_NOAPPEND: break;
+	case O_NOAPPEND: a->noappend = 1; break;
 	case O_NO_INODE_COMP: a->raw_inodes = 1; break;
 	case O_NO_ID_COMP: a->raw_ids = 1; break;
 	case O_NO_DATA_COMP: a->raw_data = 1; break;
@@ -704,7 +707,8 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static int write_image(struct args *a, const struct ff_comp *comp, struct ff_tree *tree)
+static int write_image(struct args *a, const struct ff_comp *comp, struct ff_tree *tree,
+		       struct ff_fs *old)
 {
 	struct run r = { .a = a };
 	struct ff_sqfs_write_opts o = {
@@ -716,6 +720,7 @@ static int write_image(struct args *a, const struct ff_comp *comp, struct ff_tre
 		.raw_fragments = a->raw_fragments, .raw_xattrs = a->raw_xattrs,
 		.offset = a->offset, .no_pad = a->no_pad,
 		.warn = run_warn, .progress = progress_cb, .cb_ctx = &r, .tmp_path_slot = &tmp_slot,
+		.append = old,
 	};
 	struct ff_sqfs_write_stats st;
 	struct ff_err err = {0};
@@ -790,16 +795,49 @@ static void install_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
+static int add_old_image(void *ctx, struct ff_tree *tree, struct ff_err *err)
+{
+	return ff_tree_add_image(tree, ctx, err);
+}
+
+/* Append, mksquashfs' default: an existing SquashFS IMAGE keeps its tree,
+ * compressor and block size, and the sources are added at its root. */
+static int open_append(struct args *a, const struct ff_comp *comp, struct ff_fs **old)
+{
+	struct ff_err err = {0};
+	int r = a->noappend ? 0 : ff_sqfs_append_open(a->image, old, &err);
+
+	if (r > 0)
+		r = ff_sqfs_append_check(*old, a->comp_given ? comp : NULL,
+					 a->block_given ? a->block_size : 0, &err);
+	if (r < 0) {
+		fprintf(stderr, PROG ": %s\n", err.msg);
+		ff_fs_close(*old);
+		*old = NULL;
+		return -1;
+	}
+	if (*old) {
+		a->block_size = ff_sqfs_append_block_size(*old);
+		a->src.before_finish = add_old_image;
+		a->src.before_finish_ctx = *old;
+	}
+	return 0;
+}
 
 static int run(struct args *a)
 {
 	struct ff_err err = {0};
 	struct ff_comp *comp = make_comp(a);
+	struct ff_fs *old = NULL;
 	struct ff_tree *tree;
 	int ret;
 
 	if (!comp)
 		return 2;
+	if (open_append(a, comp, &old) < 0) {
+		ff_comp_free(comp);
+		return 2;
+	}
 	if (ff_comp_kernel_unsupported(comp))
 		ff_warnf(warn_cb, a, FF_WARN_NOTE, NULL, "%s",
 			 "the Linux kernel cannot mount images compressed with this codec "
@@ -810,13 +848,15 @@ static int run(struct args *a)
 	tree = ff_source_args_build(&a->src, &err);
 	if (!tree) {
 		fprintf(stderr, PROG ": %s\n", err.msg);
+		ff_fs_close(old);
 		ff_comp_free(comp);
 		return 2;
 	}
 	ret = a->info ? print_info(a, tree) : 0;
 	if (ret == 0)
-		ret = write_image(a, comp, tree);
+		ret = write_image(a, old ? ff_sqfs_append_comp(old) : comp, tree, old);
 	ff_tree_free(tree);
+	ff_fs_close(old);
 	ff_comp_free(comp);
 	return ret;
 }

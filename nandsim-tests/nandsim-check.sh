@@ -93,7 +93,7 @@ for c in gzip lzo lz4 xz zstd; do
 done
 if works mkfs.squashfs; then
 	for c in gzip lzo lz4 xz zstd; do
-		"$bindir/mkfs.squashfs" -q --compressor "$c" "$tree" "$data/sqfs-ours-$c.img" \
+		"$bindir/mkfs.squashfs" -q --noappend --compressor "$c" "$tree" "$data/sqfs-ours-$c.img" \
 			> "$scratch/mkfs.out" 2>&1 ||
 			notes+=("not ok - mkfs.squashfs --compressor $c: $(tail -n 1 "$scratch/mkfs.out")")
 	done

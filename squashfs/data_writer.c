@@ -179,7 +179,9 @@ static int write_all(struct sqfs_writer *w, struct ff_err *err)
 		struct sqfs_file_data *fd = &w->fdata[i];
 
 		if (!fd->dup_of && w->files[i]->size &&
-		    stream_file(w, w->files[i], fd, err) < 0)
+		    (w->o->append && w->files[i]->img == w->o->append
+			     ? sqfs_append_file(w, w->files[i], fd, err)
+			     : stream_file(w, w->files[i], fd, err)) < 0)
 			return ff_err_prefix(err, "%s",
 					     sqfs_node_name(w->files[i], path, sizeof(path)));
 		w->bytes_done += w->files[i]->size;
@@ -206,7 +208,8 @@ static int write_data(struct sqfs_writer *w, struct ff_err *err)
 
 	if (!w->o->no_dedup && sqfs_dedup(w, err) < 0)
 		return -1;
-	if (sqfs_frag_init(&w->frags, w->block_size, err) < 0)
+	if (sqfs_frag_init(&w->frags, w->block_size, err) < 0 ||
+	    (w->o->append && sqfs_append_frags(w, err) < 0))
 		return -1;
 	w->bp = sqfs_block_proc_new(w->o->comp, w->block_size, w->jobs, retire, w, err);
 	if (!w->bp)

@@ -178,7 +178,8 @@ static int build(struct sqfs_writer *w, struct ff_err *err)
 	    sqfs_inodes_number(w, err) < 0)
 		return -1;
 	if (sqfs_sink_write(&w->sink, zero_super, sizeof(zero_super), err) < 0 ||
-	    write_comp_opts(w, &sb, err) < 0 || sqfs_data_write(w, err) < 0 ||
+	    (w->o->append ? sqfs_append_copy(w, &sb, err) : write_comp_opts(w, &sb, err)) < 0 ||
+	    sqfs_data_write(w, err) < 0 ||
 	    sqfs_inodes_write(w, err) < 0)
 		return -1;
 	return finish(w, &sb, err);

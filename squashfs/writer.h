@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "common/error.h"
+#include "common/fs.h"
 #include "compress/compress.h"
 #include "tree/tree.h"
 
@@ -57,6 +58,12 @@ struct ff_sqfs_write_opts {
 			 uint32_t in_len, uint32_t out_len, int stored_raw);
 	void *cb_ctx;
 
+	/* Append: the existing image (from ff_sqfs_append_open), whose data
+	 * region is copied as it is; the tree's nodes with img == append
+	 * reuse their stored blocks and fragments.  comp and block_size must
+	 * be the image's (ff_sqfs_append_comp, ff_sqfs_append_block_size). */
+	struct ff_fs *append;
+
 	/* Optional: while the temporary image exists its path is published
 	 * here (else NULL), so a main's signal handler can unlink it. */
 	const char *volatile *tmp_path_slot;
@@ -82,6 +89,18 @@ struct ff_sqfs_write_stats {
 	uint64_t inode_table_bytes, dir_table_bytes;
 	uint64_t fragment_table_bytes, export_table_bytes, id_table_bytes, xattr_table_bytes;
 };
+
+/* Append (mksquashfs without -noappend).  1 and *fs open when path is a
+ * SquashFS image, 0 when it does not exist or is no SquashFS image (it is
+ * then replaced), -1 when it starts like one but cannot be read.  Close
+ * *fs with ff_fs_close after writing. */
+int ff_sqfs_append_open(const char *path, struct ff_fs **fs, struct ff_err *err);
+const struct ff_comp *ff_sqfs_append_comp(const struct ff_fs *fs);
+uint32_t ff_sqfs_append_block_size(const struct ff_fs *fs);
+/* The image's compressor and block size win: an explicit different one
+ * (comp, block_size; NULL / 0 when not given) is an error naming both. */
+int ff_sqfs_append_check(const struct ff_fs *fs, const struct ff_comp *comp,
+			 uint32_t block_size, struct ff_err *err);
 
 /* Returns 0, or -1 with err naming the file/thing and the problem; on error
  * no IMAGE is left behind and an existing IMAGE is untouched. */

@@ -222,6 +222,13 @@ int sqfs_inodes_write(struct sqfs_writer *w, struct ff_err *err);
 /* export_table_writer.c */
 int sqfs_export_write(struct sqfs_writer *w, uint64_t *pos, struct ff_err *err);
 
+/* append_writer.c: the old image's data region copied to the same offsets,
+ * its fragment entries first in the table, its files' block lists reused. */
+int sqfs_append_copy(struct sqfs_writer *w, struct sqfs_super *sb, struct ff_err *err);
+int sqfs_append_frags(struct sqfs_writer *w, struct ff_err *err);
+int sqfs_append_file(struct sqfs_writer *w, const struct ff_node *n, struct sqfs_file_data *fd,
+		     struct ff_err *err);
+
 /* fragment_table_writer.c */
 int sqfs_fragment_table_write(struct sqfs_writer *w, uint64_t *pos, struct ff_err *err);
 

@@ -3,6 +3,8 @@
  * tree's spool. */
 #include "tree/tree_priv.h"
 
+#include "common/fs.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -12,6 +14,8 @@
 #include <unistd.h>
 
 struct ff_data {
+	struct ff_fs *img; /* content read from an existing image */
+	uint64_t handle;
 	int fd;
 	int own_fd;        /* host files are ours to close; the spool is not */
 	uint64_t base;     /* spool offset, 0 for host files */
@@ -47,6 +51,11 @@ struct ff_data *ff_tree_open_data(const struct ff_tree *tree, const struct ff_no
 	if (ff_node_path(n, d->path, sizeof(d->path)) < 0)
 		snprintf(d->path, sizeof(d->path), "%s", n->name);
 	d->mem = n->mem;
+	d->img = n->img;
+	d->handle = n->img_handle;
+	d->fd = -1;
+	if (d->img)
+		return d;
 	d->fd = n->mem ? -1 : tree->spool_fd;
 	d->base = n->spool_off;
 	if (d->fd < 0 && !d->mem && n->size) {
@@ -66,6 +75,26 @@ static int grew(const struct ff_data *d)
 	return !fstat(d->fd, &st) && (uint64_t)st.st_size > d->size;
 }
 
+static ssize_t image_pread(struct ff_data *d, void *buf, size_t want, uint64_t off,
+			   struct ff_err *err)
+{
+	size_t got = 0;
+
+	while (got < want) {
+		ssize_t r = d->img->ops->read(d->img, d->handle, (char *)buf + got, want - got,
+					      off + got);
+
+		if (r < 0)
+			return ff_err_sys(err, (int)-r, "%s: reading it from the image", d->path);
+		if (r == 0)
+			return ff_err_set(err, EIO, "%s: short in the image (%llu of %llu bytes)",
+					  d->path, (unsigned long long)(off + got),
+					  (unsigned long long)d->size);
+		got += (size_t)r;
+	}
+	return (ssize_t)got;
+}
+
 ssize_t ff_data_pread(struct ff_data *d, void *buf, size_t len, uint64_t off,
 		      struct ff_err *err)
 {
@@ -78,6 +107,8 @@ ssize_t ff_data_pread(struct ff_data *d, void *buf, size_t len, uint64_t off,
 		memcpy(buf, d->mem + off, want);
 		return (ssize_t)want;
 	}
+	if (d->img)
+		return image_pread(d, buf, want, off, err);
 	while (got < want) {
 		ssize_t r = pread(d->fd, (char *)buf + got, want - got,
 				  (off_t)(d->base + off + got));

@@ -58,6 +58,8 @@ void ff_node_take_content(struct ff_node *to, struct ff_node *from)
 	to->src_path = from->src_path;
 	to->mem = from->mem;
 	to->spool_off = from->spool_off;
+	to->img = from->img;
+	to->img_handle = from->img_handle;
 	to->link = NULL;
 	from->target = tmp.target;
 	from->xattrs = tmp.xattrs;
@@ -197,7 +199,8 @@ int ff_tree_finish(struct ff_tree *tree, struct ff_err *err)
 		return -1;
 	canonical_primaries(tree);
 	for (struct ff_node *n = tree->root; n; n = ff_tree_next(tree, n)) {
-		if (n->link)
+		/* an appended image's objects stay as they are, as in mksquashfs */
+		if (n->link || n->img)
 			continue;
 		apply_opts(&tree->opts, n);
 		if (tree->opts.no_xattrs)

@@ -42,6 +42,8 @@ int ff_node_reset(struct ff_node *n, uint32_t new_mode, struct ff_err *err)
 	n->src_path = NULL;
 	n->mem = NULL;
 	n->spool_off = 0;
+	n->img = NULL;
+	n->img_handle = 0;
 	n->size = 0;
 	n->link = NULL;
 	n->rdev_major = n->rdev_minor = 0;

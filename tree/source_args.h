@@ -133,6 +133,10 @@ struct ff_source_args {
 	void (*log)(void *ctx, const char *msg); /* --log-action lines (warn_ctx) */
 	ff_warn_fn warn;
 	void *warn_ctx;
+	/* Optional: runs on the tree once the sources are in, before
+	 * ff_tree_finish (mkfs.squashfs' append step adds the old image). */
+	int (*before_finish)(void *ctx, struct ff_tree *tree, struct ff_err *err);
+	void *before_finish_ctx;
 };
 
 void ff_source_args_init(struct ff_source_args *a);

@@ -197,6 +197,7 @@ struct ff_tree *ff_source_args_build(struct ff_source_args *a, struct ff_err *er
 	if (a->tar_stdin)
 		dummy_root(tree); /* mksquashfs -tar ignores the archive's "." */
 	if (add_definitions(tree, a, err) ||
+	    (a->before_finish && a->before_finish(a->before_finish_ctx, tree, err)) ||
 	    ff_tree_finish(tree, err)) {
 		ff_tree_free(tree);
 		return NULL;

@@ -24,17 +24,44 @@ static void child_key(struct child_key *k, const struct ff_node *dir, const char
 	k->len = sizeof(dir) + len;
 }
 
+/* Renames are rare (append collisions at the root).  The map cannot
+ * forget the old name, so lookups check the name they find (find_child). */
+int ff_tree_rename(struct ff_tree *tree, struct ff_node *n, const char *name, size_t len,
+		   struct ff_err *err)
+{
+	char *copy = len <= FF_NAME_MAX ? malloc(len + 1) : NULL;
+	struct child_key k;
+
+	if (!copy)
+		return ff_err_set(err, ENOMEM, "%s: out of memory", n->name);
+	memcpy(copy, name, len);
+	copy[len] = '\0';
+	child_key(&k, n->parent, copy, len);
+	if (ff_hmap_set(&tree->children, k.b, k.len, (uint64_t)(uintptr_t)n)) {
+		free(copy);
+		return ff_err_set(err, ENOMEM, "%s: out of memory", n->name);
+	}
+	free(n->name);
+	n->name = copy;
+	n->name_len = (uint32_t)len;
+	return 0;
+}
+
 struct ff_node *ff_tree_child(const struct ff_tree *tree, const struct ff_node *dir,
 			      const char *name, size_t len)
 {
 	struct child_key k;
+	struct ff_node *n;
 	uint64_t v;
 
 	if (len > FF_NAME_MAX)
 		return NULL;
 	child_key(&k, dir, name, len);
-	return ff_hmap_find(&tree->children, k.b, k.len, &v) ? (struct ff_node *)(uintptr_t)v
-							     : NULL;
+	if (!ff_hmap_find(&tree->children, k.b, k.len, &v))
+		return NULL;
+	n = (struct ff_node *)(uintptr_t)v;
+	/* a renamed node keeps its old key too (ff_tree_rename) */
+	return n->name_len == len && !memcmp(n->name, name, len) ? n : NULL;
 }
 
 static int append_child(struct ff_node *dir, struct ff_node *n)

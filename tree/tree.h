@@ -20,6 +20,8 @@
 #include "common/error.h"
 #include "common/warn.h"
 
+struct ff_fs;
+
 struct ff_xattr {
 	char *name;      /* full name: "user.x", "security.capability" */
 	uint8_t *value;
@@ -56,6 +58,10 @@ struct ff_node {
 	char *src_path;         /* host path to read, or NULL */
 	const uint8_t *mem;     /* else the caller's bytes (ff_tree_set_mem), or NULL */
 	uint64_t spool_off;     /* else: offset in the tree's spool */
+	struct ff_fs *img;      /* an object (img_handle) of an existing image
+				   (append): a builder may copy a file's stored
+				   data; finish leaves its attributes alone */
+	uint64_t img_handle;
 
 	int32_t sort_priority;  /* --sort: higher is placed first (default 0) */
 	uint32_t index;         /* after finish: 1..n in depth-first pre-order */
@@ -126,6 +132,15 @@ int ff_tree_add_spec(struct ff_tree *tree, const char *spec_path, struct ff_err 
 /* mksquashfs -pf pseudo-file definitions, and -p single lines. */
 int ff_tree_add_pseudo_file(struct ff_tree *tree, const char *path, struct ff_err *err);
 int ff_tree_add_pseudo_line(struct ff_tree *tree, const char *line, struct ff_err *err);
+/* Append (mksquashfs without -noappend): every object of the open image fs
+ * goes under the root, named as in the image; an entry already at the root
+ * with the name of one of the image's root entries is renamed NAME_1 (or
+ * NAME_2, ...: the first name not taken), as mksquashfs renames the new
+ * entry.  The root keeps its own attributes; the image's objects are not
+ * changed by --all-root, --force-uid/gid, --all-time or SOURCE_DATE_EPOCH
+ * (mksquashfs leaves them too).  fs must stay open until the tree is
+ * freed.  Call before ff_tree_finish. */
+int ff_tree_add_image(struct ff_tree *tree, struct ff_fs *fs, struct ff_err *err);
 /* --sort FILE: "path priority" lines (mksquashfs syntax). */
 int ff_tree_load_sort(struct ff_tree *tree, const char *path, struct ff_err *err);
 

@@ -31,6 +31,9 @@ struct ff_node *ff_tree_child(const struct ff_tree *tree, const struct ff_node *
 struct ff_node *ff_tree_add_child(struct ff_tree *tree, struct ff_node *dir,
 				  const char *name, size_t len, uint32_t mode,
 				  struct ff_err *err);
+/* Gives the child n of the root (or any directory) a new name. */
+int ff_tree_rename(struct ff_tree *tree, struct ff_node *n, const char *name, size_t len,
+		   struct ff_err *err);
 /* Look a "/"-separated path up from the root ("" or "/" is the root). */
 struct ff_node *ff_tree_lookup(const struct ff_tree *tree, const char *path);
 /* Mtime for directories nobody described (implied parents, a bare root). */

@@ -31,7 +31,7 @@ one_run() {
 	local comp=${c%-zlib} x=()
 	[ "$c" = gzip-zlib ] && x=(-X zlib)
 	case $1 in
-	ours) measure "$bin/mkfs.squashfs" -q -c "$comp" "${x[@]}" -b 128K -j "$procs" "$dir" "$work/o.img" ;;
+	ours) measure "$bin/mkfs.squashfs" -q --noappend -c "$comp" "${x[@]}" -b 128K -j "$procs" "$dir" "$work/o.img" ;;
 	mksq) measure mksquashfs "$dir" "$work/m.img" -comp "$comp" -b 128K -noappend \
 		-no-progress -quiet -processors "$procs" ;;
 	esac >> "$work/$1"

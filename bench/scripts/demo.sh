@@ -43,7 +43,7 @@ src_kb=$(du -sk --apparent-size "$src" | cut -f1)
 for c in gzip lzo xz lzma lz4 zstd; do
 	img=$out/images/rootfs-$c.sqfs
 	t0=$(date +%s.%N)
-	if mkfs.squashfs -q -c "$c" -b 128K --all-root --spec "$rootfs/dev.spec" "$src" "$img" \
+	if mkfs.squashfs -q --noappend -c "$c" -b 128K --all-root --spec "$rootfs/dev.spec" "$src" "$img" \
 		> "$out/logs/mkfs-$c.log" 2>&1; then
 		t1=$(date +%s.%N)
 		sz=$(stat -c %s "$img")

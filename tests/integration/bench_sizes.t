@@ -73,7 +73,7 @@ check() {
 		ok "bench $codec $bs $flags" sh -c "cat '$T/bench.out'; false"
 		return
 	fi
-	if ! mkfs.squashfs -q -c "$codec" -b "$bs" $flags "$T/src" "$T/img" > "$T/mkfs.out" 2>&1; then
+	if ! mkfs.squashfs -q --noappend -c "$codec" -b "$bs" $flags "$T/src" "$T/img" > "$T/mkfs.out" 2>&1; then
 		skip "mkfs.squashfs -c $codec failed: $(head -c 200 "$T/mkfs.out")" "size $codec $bs $flags"
 		return
 	fi

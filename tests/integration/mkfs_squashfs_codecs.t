@@ -74,7 +74,7 @@ fi
 variant() {
 	local name=$1
 	shift
-	ok "$name: build" mkfs.squashfs -q "$@" "$S" "$T/v.sqfs"
+	ok "$name: build" mkfs.squashfs -q --noappend "$@" "$S" "$T/v.sqfs"
 	check_mount "$name" "$T/v.sqfs"
 }
 variant "--no-fragments" -b 16K --no-fragments

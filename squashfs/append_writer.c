@@ -1,0 +1,146 @@
+/* Appending to an existing image, as mksquashfs does without -noappend.
+ * The old image's data region (compressor options, data and fragment
+ * blocks: everything between the superblock and its inode table) is copied
+ * byte for byte to the same offsets of the new image, so the old files'
+ * block lists and fragment entries stay valid as they are: nothing is
+ * decompressed or compressed again.  New data follows; the fragment table
+ * starts with the old entries; every metadata table is written anew from
+ * the merged tree (tree/image_source.c put the old objects in it). */
+#include "squashfs/writer_priv.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/endian.h"
+#include "squashfs/append_reader.h"
+#include "squashfs/reader.h"
+
+int ff_sqfs_append_open(const char *path, struct ff_fs **fs, struct ff_err *err)
+{
+	struct ff_open_opts o = {.big_endian = -1};
+	uint8_t magic[4];
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	*fs = NULL;
+	/* Only a regular file is appended to; anything else (a fifo, which
+	 * open would wait on) is left to the output file's own checks. */
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
+		return 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return ff_err_sys(err, errno, "%s", path);
+	n = pread(fd, magic, sizeof(magic), 0);
+	close(fd);
+	if (n != (ssize_t)sizeof(magic) || !ff_squashfs_probe(magic, sizeof(magic)))
+		return 0;
+	if (ff_squashfs_open(path, &o, fs, err) < 0)
+		return ff_err_prefix(err, "%s: cannot append to this image (-noappend replaces it)",
+				     path);
+	return 1;
+}
+
+const struct ff_comp *ff_sqfs_append_comp(const struct ff_fs *fs)
+{
+	return sqfs_old_comp(fs);
+}
+
+uint32_t ff_sqfs_append_block_size(const struct ff_fs *fs)
+{
+	return sqfs_old_super(fs)->block_size;
+}
+
+int ff_sqfs_append_check(const struct ff_fs *fs, const struct ff_comp *comp,
+			 uint32_t block_size, struct ff_err *err)
+{
+	const struct ff_comp *old = sqfs_old_comp(fs);
+	uint32_t old_bs = sqfs_old_super(fs)->block_size;
+
+	if (comp && ff_comp_id(comp) != ff_comp_id(old))
+		return ff_err_set(err, EINVAL, "appending: the image is compressed with %s; "
+				  "-comp %s conflicts (or give -noappend)", ff_comp_name(old),
+				  ff_comp_name(comp));
+	if (block_size && block_size != old_bs)
+		return ff_err_set(err, EINVAL, "appending: the image has %u-byte blocks; -b %u "
+				  "conflicts (or give -noappend)", old_bs, block_size);
+	return 0;
+}
+
+/* The old data region, at the same offsets (the sink is just past the
+ * superblock). */
+int sqfs_append_copy(struct sqfs_writer *w, struct sqfs_super *sb, struct ff_err *err)
+{
+	const struct sqfs_super *old = sqfs_old_super(w->o->append);
+	static const size_t chunk = 1u << 20;
+	uint64_t end = old->inode_table;
+	uint8_t *buf = malloc(chunk);
+
+	if (!buf)
+		return ff_err_set(err, ENOMEM, "append: out of memory");
+	sb->flags |= old->flags & SQFS_FLAG_COMPRESSOR_OPTIONS;
+	while (w->sink.pos < end) {
+		size_t len = end - w->sink.pos < chunk ? (size_t)(end - w->sink.pos) : chunk;
+
+		if (sqfs_old_pread(w->o->append, buf, len, w->sink.pos, err) < 0 ||
+		    sqfs_sink_write(&w->sink, buf, len, err) < 0) {
+			free(buf);
+			return ff_err_prefix(err, "append: copying the old data");
+		}
+	}
+	free(buf);
+	return 0;
+}
+
+/* New fragment blocks are numbered after the old ones. */
+int sqfs_append_frags(struct sqfs_writer *w, struct ff_err *err)
+{
+	struct sqfs_frag_writer *f = &w->frags;
+	uint32_t n = sqfs_old_super(w->o->append)->fragment_count;
+
+	if (!n)
+		return 0;
+	f->entries = malloc((size_t)n * sizeof(*f->entries));
+	if (!f->entries)
+		return ff_err_set(err, ENOMEM, "append: out of memory for %u fragments", n);
+	memcpy(f->entries, sqfs_old_frags(w->o->append), (size_t)n * sizeof(*f->entries));
+	f->count = n;
+	f->cap = n;
+	return 0;
+}
+
+/* An old file: its blocks are where the copy put them. */
+int sqfs_append_file(struct sqfs_writer *w, const struct ff_node *n, struct sqfs_file_data *fd,
+		     struct ff_err *err)
+{
+	uint32_t bs = sqfs_old_super(w->o->append)->block_size;
+	struct sqfs_inode in;
+	uint32_t tail = (uint32_t)(n->size % bs);
+	ssize_t got;
+
+	/* at most this many blocks; the inode says how many there are */
+	fd->n_blocks = (uint32_t)(n->size / bs) + (tail != 0);
+	fd->sizes = calloc((size_t)fd->n_blocks + 1, sizeof(*fd->sizes));
+	if (!fd->sizes)
+		return ff_err_set(err, ENOMEM, "out of memory for %u block sizes", fd->n_blocks);
+	got = sqfs_old_file(w->o->append, n->img_handle, &in, fd->sizes, fd->n_blocks, err);
+	if (got < 0)
+		return -1;
+	fd->n_blocks = (uint32_t)(in.file_size / bs) +
+		       (tail && in.frag_index == SQFS_INVALID_FRAG);
+	if (in.file_size != n->size || (size_t)got < fd->n_blocks)
+		return ff_err_set(err, EIO, "old image: %llu bytes in %zd blocks, expected %llu "
+				  "bytes in %u", (unsigned long long)in.file_size, got,
+				  (unsigned long long)n->size, fd->n_blocks);
+	fd->blocks_start = in.blocks_start;
+	fd->frag_index = in.frag_index;
+	fd->frag_offset = in.frag_offset;
+	for (uint32_t i = 0; i < fd->n_blocks; i++)
+		if (!fd->sizes[i]) /* sparse: the bytes it stands for */
+			fd->sparse += i + 1 == fd->n_blocks && tail ? tail : bs;
+	return 0;
+}
