@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "common/file_size.h"
+#include "common/fd_size.h"
 #include "flashfs/commands.h"
 #include "image/image.h"
 #include "mtd/mtd.h"
@@ -162,8 +162,9 @@ static int cmd_flash(int argc, char **argv)
 		fprintf(stderr, "flashfs flash: %s: %s\n", a.image, strerror(errno));
 		return 2;
 	}
-	if (ff_file_size(fd, a.image, &size, &err) < 0) {
-		fprintf(stderr, "flashfs flash: %s\n", err.msg);
+	rc = ff_fd_size(fd, &size);
+	if (rc < 0) {
+		fprintf(stderr, "flashfs flash: %s: %s\n", a.image, strerror(-rc));
 		close(fd);
 		return 2;
 	}

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "common/file_size.h"
+#include "common/fd_size.h"
 #include "compress/compress.h"
 #include "image/image.h"
 #include "image/ubi_fs.h"
@@ -269,7 +269,7 @@ const char *ff_image_locate(const char *path, const struct ff_open_opts *opts, u
 	uint8_t *buf = malloc(SCAN_CHUNK + SCAN_PROBE);
 
 	sc.fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (buf && sc.fd >= 0 && ff_file_size(sc.fd, path, &sc.size, NULL) == 0)
+	if (buf && sc.fd >= 0 && ff_fd_size(sc.fd, &sc.size) == 0)
 		what = scan_chunks(&sc, buf, found);
 	if (sc.fd >= 0)
 		close(sc.fd);

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "common/endian.h"
-#include "common/file_size.h"
+#include "common/fd_size.h"
 #include "common/xattr_query.h"
 #include "squashfs/fs_reader.h"
 #include "squashfs/reader.h"
@@ -372,14 +372,16 @@ static int open_image(struct sqfs_rd *rd, const char *path, const struct ff_open
 	uint64_t budget = opts && opts->cache_bytes ? opts->cache_bytes : DEFAULT_CACHE;
 	struct sqfs_node root;
 	uint64_t size;
+	int rc;
 
 	rd->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (rd->fd < 0)
 		return ff_err_sys(err, errno, "%s", path);
-	if (ff_file_size(rd->fd, path, &size, err) < 0)
-		return -1;
+	rc = ff_fd_size(rd->fd, &size);
+	if (rc < 0)
+		return ff_err_sys(err, -rc, "%s", path);
 	rd->file_off = opts ? opts->offset : 0;
-	if (size < SQFS_SUPER_SIZE || size - SQFS_SUPER_SIZE < rd->file_off)
+	if (size < rd->file_off + SQFS_SUPER_SIZE)
 		return ff_err_set(err, EINVAL, "file of %llu bytes too small for a superblock at offset %llu",
 				  (unsigned long long)size, (unsigned long long)rd->file_off);
 	if (read_super(rd, size - rd->file_off, err) < 0 ||

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "common/file_size.h"
+#include "common/fd_size.h"
 #include "common/xattr_query.h"
 #include "yaffs2/scan.h"
 #include "yaffs2/xattr.h"
@@ -310,21 +310,16 @@ static const struct ff_fs_ops y2_ops = {
 static int open_file(const char *path, const struct ff_open_opts *opts, int *fd,
 		     uint64_t *bytes, struct ff_err *err)
 {
-	uint64_t off = opts ? opts->offset : 0, size = 0;
-	struct ff_err e = {0};
+	uint64_t size = 0, off = opts ? opts->offset : 0;
 
 	*fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (*fd < 0)
 		return ff_err_sys(err, errno, "%s", path);
-	if (ff_file_size(*fd, path, &size, &e) == 0 && size < off)
-		ff_err_set(&e, EINVAL, "%s: offset %llu is past the end (%llu bytes)", path,
-			   (unsigned long long)off, (unsigned long long)size);
-	if (e.code) {
+	if (ff_fd_size(*fd, &size) < 0 || size < off) {
 		close(*fd);
 		*fd = -1;
-		if (err)
-			*err = e;
-		return -1;
+		return ff_err_set(err, EINVAL, "%s: offset %llu is past the end", path,
+				  (unsigned long long)off);
 	}
 	*bytes = size - off;
 	return 0;
