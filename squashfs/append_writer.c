@@ -21,7 +21,7 @@
 
 int ff_sqfs_append_open(const char *path, struct ff_fs **fs, struct ff_err *err)
 {
-	struct ff_open_opts o = {.big_endian = -1};
+	struct ff_open_opts o = {0};
 	uint8_t magic[4];
 	struct stat st;
 	ssize_t n;

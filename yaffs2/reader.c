@@ -345,7 +345,6 @@ int ff_yaffs2_probe(const char *path, const struct ff_open_opts *opts)
 int ff_yaffs2_probe_at(int fd, uint64_t off, uint64_t size, const uint8_t *buf, size_t len,
 		       const struct ff_open_opts *opts)
 {
-	struct ff_open_opts o = opts ? *opts : (struct ff_open_opts){.big_endian = -1};
 	struct ff_y2_obj_header oh;
 	struct ff_y2_layout lay;
 	int big;
@@ -354,8 +353,8 @@ int ff_yaffs2_probe_at(int fd, uint64_t off, uint64_t size, const uint8_t *buf, 
 	    (ff_y2_obj_header_decode_len(buf, FF_Y2_OBJ_HEADER_MIN, 0, &oh, NULL) &&
 	     ff_y2_obj_header_decode_len(buf, FF_Y2_OBJ_HEADER_MIN, 1, &oh, NULL)))
 		return -1;
-	o.offset = off;
-	return ff_y2_detect(fd, off, size - off, &o, &lay, &big, NULL) == 0;
+	return ff_y2_detect(fd, off, size - off, opts ? opts->yaffs2 : NULL, &lay, &big,
+			    NULL) == 0;
 }
 
 int ff_yaffs2_open(const char *path, const struct ff_open_opts *opts, struct ff_fs **fs,
