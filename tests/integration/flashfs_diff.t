@@ -180,6 +180,10 @@ chmod 700 dm # a difference reported before the damage is met
 flashfs diff dmbad.sqfs dm > out 2> err
 is "$?:$(cat out)" "2:" "damaged file data: exit 2, no partial report"
 ok "damaged file data: the image and the file named" grep -q "^flashfs diff: dmbad.sqfs: /aaa: reading: " err
-fails "one tree only: usage error" flashfs diff A.sqfs
+flashfs diff A.sqfs > /dev/null 2>&1
+is "$?" 2 "one tree only: usage error, exit 2"
+flashfs diff --no-such-option A.sqfs A.sqfs > /dev/null 2>&1
+is "$?" 2 "a bad option: exit 2"
+ok "--help: exit 0 and the usage" sh -c "flashfs diff --help | grep -q 'usage: flashfs diff'"
 
 done_testing
