@@ -321,6 +321,8 @@ static int cmd_diff(int argc, char **argv)
 		fclose(r.out);
 		if (rc < 2 && !r.quiet)
 			fwrite(text, 1, len, stdout);
+	} else if (fs[1] && !r.out) {
+		perror("flashfs diff: report buffer");
 	}
 	free(text);
 	ff_fs_close(fs[0]);

@@ -37,7 +37,7 @@ static void report(struct diff_walk *w, const char *path, enum ff_diff_kind kind
 		if (w->fn(w->ctx, &e))
 			w->stop = 1;
 	}
-	diff_clear(w);
+	ff_diff_clear(w);
 }
 
 static int collect(void *ctx, const char *name, size_t len, uint64_t handle, uint32_t mode,
@@ -94,7 +94,7 @@ static int list_dir(struct diff_walk *w, int side, uint64_t dir, const char *pat
 	if (d->oom)
 		r = -ENOMEM;
 	if (r < 0)
-		return diff_fail(w, side, path, -r, "");
+		return ff_diff_fail(w, side, path, -r, "");
 	qsort(d->v, d->n, sizeof(*d->v), dent_cmp);
 	return 0;
 }
@@ -104,7 +104,7 @@ static int get_stat(struct diff_walk *w, int side, uint64_t h, const char *path,
 {
 	int r = w->s[side].fs->ops->getattr(w->s[side].fs, h, st);
 
-	return r < 0 ? diff_fail(w, side, path, -r, "") : 0;
+	return r < 0 ? ff_diff_fail(w, side, path, -r, "") : 0;
 }
 
 /* Type-specific attributes of two entries of the same type. */
@@ -114,15 +114,15 @@ static void cmp_typed(struct diff_walk *w, const uint64_t h[2], const struct ff_
 	uint32_t type = st[0].mode & S_IFMT;
 
 	if (type == S_IFREG) {
-		diff_num(w, FF_DIFF_SIZE, st[0].size, st[1].size);
+		ff_diff_num(w, FF_DIFF_SIZE, st[0].size, st[1].size);
 		if (st[0].size == st[1].size)
-			diff_contents(w, h, path);
+			ff_diff_contents(w, h, path);
 	} else if (type == S_IFLNK) {
-		diff_target(w, h, path);
-	} else if ((type == S_IFCHR || type == S_IFBLK) && diff_wants(w, FF_DIFF_RDEV) &&
+		ff_diff_target(w, h, path);
+	} else if ((type == S_IFCHR || type == S_IFBLK) && ff_diff_wants(w, FF_DIFF_RDEV) &&
 		   (st[0].rdev_major != st[1].rdev_major ||
 		    st[0].rdev_minor != st[1].rdev_minor)) {
-		struct ff_diff_change *c = diff_add(w, FF_DIFF_RDEV);
+		struct ff_diff_change *c = ff_diff_add(w, FF_DIFF_RDEV);
 
 		if (c) {
 			c->from = (struct ff_diff_value){.present = 1, .major = st[0].rdev_major,
@@ -132,7 +132,7 @@ static void cmp_typed(struct diff_walk *w, const uint64_t h[2], const struct ff_
 		}
 	}
 	if (type != S_IFDIR)
-		diff_link(w, h, path);
+		ff_diff_link(w, h, path);
 }
 
 /* Compares one entry present in both trees and reports it if it differs. */
@@ -142,18 +142,18 @@ static void cmp_entry(struct diff_walk *w, const uint64_t h[2], const char *path
 	if (get_stat(w, 0, h[0], path, &st[0]) < 0 || get_stat(w, 1, h[1], path, &st[1]) < 0)
 		return;
 	if ((st[0].mode & S_IFMT) != (st[1].mode & S_IFMT)) {
-		diff_num(w, FF_DIFF_TYPE, st[0].mode & S_IFMT, st[1].mode & S_IFMT);
+		ff_diff_num(w, FF_DIFF_TYPE, st[0].mode & S_IFMT, st[1].mode & S_IFMT);
 	} else {
-		diff_num(w, FF_DIFF_MODE, st[0].mode & 07777, st[1].mode & 07777);
-		diff_num(w, FF_DIFF_UID, st[0].uid, st[1].uid);
-		diff_num(w, FF_DIFF_GID, st[0].gid, st[1].gid);
-		diff_num(w, FF_DIFF_MTIME, (uint64_t)st[0].mtime, (uint64_t)st[1].mtime);
+		ff_diff_num(w, FF_DIFF_MODE, st[0].mode & 07777, st[1].mode & 07777);
+		ff_diff_num(w, FF_DIFF_UID, st[0].uid, st[1].uid);
+		ff_diff_num(w, FF_DIFF_GID, st[0].gid, st[1].gid);
+		ff_diff_num(w, FF_DIFF_MTIME, (uint64_t)st[0].mtime, (uint64_t)st[1].mtime);
 		cmp_typed(w, h, st, path);
-		diff_xattrs(w, h, path);
+		ff_diff_xattrs(w, h, path);
 	}
 	if (w->n_ch)
 		report(w, path, FF_DIFF_CHANGED, st[0].mode, st[1].mode);
-	diff_clear(w);
+	ff_diff_clear(w);
 }
 
 /* An entry found in one tree only (side 0: removed, 1: added). */
@@ -178,7 +178,7 @@ static void walk_child(struct diff_walk *w, const char *dir, const struct dent *
 	struct ff_stat st[2];
 
 	if (!path) {
-		diff_fail(w, 0, dir, ENOMEM, "");
+		ff_diff_fail(w, 0, dir, ENOMEM, "");
 		return;
 	}
 	snprintf(path, len, "%s%s%s", dir, strcmp(dir, "/") ? "/" : "", e->name);
@@ -198,7 +198,7 @@ static void walk_dir(struct diff_walk *w, const uint64_t h[2], const char *path,
 	size_t i = 0, j = 0;
 
 	if (depth > DIFF_DEPTH_MAX) {
-		diff_fail(w, 0, path, ELOOP, "directory nesting too deep: ");
+		ff_diff_fail(w, 0, path, ELOOP, "directory nesting too deep: ");
 		return;
 	}
 	if (list_dir(w, 0, h[0], path, &d[0]) == 0 && list_dir(w, 1, h[1], path, &d[1]) == 0)
@@ -233,7 +233,7 @@ long ff_diff(struct ff_fs *from, struct ff_fs *to, const struct ff_diff_opts *op
 	w.buf[0] = malloc(DIFF_CHUNK);
 	w.buf[1] = malloc(DIFF_CHUNK);
 	if (!w.buf[0] || !w.buf[1])
-		diff_fail(&w, 0, "/", ENOMEM, "");
+		ff_diff_fail(&w, 0, "/", ENOMEM, "");
 	else
 		cmp_entry(&w, root, "/", st);
 	if (!w.stop && S_ISDIR(st[0].mode) && S_ISDIR(st[1].mode))

@@ -8,7 +8,7 @@
 
 #include "image/diff_walk.h"
 
-int diff_fail(struct diff_walk *w, int side, const char *path, int code, const char *what)
+int ff_diff_fail(struct diff_walk *w, int side, const char *path, int code, const char *what)
 {
 	if (!w->failed)
 		ff_err_set(w->err, code, "%s: %s: %s%s", w->s[side].name, path, what,
@@ -18,19 +18,19 @@ int diff_fail(struct diff_walk *w, int side, const char *path, int code, const c
 	return -1;
 }
 
-int diff_wants(const struct diff_walk *w, enum ff_diff_attr a)
+int ff_diff_wants(const struct diff_walk *w, enum ff_diff_attr a)
 {
 	return !(w->ignore & (1u << a));
 }
 
-struct ff_diff_change *diff_add(struct diff_walk *w, enum ff_diff_attr attr)
+struct ff_diff_change *ff_diff_add(struct diff_walk *w, enum ff_diff_attr attr)
 {
 	if (w->n_ch == w->cap_ch) {
 		size_t cap = w->cap_ch ? 2 * w->cap_ch : 16;
 		struct ff_diff_change *v = realloc(w->ch, cap * sizeof(*v));
 
 		if (!v) {
-			diff_fail(w, 0, "/", ENOMEM, "");
+			ff_diff_fail(w, 0, "/", ENOMEM, "");
 			return NULL;
 		}
 		w->ch = v;
@@ -40,7 +40,7 @@ struct ff_diff_change *diff_add(struct diff_walk *w, enum ff_diff_attr attr)
 	return &w->ch[w->n_ch++];
 }
 
-void diff_clear(struct diff_walk *w)
+void ff_diff_clear(struct diff_walk *w)
 {
 	size_t i;
 
@@ -52,11 +52,11 @@ void diff_clear(struct diff_walk *w)
 	w->n_ch = 0;
 }
 
-void diff_num(struct diff_walk *w, enum ff_diff_attr attr, uint64_t from, uint64_t to)
+void ff_diff_num(struct diff_walk *w, enum ff_diff_attr attr, uint64_t from, uint64_t to)
 {
 	struct ff_diff_change *c;
 
-	if (from == to || !diff_wants(w, attr) || !(c = diff_add(w, attr)))
+	if (from == to || !ff_diff_wants(w, attr) || !(c = ff_diff_add(w, attr)))
 		return;
 	c->from = (struct ff_diff_value){.present = 1, .num = from, .time = (int64_t)from};
 	c->to = (struct ff_diff_value){.present = 1, .num = to, .time = (int64_t)to};
@@ -66,7 +66,7 @@ void diff_num(struct diff_walk *w, enum ff_diff_attr attr, uint64_t from, uint64
 static void bytes_change(struct diff_walk *w, enum ff_diff_attr attr, void *from,
 			 size_t from_len, void *to, size_t to_len)
 {
-	struct ff_diff_change *c = diff_add(w, attr);
+	struct ff_diff_change *c = ff_diff_add(w, attr);
 
 	if (!c) {
 		free(from), free(to);
@@ -76,7 +76,7 @@ static void bytes_change(struct diff_walk *w, enum ff_diff_attr attr, void *from
 	c->to = (struct ff_diff_value){.present = to != NULL, .bytes = to, .len = to_len};
 }
 
-/* The symlink target as a heap copy of *len bytes, or NULL after diff_fail. */
+/* The symlink target as a heap copy of *len bytes, or NULL after ff_diff_fail. */
 static char *read_target(struct diff_walk *w, int side, uint64_t h, const char *path,
 			 size_t *len)
 {
@@ -88,14 +88,14 @@ static char *read_target(struct diff_walk *w, int side, uint64_t h, const char *
 	for (;;) {
 		if (!(p = realloc(buf, cap))) {
 			free(buf);
-			diff_fail(w, side, path, ENOMEM, "");
+			ff_diff_fail(w, side, path, ENOMEM, "");
 			return NULL;
 		}
 		buf = p;
 		n = fs->ops->readlink(fs, h, buf, cap);
 		if (n < 0) {
 			free(buf);
-			diff_fail(w, side, path, (int)-n, "reading the link target: ");
+			ff_diff_fail(w, side, path, (int)-n, "reading the link target: ");
 			return NULL;
 		}
 		if ((size_t)n < cap)
@@ -107,12 +107,12 @@ static char *read_target(struct diff_walk *w, int side, uint64_t h, const char *
 	return buf;
 }
 
-void diff_target(struct diff_walk *w, const uint64_t h[2], const char *path)
+void ff_diff_target(struct diff_walk *w, const uint64_t h[2], const char *path)
 {
 	size_t la, lb;
 	char *a, *b;
 
-	if (!diff_wants(w, FF_DIFF_TARGET) || !(a = read_target(w, 0, h[0], path, &la)))
+	if (!ff_diff_wants(w, FF_DIFF_TARGET) || !(a = read_target(w, 0, h[0], path, &la)))
 		return;
 	if (!(b = read_target(w, 1, h[1], path, &lb))) {
 		free(a);
@@ -124,14 +124,14 @@ void diff_target(struct diff_walk *w, const uint64_t h[2], const char *path)
 		bytes_change(w, FF_DIFF_TARGET, a, la, b, lb);
 }
 
-/* Bytes read at off (short only at the end), or -1 after diff_fail. */
+/* Bytes read at off (short only at the end), or -1 after ff_diff_fail. */
 static ssize_t read_chunk(struct diff_walk *w, int side, uint64_t h, const char *path,
 			  uint64_t off)
 {
 	struct ff_fs *fs = w->s[side].fs;
 	ssize_t n = fs->ops->read(fs, h, w->buf[side], DIFF_CHUNK, off);
 
-	return n < 0 ? diff_fail(w, side, path, (int)-n, "reading: ") : n;
+	return n < 0 ? ff_diff_fail(w, side, path, (int)-n, "reading: ") : n;
 }
 
 static size_t same_prefix(const uint8_t *a, const uint8_t *b, size_t n)
@@ -145,14 +145,14 @@ static size_t same_prefix(const uint8_t *a, const uint8_t *b, size_t n)
 
 /* Streams both files (of equal size) chunk by chunk; a read that ends
  * early on one side is a difference at that offset. */
-void diff_contents(struct diff_walk *w, const uint64_t h[2], const char *path)
+void ff_diff_contents(struct diff_walk *w, const uint64_t h[2], const char *path)
 {
 	struct ff_diff_change *c;
 	uint64_t off = 0;
 	ssize_t na, nb;
 	size_t same;
 
-	if (!diff_wants(w, FF_DIFF_CONTENTS))
+	if (!ff_diff_wants(w, FF_DIFF_CONTENTS))
 		return;
 	for (;;) {
 		if ((na = read_chunk(w, 0, h[0], path, off)) < 0 ||
@@ -165,7 +165,7 @@ void diff_contents(struct diff_walk *w, const uint64_t h[2], const char *path)
 			return;
 		off += (uint64_t)na;
 	}
-	if ((c = diff_add(w, FF_DIFF_CONTENTS)))
+	if ((c = ff_diff_add(w, FF_DIFF_CONTENTS)))
 		c->offset = off + same;
 }
 
@@ -190,18 +190,18 @@ static char *link_of(struct diff_walk *w, int side, uint64_t h, const char *path
 	return NULL;
 }
 
-void diff_link(struct diff_walk *w, const uint64_t h[2], const char *path)
+void ff_diff_link(struct diff_walk *w, const uint64_t h[2], const char *path)
 {
 	int oom = 0;
 	char *a, *b;
 
-	if (!diff_wants(w, FF_DIFF_LINK))
+	if (!ff_diff_wants(w, FF_DIFF_LINK))
 		return;
 	a = link_of(w, 0, h[0], path, &oom);
 	b = link_of(w, 1, h[1], path, &oom);
 	if (oom) {
 		free(a), free(b);
-		diff_fail(w, 0, path, ENOMEM, "");
+		ff_diff_fail(w, 0, path, ENOMEM, "");
 	} else if ((a || b) && (!a || !b || strcmp(a, b))) {
 		bytes_change(w, FF_DIFF_LINK, a, a ? strlen(a) : 0, b, b ? strlen(b) : 0);
 	} else {

@@ -29,19 +29,19 @@ struct diff_walk {
 
 /* Records "NAME: path: what strerror(code)" once and stops the walk;
  * returns -1. */
-int diff_fail(struct diff_walk *w, int side, const char *path, int code, const char *what);
-int diff_wants(const struct diff_walk *w, enum ff_diff_attr a);
-/* A zeroed change record for the current entry; NULL after diff_fail. */
-struct ff_diff_change *diff_add(struct diff_walk *w, enum ff_diff_attr attr);
+int ff_diff_fail(struct diff_walk *w, int side, const char *path, int code, const char *what);
+int ff_diff_wants(const struct diff_walk *w, enum ff_diff_attr a);
+/* A zeroed change record for the current entry; NULL after ff_diff_fail. */
+struct ff_diff_change *ff_diff_add(struct diff_walk *w, enum ff_diff_attr attr);
 /* Frees the current entry's changes (their names and byte values). */
-void diff_clear(struct diff_walk *w);
+void ff_diff_clear(struct diff_walk *w);
 
 /* Attribute comparisons: each adds a change when the two differ.  h and st
  * are the old [0] and new [1] sides. */
-void diff_num(struct diff_walk *w, enum ff_diff_attr attr, uint64_t from, uint64_t to);
-void diff_target(struct diff_walk *w, const uint64_t h[2], const char *path);
-void diff_contents(struct diff_walk *w, const uint64_t h[2], const char *path);
-void diff_link(struct diff_walk *w, const uint64_t h[2], const char *path);
-void diff_xattrs(struct diff_walk *w, const uint64_t h[2], const char *path);
+void ff_diff_num(struct diff_walk *w, enum ff_diff_attr attr, uint64_t from, uint64_t to);
+void ff_diff_target(struct diff_walk *w, const uint64_t h[2], const char *path);
+void ff_diff_contents(struct diff_walk *w, const uint64_t h[2], const char *path);
+void ff_diff_link(struct diff_walk *w, const uint64_t h[2], const char *path);
+void ff_diff_xattrs(struct diff_walk *w, const uint64_t h[2], const char *path);
 
 #endif

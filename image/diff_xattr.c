@@ -54,13 +54,13 @@ static int list_names(struct diff_walk *w, int side, uint64_t h, const char *pat
 	if (l->oom)
 		r = -ENOMEM;
 	if (r < 0)
-		return diff_fail(w, side, path, -r, "listing xattrs: ");
+		return ff_diff_fail(w, side, path, -r, "listing xattrs: ");
 	qsort(l->v, l->n, sizeof(*l->v), str_cmp);
 	return 0;
 }
 
 /* The value as a heap copy (NUL-terminated) of *len bytes, or NULL after
- * diff_fail. */
+ * ff_diff_fail. */
 static char *get_value(struct diff_walk *w, int side, uint64_t h, const char *name,
 		       const char *path, size_t *len)
 {
@@ -74,7 +74,7 @@ static char *get_value(struct diff_walk *w, int side, uint64_t h, const char *na
 		n = m;
 	if (n < 0 || m > n) {
 		free(buf);
-		diff_fail(w, side, path, n < 0 ? (int)-n : ERANGE, "reading xattrs: ");
+		ff_diff_fail(w, side, path, n < 0 ? (int)-n : ERANGE, "reading xattrs: ");
 		return NULL;
 	}
 	buf[m] = '\0';
@@ -94,9 +94,9 @@ static void value_change(struct diff_walk *w, const char *name, char *a, size_t 
 		free(a), free(b);
 		return;
 	}
-	if (!(copy = strdup(name)) || !(c = diff_add(w, FF_DIFF_XATTR))) {
+	if (!(copy = strdup(name)) || !(c = ff_diff_add(w, FF_DIFF_XATTR))) {
 		if (!copy)
-			diff_fail(w, 0, "/", ENOMEM, "");
+			ff_diff_fail(w, 0, "/", ENOMEM, "");
 		free(copy), free(a), free(b);
 		return;
 	}
@@ -122,12 +122,12 @@ static void merge_one(struct diff_walk *w, const uint64_t h[2], const char *path
 	value_change(w, c <= 0 ? na : nb, a, la, b, lb);
 }
 
-void diff_xattrs(struct diff_walk *w, const uint64_t h[2], const char *path)
+void ff_diff_xattrs(struct diff_walk *w, const uint64_t h[2], const char *path)
 {
 	struct names l[2] = {{0}, {0}};
 	size_t i = 0, j = 0;
 
-	if (!diff_wants(w, FF_DIFF_XATTR))
+	if (!ff_diff_wants(w, FF_DIFF_XATTR))
 		return;
 	if (list_names(w, 0, h[0], path, &l[0]) == 0 && list_names(w, 1, h[1], path, &l[1]) == 0)
 		while (!w->failed && (i < l[0].n || j < l[1].n)) {

@@ -147,6 +147,8 @@ static int visit_entry(struct dir_fs *d, int dfd, const char *dir, const char *n
 	ret = fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0 ? -errno
 							       : register_obj(d, p, &st, &h);
 	free(p);
+	if (ret == -ENOENT)
+		return 0; /* removed since readdir saw it: as if it had not been there */
 	if (ret < 0)
 		return ret;
 	return fn(ctx, name, strlen(name), h, st.st_mode, cookie) ? 1 : 0;
