@@ -123,6 +123,9 @@ struct ff_open_opts {
 	 * volume, or the one named "rootfs"), and the PEB size (0 = detect). */
 	const char *ubi_volume;
 	uint32_t ubi_peb_size;
+	/* Non-zero: a directory is opened as a read-only tree of the host
+	 * (image/dir_fs.h) instead of being refused. */
+	int directories;
 };
 
 void ff_fs_log(struct ff_fs *fs, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

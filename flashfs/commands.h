@@ -14,6 +14,6 @@ struct ff_command {
 
 extern const struct ff_command ff_command_info, ff_command_ls, ff_command_cat,
 	ff_command_extract, ff_command_check, ff_command_mount, ff_command_flash,
-	ff_command_dump, ff_command_bench;
+	ff_command_dump, ff_command_bench, ff_command_diff;
 
 #endif

@@ -7,10 +7,12 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/fd_size.h"
 #include "compress/compress.h"
+#include "image/dir_fs.h"
 #include "image/image.h"
 #include "image/ubi_fs.h"
 #include "squashfs/reader.h"
@@ -177,9 +179,12 @@ int ff_image_open(const char *path, const struct ff_open_opts *opts, struct ff_f
 	uint8_t magic[64];
 	size_t got;
 	char tmp_path[64];
+	struct stat st;
 	int tmp, ret;
 
 	*fs = NULL;
+	if (o.directories && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return ff_dir_fs_open(path, fs, err);
 	if (read_magic(path, o.offset, magic, sizeof(magic), &got, err) < 0)
 		return -1;
 	if (!ff_cstream_detect(magic, got))

@@ -1,7 +1,8 @@
 /* Open any image flashfs understands: SquashFS, YAFFS2 (image or NAND dump),
  * and YAFFS2 inside a .gz/.lzo/.xz/.zst container, which is decompressed to
  * an unlinked temporary file first.  Format detection lives here and only
- * here. */
+ * here.  With opts->directories, a directory opens as a read-only view of
+ * the host tree (image/dir_fs.h). */
 #ifndef FF_IMAGE_IMAGE_H
 #define FF_IMAGE_IMAGE_H
 
