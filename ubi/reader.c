@@ -164,12 +164,7 @@ void ff_ubi_close(struct ff_ubi_image *img)
 {
 	if (!img)
 		return;
-	for (size_t i = 0; i < img->n_problems; i++)
-		free(img->problems[i]);
-	free(img->problems);
-	free(img->lebs);
-	free(img->vols);
-	free(img->peb_buf);
+	reset(img);
 	free(img);
 }
 
