@@ -158,7 +158,7 @@ run_scenario() {
 	return 0
 }
 want all && run_scenario all "$data"
-if want ubi; then
+if want ubi && [ $skipped = 0 ]; then
 	if works mkfs.ubi && ubi_prepare "$scratch/ubidata" "$scratch" > "$scratch/ubi.out" 2>&1; then
 		run_scenario ubi "$scratch/ubidata" -x "$scratch/received"
 		[ $skipped = 1 ] || ubi_host_checks "$scratch/ubidata" "$scratch/received" "$scratch" >> "$out"
