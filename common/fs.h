@@ -120,9 +120,10 @@ struct ff_open_opts {
 	 * background threads, within cache_bytes; 0 = none. */
 	uint64_t prefetch_bytes;
 	/* UBI images: the volume to open (a name or an ID; NULL = the only
-	 * volume, or the one named "rootfs"), and the PEB size (0 = detect). */
+	 * volume, or the one named "rootfs"), and the PEB size (0 = detect);
+	 * a raw NAND dump's page and OOB size (0 = detect). */
 	const char *ubi_volume;
-	uint32_t ubi_peb_size;
+	uint32_t ubi_peb_size, ubi_page_size, ubi_oob_size;
 	/* Non-zero: a directory is opened as a read-only tree of the host
 	 * (image/dir_fs.h) instead of being refused. */
 	int directories;

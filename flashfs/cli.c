@@ -15,17 +15,24 @@ int ff_cli_option(const char *cmd, int c, const char *arg, struct ff_open_opts *
 	const char *opt;
 
 	uint64_t peb;
+	uint32_t *dst32 = c == FF_OPT_PEB_SIZE ? &o->ubi_peb_size
+			  : c == FF_OPT_PAGE_SIZE ? &o->ubi_page_size
+			  : c == FF_OPT_OOB_SIZE ? &o->ubi_oob_size : NULL;
 
 	if (c == FF_OPT_VOLUME) {
 		o->ubi_volume = arg;
 		return 1;
 	}
-	if (c == FF_OPT_PEB_SIZE) {
-		if (ff_parse_size(arg, &peb) < 0 || !peb || peb > UINT32_MAX) {
-			fprintf(stderr, "flashfs %s: --peb-size: bad size '%s'\n", cmd, arg);
+	if (dst32) {
+		opt = c == FF_OPT_PEB_SIZE ? "--peb-size" : c == FF_OPT_PAGE_SIZE ? "--page-size"
+										   : "--oob-size";
+		if (ff_parse_size(arg, &peb) < 0 || !peb || peb > UINT32_MAX ||
+		    (c == FF_OPT_PAGE_SIZE && (peb < 512 || (peb & (peb - 1))))) {
+			fprintf(stderr, "flashfs %s: %s: bad size '%s'%s\n", cmd, opt, arg,
+				c == FF_OPT_PAGE_SIZE ? " (a power of two, 512 or more)" : "");
 			return -1;
 		}
-		o->ubi_peb_size = (uint32_t)peb;
+		*dst32 = (uint32_t)peb;
 		return 1;
 	}
 	if (c == FF_OPT_OFFSET)

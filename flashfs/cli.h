@@ -11,18 +11,24 @@
 #include "common/fs.h"
 
 /* getopt_long ids for the shared options; add FF_CLI_LONGOPTS to a table. */
-enum { FF_OPT_OFFSET = 0x1000, FF_OPT_CACHE, FF_OPT_VOLUME, FF_OPT_PEB_SIZE };
+enum { FF_OPT_OFFSET = 0x1000, FF_OPT_CACHE, FF_OPT_VOLUME, FF_OPT_PEB_SIZE,
+       FF_OPT_PAGE_SIZE, FF_OPT_OOB_SIZE };
 #define FF_CLI_LONGOPTS \
 	{"offset", required_argument, NULL, FF_OPT_OFFSET}, \
 	{"cache-size", required_argument, NULL, FF_OPT_CACHE}, \
 	{"volume", required_argument, NULL, FF_OPT_VOLUME}, \
-	{"peb-size", required_argument, NULL, FF_OPT_PEB_SIZE}
+	{"peb-size", required_argument, NULL, FF_OPT_PEB_SIZE}, \
+	{"page-size", required_argument, NULL, FF_OPT_PAGE_SIZE}, \
+	{"oob-size", required_argument, NULL, FF_OPT_OOB_SIZE}
 #define FF_CLI_HELP \
 	"  --offset N       the image starts N bytes into the file\n" \
 	"  --cache-size N   cache budget in bytes (K/M/G suffixes)\n" \
 	"  --volume V       UBI image: open volume V (name or ID; default: the\n" \
 	"                   only volume, or the one named rootfs)\n" \
-	"  --peb-size N     UBI image: PEB size, if it cannot be detected\n"
+	"  --peb-size N     UBI image: PEB size, if it cannot be detected\n" \
+	"  --page-size N, --oob-size N\n" \
+	"                   UBI raw NAND dump (pages with their OOB): the\n" \
+	"                   geometry, if it cannot be detected\n"
 
 /* Handles a shared option; returns 1 when it was one, 0 if not, -1 (after
  * printing) for a bad value. */

@@ -106,7 +106,7 @@ static int pick_layout(const struct flash_args *a, int fd, uint64_t size, struct
 		if (kind == FF_IMAGE_FLASH_RAW)
 			return 0;
 		if (kind < 0) {
-			fprintf(stderr, "flashfs flash: %s: neither SquashFS nor YAFFS2; give --raw "
+			fprintf(stderr, "flashfs flash: %s: neither SquashFS, UBI nor YAFFS2; give --raw "
 					"for a raw image, or the YAFFS2 options\n", a->image);
 			return -1;
 		}

@@ -58,6 +58,7 @@ static void usage(FILE *out)
 		"                    (default 200, 0 = always sleep)\n"
 		"  page_size=, oob_size=, pages_per_block=, oob_layout=linux|offset0|inband,\n"
 		"  tags=kernel|classic, endian=little|big   YAFFS2 geometry if not detected\n"
+		"                    (page_size=, oob_size= also for a raw NAND dump of UBI)\n"
 		"  volume=NAME|ID    UBI image: the volume to mount (default: the only one,\n"
 		"                    or the one named rootfs); peb_size=N if not detected\n"
 		"  allow_other and other FUSE mount options are passed through; the mount is\n"
@@ -132,6 +133,8 @@ static int run(struct ff_mount_opts *o)
 	int ret;
 
 	o->open.yaffs2 = &y2;
+	o->open.ubi_page_size = m->page_size; /* a raw NAND dump of UBI: the same geometry */
+	o->open.ubi_oob_size = m->oob_size;
 	o->open.log = log_line;
 	o->open.log_ctx = &lc;
 	if (ff_image_open(o->image, &o->open, &fs, &err) < 0) {

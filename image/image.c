@@ -122,7 +122,9 @@ static int ubi_volume_tmp(const char *path, int fd, const struct ff_open_opts *o
 {
 	int tmp;
 
-	if (ff_ubi_open(fd, o->offset, o->ubi_peb_size, img, err) < 0)
+	struct ff_ubi_hint hint = {o->ubi_peb_size, o->ubi_page_size, o->ubi_oob_size};
+
+	if (ff_ubi_open(fd, o->offset, &hint, img, err) < 0)
 		return ff_err_prefix(err, "UBI");
 	if (ff_ubi_volume_select(*img, o->ubi_volume, vol, err) < 0 ||
 	    (tmp = tmp_file(path, err)) < 0)
@@ -210,7 +212,8 @@ int ff_image_flash_kind(int fd, uint64_t size, int force_raw, struct ff_y2_layou
 
 	if (force_raw)
 		return FF_IMAGE_FLASH_RAW;
-	if (pread(fd, magic, 4, 0) == 4 && ff_squashfs_probe(magic, 4))
+	/* UBI too: its PEBs are plain data, written as nandwrite -p writes them */
+	if (pread(fd, magic, 4, 0) == 4 && (ff_squashfs_probe(magic, 4) || ff_ubi_probe(magic, 4)))
 		return FF_IMAGE_FLASH_RAW;
 	if (ff_y2_detect(fd, 0, size, NULL, lay, &big, NULL) == 0)
 		return FF_IMAGE_FLASH_YAFFS2;

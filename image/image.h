@@ -29,7 +29,7 @@ int ff_image_open(const char *path, const struct ff_open_opts *opts, struct ff_f
 const char *ff_image_locate(const char *path, const struct ff_open_opts *opts, uint64_t *found);
 
 enum ff_image_flash_kind { FF_IMAGE_FLASH_RAW, FF_IMAGE_FLASH_YAFFS2 };
-/* What an image file is for flashing: raw when forced or SquashFS, else
+/* What an image file is for flashing: raw when forced, SquashFS or UBI, else
  * YAFFS2 when the YAFFS2 detection finds a geometry and layout (filled in
  * *lay); -1 when it is neither. */
 int ff_image_flash_kind(int fd, uint64_t size, int force_raw, struct ff_y2_layout *lay);

@@ -113,6 +113,11 @@ static void w_info(struct ff_fs *fs, ff_info_fn fn, void *ctx)
 	put_num(fn, ctx, "ubi_data_offset", s.data_offs);
 	put_num(fn, ctx, "ubi_version", s.version);
 	put_num(fn, ctx, "ubi_image_seq", s.image_seq);
+	if (s.oob_size) {
+		put_num(fn, ctx, "ubi_nand_page_size", s.page_size);
+		put_num(fn, ctx, "ubi_nand_oob_size", s.oob_size);
+		put_num(fn, ctx, "ubi_nand_bad_blocks", s.marked_bad);
+	}
 	put_num(fn, ctx, "ubi_pebs", s.pebs);
 	put_num(fn, ctx, "ubi_used_pebs", s.used_pebs);
 	put_num(fn, ctx, "ubi_free_pebs", s.erased_pebs);

@@ -12,6 +12,7 @@
 #   -t SECONDS  timeout for the whole boot (default 600)
 #   -m MIB      guest memory (default 1024)
 #   -w DIR      work and cache directory (default build/nandsim)
+#   -x DIR      files the scenario sent back (ns_export) are written here
 #
 # Environment: NANDSIM_ACCEL=auto|kvm|tcg (auto tries KVM once and
 # remembers whether it works, else TCG).
@@ -29,8 +30,9 @@ bindir=${FF_BIN:-$top/build/bin}
 timeout_s=600
 mem=1024
 work=$top/build/nandsim
+exports=""
 
-while getopts n:d:b:t:m:w: opt; do
+while getopts n:d:b:t:m:w:x: opt; do
 	case $opt in
 	n) name=$OPTARG ;;
 	d) data=$OPTARG ;;
@@ -38,7 +40,8 @@ while getopts n:d:b:t:m:w: opt; do
 	t) timeout_s=$OPTARG ;;
 	m) mem=$OPTARG ;;
 	w) work=$OPTARG ;;
-	*) sed -n '2,22s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
+	x) exports=$OPTARG ;;
+	*) sed -n '2,23s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -151,9 +154,37 @@ echo "# guest $name: $accel, $(( $(date +%s) - start )) s, log $log"
 
 grep -E '^NANDSIM-(RESULT|DIAG): ' "$log" | sed -e 's/^NANDSIM-RESULT: //' -e 's/^NANDSIM-DIAG: /# /'
 
+# receive_files DIR — the files ns_export sent: gzip + base64 between
+# NANDSIM-FILE-BEGIN NAME MD5 and NANDSIM-FILE-END; a file whose gzip does
+# not match its MD5 is not written (and said so)
+receive_files() {
+	local name sum
+	mkdir -p "$1"
+	awk -v dir="$1" '
+		/^NANDSIM-FILE-BEGIN / { f = dir "/" $2 ".b64"; printf "" > f; print $2, $3 > (dir "/.sums"); next }
+		/^NANDSIM-FILE: / && f != "" { print substr($0, 15) > f; next }
+		/^NANDSIM-FILE-END/ { close(f); f = "" }' "$log"
+	[ -f "$1/.sums" ] || return 0
+	while read -r name sum; do
+		base64 -d "$1/$name.b64" > "$1/$name.gz" 2> /dev/null
+		if [ "$(md5sum < "$1/$name.gz" | cut -d' ' -f1)" = "$sum" ] &&
+			gzip -dc "$1/$name.gz" > "$1/$name"; then
+			echo "# received $name from the guest ($(stat -c %s "$1/$name") bytes)"
+		else
+			rm -f "$1/$name"
+			echo "# $name from the guest: damaged on the console (MD5 differs)"
+		fi
+		rm -f "$1/$name.b64" "$1/$name.gz"
+	done < "$1/.sums"
+	rm -f "$1/.sums"
+}
+[ -n "$exports" ] && receive_files "$exports"
+sed -i '/^NANDSIM-FILE: /d' "$log" # the log stays readable
+
 fatal=""
 [ "$status" = 124 ] || [ "$status" = 137 ] && fatal="timeout after $timeout_s s"
-grep -qE 'Kernel panic|Oops|BUG: |general protection|Call Trace' "$log" &&
+# (not in exported files' base64 lines, where "Oops" can occur by chance)
+grep -v '^NANDSIM-FILE: ' "$log" | grep -qE 'Kernel panic|Oops|BUG: |general protection|Call Trace' &&
 	fatal="${fatal:+$fatal; }kernel oops/panic (see $log)"
 grep -q '^NANDSIM-DONE' "$log" || fatal="${fatal:+$fatal; }guest did not finish the scenario"
 if [ -n "$fatal" ]; then

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/nand.h"
 #include "ubi/reader_priv.h"
 
 int ff_ubi_probe(const uint8_t *buf, size_t len)
@@ -32,12 +33,9 @@ int ff_ubi_problem_add(struct ff_ubi_image *img, const char *fmt, ...)
 	return 0;
 }
 
-int ff_ubi_read_peb(const struct ff_ubi_image *img, uint32_t peb, uint32_t off, void *buf,
-		    size_t len, struct ff_err *err)
+static int pread_all(const struct ff_ubi_image *img, uint32_t peb, uint64_t pos, uint8_t *p,
+		     size_t len, struct ff_err *err)
 {
-	uint64_t pos = img->offset + (uint64_t)peb * img->peb_size + off;
-	uint8_t *p = buf;
-
 	while (len) {
 		ssize_t r = pread(img->fd, p, len, (off_t)pos);
 		if (r < 0 && errno == EINTR)
@@ -52,8 +50,94 @@ int ff_ubi_read_peb(const struct ff_ubi_image *img, uint32_t peb, uint32_t off, 
 	return 0;
 }
 
-int ff_ubi_open(int fd, uint64_t offset, uint32_t peb_size, struct ff_ubi_image **out,
-		struct ff_err *err)
+/* In a raw dump the PEB's bytes are the data parts of its pages: a read
+ * is split at page ends and the OOB after each page is stepped over. */
+int ff_ubi_read_peb(const struct ff_ubi_image *img, uint32_t peb, uint32_t off, void *buf,
+		    size_t len, struct ff_err *err)
+{
+	uint64_t base = img->offset + (uint64_t)peb * img->raw_peb;
+	uint8_t *p = buf;
+
+	if (!img->oob_size)
+		return pread_all(img, peb, base + off, p, len, err);
+	while (len) {
+		uint32_t page = off / img->page_size, in = off % img->page_size;
+		size_t n = img->page_size - in < len ? img->page_size - in : len;
+		uint64_t pos = base + (uint64_t)page * (img->page_size + img->oob_size) + in;
+		if (pread_all(img, peb, pos, p, n, err) < 0)
+			return -1;
+		p += n;
+		len -= n;
+		off += (uint32_t)n;
+	}
+	return 0;
+}
+
+int ff_ubi_peb_marked_bad(const struct ff_ubi_image *img, uint32_t peb, struct ff_err *err)
+{
+	uint64_t pos = img->offset + (uint64_t)peb * img->raw_peb + img->page_size;
+	uint8_t oob[1024];
+	uint32_t n = img->oob_size < sizeof(oob) ? img->oob_size : (uint32_t)sizeof(oob);
+
+	if (!img->oob_size)
+		return 0;
+	if (pread_all(img, peb, pos, oob, n, err) < 0)
+		return -1;
+	return ff_nand_block_marked_bad(oob, n, img->page_size);
+}
+
+/* Back to the state before a layout was tried. */
+static void reset(struct ff_ubi_image *img)
+{
+	for (size_t i = 0; i < img->n_problems; i++)
+		free(img->problems[i]);
+	free(img->problems);
+	free(img->lebs);
+	free(img->vols);
+	free(img->peb_buf);
+	*img = (struct ff_ubi_image){.fd = img->fd, .offset = img->offset, .size = img->size};
+}
+
+static int try_layout(struct ff_ubi_image *img, const struct ff_ubi_layout *l, uint32_t peb_size,
+		      struct ff_err *err)
+{
+	reset(img);
+	img->page_size = l->page_size;
+	img->oob_size = l->oob_size;
+	return ff_ubi_detect_geometry(img, peb_size, err) < 0 || ff_ubi_scan(img, err) < 0 ||
+			       ff_ubi_read_vtbl(img, err) < 0 || ff_ubi_volumes_finish(img, err) < 0
+		       ? -1 : 0;
+}
+
+/* Each layout in turn until one reads a sound volume table; the first
+ * one's error otherwise. */
+static int open_layouts(struct ff_ubi_image *img, const struct ff_ubi_hint *hint,
+			struct ff_err *err)
+{
+	struct ff_ubi_layout ls[FF_UBI_MAX_LAYOUTS];
+	size_t n = ff_ubi_layouts(img, hint, ls);
+	uint32_t peb_size = hint ? hint->peb_size : 0;
+	struct ff_err first = {0};
+
+	for (size_t i = 0; i < n; i++) {
+		struct ff_err e = {0};
+		if (try_layout(img, &ls[i], peb_size, &e) == 0)
+			return 0;
+		if (!i || e.code == ENOMEM)
+			first = e;
+		if (e.code == ENOMEM)
+			break;
+	}
+	if (err)
+		*err = first;
+	if (!ls[0].score && (!hint || (!hint->page_size && !hint->oob_size)))
+		ff_err_prefix(err, "no VID header read as a plain image, nor as a NAND dump "
+			      "of the usual page and OOB sizes (give them if they differ)");
+	return -1;
+}
+
+int ff_ubi_open(int fd, uint64_t offset, const struct ff_ubi_hint *hint,
+		struct ff_ubi_image **out, struct ff_err *err)
 {
 	struct ff_ubi_image *img = calloc(1, sizeof(*img));
 	struct stat st;
@@ -68,8 +152,7 @@ int ff_ubi_open(int fd, uint64_t offset, uint32_t peb_size, struct ff_ubi_image 
 		return ff_err_set(err, EINVAL, "image shorter than the offset");
 	}
 	img->size = (uint64_t)st.st_size - offset;
-	if (ff_ubi_detect_geometry(img, peb_size, err) < 0 || ff_ubi_scan(img, err) < 0 ||
-	    ff_ubi_read_vtbl(img, err) < 0 || ff_ubi_volumes_finish(img, err) < 0) {
+	if (open_layouts(img, hint, err) < 0) {
 		ff_ubi_close(img);
 		return -1;
 	}
@@ -81,12 +164,7 @@ void ff_ubi_close(struct ff_ubi_image *img)
 {
 	if (!img)
 		return;
-	for (size_t i = 0; i < img->n_problems; i++)
-		free(img->problems[i]);
-	free(img->problems);
-	free(img->lebs);
-	free(img->vols);
-	free(img->peb_buf);
+	reset(img);
 	free(img);
 }
 
@@ -108,5 +186,7 @@ void ff_ubi_summary(const struct ff_ubi_image *img, struct ff_ubi_summary *s)
 		.image_seq = img->image_seq, .version = img->version, .pebs = img->pebs,
 		.used_pebs = (uint32_t)img->n_lebs, .erased_pebs = img->erased_pebs,
 		.bad_pebs = img->bad_pebs, .old_copies = img->old_copies, .max_ec = img->max_ec,
+		.page_size = img->oob_size ? img->page_size : 0, .oob_size = img->oob_size,
+		.marked_bad = img->marked_bad,
 	};
 }

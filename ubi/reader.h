@@ -1,5 +1,7 @@
-/* Reading a UBI image (what ubinize writes, or a dump of a UBI partition
- * without OOB) as the kernel attaches one: every PEB's EC and VID headers
+/* Reading a UBI image (what ubinize writes, a dump of a UBI partition
+ * without OOB, or a raw NAND dump with each page followed by its OOB, as
+ * `nanddump -o` writes it) as the kernel attaches one: blocks whose OOB
+ * carries the bad-block marker are skipped, every PEB's EC and VID headers
  * are read, erased PEBs and PEBs with damaged headers are skipped, the
  * newest copy of each LEB wins by sequence number (a copy made by
  * wear-leveling only if its data CRC holds), and the volume table comes
@@ -35,10 +37,20 @@ struct ff_ubi_image;
 /* 1 when buf starts with an EC header magic. */
 int ff_ubi_probe(const uint8_t *buf, size_t len);
 
-/* Scans the image in fd from offset (fd stays the caller's).  peb_size 0:
- * detected, as the distance to the next EC header of the same image. */
-int ff_ubi_open(int fd, uint64_t offset, uint32_t peb_size, struct ff_ubi_image **out,
-		struct ff_err *err);
+/* What a caller knows of the geometry; 0 = detect.  peb_size is the
+ * eraseblock's data bytes (without OOB).  page_size/oob_size describe a raw
+ * NAND dump; with both 0 the image is tried as plain data first, then as a
+ * dump with each common page and OOB size (common/nand.h). */
+struct ff_ubi_hint {
+	uint32_t peb_size, page_size, oob_size;
+};
+
+/* Scans the image in fd from offset (fd stays the caller's).  hint may be
+ * NULL.  The PEB size is detected as the distance to the next EC header of
+ * the same image; a layout (plain or page + OOB) is taken when its volume
+ * table reads sound. */
+int ff_ubi_open(int fd, uint64_t offset, const struct ff_ubi_hint *hint,
+		struct ff_ubi_image **out, struct ff_err *err);
 void ff_ubi_close(struct ff_ubi_image *img);
 
 size_t ff_ubi_volume_count(const struct ff_ubi_image *img);
@@ -56,6 +68,8 @@ int ff_ubi_volume_copy(const struct ff_ubi_image *img, size_t i, int out_fd,
 struct ff_ubi_summary {
 	uint32_t peb_size, leb_size, vid_hdr_offs, data_offs, image_seq, version;
 	uint32_t pebs, used_pebs, erased_pebs, bad_pebs, old_copies;
+	uint32_t page_size, oob_size; /* raw NAND dump: page + OOB; oob_size 0: plain */
+	uint32_t marked_bad;          /* raw dump: blocks with the bad-block marker */
 	uint64_t max_ec;
 };
 void ff_ubi_summary(const struct ff_ubi_image *img, struct ff_ubi_summary *s);

@@ -16,6 +16,10 @@ struct ff_ubi_image {
 	uint64_t size;          /* bytes from offset to the end */
 	uint32_t peb_size, vid_hdr_offs, data_offs, leb_size, image_seq, version;
 	uint32_t pebs, erased_pebs, bad_pebs, old_copies;
+	/* A raw NAND dump: each page_size bytes of data followed by oob_size
+	 * OOB bytes, raw_peb bytes per PEB in the file; plain: oob_size 0 and
+	 * raw_peb = peb_size. */
+	uint32_t page_size, oob_size, raw_peb, marked_bad;
 	uint64_t max_ec;
 	uint8_t *peb_buf;       /* one PEB */
 	struct ff_ubi_leb *lebs; /* the winning copies, sorted by volume and LEB */
@@ -34,7 +38,20 @@ int ff_ubi_read_peb(const struct ff_ubi_image *img, uint32_t peb, uint32_t off, 
 		    size_t len, struct ff_err *err);
 
 int ff_ubi_scan(struct ff_ubi_image *img, struct ff_err *err);
+
+/* One way to lay the image out: plain (oob_size 0) or page + OOB. */
+struct ff_ubi_layout {
+	uint32_t page_size, oob_size;
+	uint32_t score; /* sound VID headers among the first PEBs it finds */
+};
+#define FF_UBI_MAX_LAYOUTS 16
+/* The layouts worth trying (hint may be NULL), best first; their count. */
+size_t ff_ubi_layouts(struct ff_ubi_image *img, const struct ff_ubi_hint *hint,
+		      struct ff_ubi_layout *out);
+/* Sets up the geometry under the layout in img->page_size/oob_size. */
 int ff_ubi_detect_geometry(struct ff_ubi_image *img, uint32_t peb_size, struct ff_err *err);
+/* Reads the OOB of the PEB's first page (raw dumps only). */
+int ff_ubi_peb_marked_bad(const struct ff_ubi_image *img, uint32_t peb, struct ff_err *err);
 int ff_ubi_read_vtbl(struct ff_ubi_image *img, struct ff_err *err);
 /* Counts each volume's LEBs and checks static volumes' data CRCs. */
 int ff_ubi_volumes_finish(struct ff_ubi_image *img, struct ff_err *err);

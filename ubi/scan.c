@@ -66,8 +66,13 @@ static int scan_peb(struct ff_ubi_image *img, uint32_t peb, struct ff_err *err)
 	uint8_t *buf = img->peb_buf;
 	struct ff_ubi_vid_hdr vid;
 	enum ff_ubi_hdr_status ec_s, s;
-	int r;
+	int r = ff_ubi_peb_marked_bad(img, peb, err);
 
+	if (r) { /* a bad block in a raw dump: not UBI's, nothing to report */
+		img->marked_bad += r > 0;
+		img->bad_pebs += r > 0;
+		return r < 0 ? -1 : 0;
+	}
 	if (ff_ubi_read_peb(img, peb, 0, buf, img->data_offs, err) < 0)
 		return -1;
 	ec_s = ff_ubi_ec_hdr_decode(buf, &(struct ff_ubi_ec_hdr){0});

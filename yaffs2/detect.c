@@ -14,6 +14,7 @@
 
 #include "common/bytes.h"
 #include "common/fs.h"
+#include "common/nand.h"
 #include "yaffs2/reader.h"
 #include "yaffs2/scan.h"
 #include "yaffs2/tags.h"
@@ -124,14 +125,15 @@ struct axes {
 
 static void fill_axes(const struct ff_yaffs2_opts *o, struct axes *a)
 {
-	static const uint32_t std_pages[6] = { 2048, 4096, 512, 1024, 8192, 16384 };
 	static const char *const std_layouts[3] = { "linux", "offset0", "inband" };
+	size_t n_std;
+	const uint32_t *std_pages = ff_nand_page_sizes(&n_std);
 
 	memset(a, 0, sizeof(*a));
 	if (o && o->page_size)
 		a->pages[a->n_pages++] = o->page_size;
 	else
-		for (int i = 0; i < 6; i++)
+		for (size_t i = 0; i < n_std && i < 6; i++)
 			a->pages[a->n_pages++] = std_pages[i];
 	if (o && o->oob_layout)
 		a->layouts[a->n_layouts++] = o->oob_layout;
@@ -151,14 +153,14 @@ static void fill_axes(const struct ff_yaffs2_opts *o, struct axes *a)
 static void try_oobs(const struct window *w, const struct ff_yaffs2_opts *o, struct cand *c,
 		     const char *layout, int tecc, struct cand *best, int *best_score)
 {
-	uint32_t oobs[2] = { c->lay.geom.page_size / 32, c->lay.geom.page_size / 16 };
-	uint32_t n = 2;
+	uint32_t oobs[2];
+	size_t n = ff_nand_oob_sizes(c->lay.geom.page_size, oobs);
 
 	if (o && o->oob_size) {
 		oobs[0] = o->oob_size;
 		n = 1;
 	}
-	for (uint32_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n; i++) {
 		struct ff_y2_geom g = c->lay.geom;
 		int sc;
 

@@ -1,5 +1,7 @@
 #include "yaffs2/geometry.h"
 
+#include "common/nand.h"
+
 #include <errno.h>
 #include <string.h>
 
@@ -67,5 +69,8 @@ const struct ff_y2_chip *ff_y2_chip_find(const char *name)
 
 uint32_t ff_y2_default_oob(uint32_t page_size)
 {
-	return page_size / 32;
+	uint32_t oobs[2];
+
+	ff_nand_oob_sizes(page_size, oobs);
+	return oobs[0];
 }

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/nand.h"
 #include "yaffs2/tags.h"
 
 #define READ_PAGES 256
@@ -46,15 +47,15 @@ int ff_y2_read_page_data(const struct ff_y2_scan *s, uint32_t page, uint8_t *buf
 	return 0;
 }
 
-/* Large-page chips mark a bad block in OOB byte 0 of its first page,
- * small-page chips in byte 5. */
+/* The marker in the OOB of the block's first page (common/nand.h). */
 static int block_is_bad(const struct ff_y2_scan *s, const uint8_t *raw)
 {
 	const struct ff_y2_layout *l = &s->lay;
 
 	if (l->kind != FF_Y2_LAYOUT_LINUX || !l->geom.oob_size)
 		return 0;
-	return raw[l->geom.page_size + (l->geom.page_size == 512 ? 5 : 0)] != 0xff;
+	return ff_nand_block_marked_bad(raw + l->geom.page_size, l->geom.oob_size,
+					l->geom.page_size);
 }
 
 static int push_rec(struct rec **v, size_t *n, size_t *cap, const struct rec *r)

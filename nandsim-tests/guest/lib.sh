@@ -8,6 +8,8 @@
 #   ns_load CHIP [PARAMS...]       load nandsim for a chip preset (+ params)
 #   ns_unload                      undo ns_load (and any UBI on it)
 #   ns_chip CHIP                   print nandsim's ID-byte parameters
+#   ns_export FILE [NAME]          send FILE to the host (run-guest.sh -x DIR
+#                                  writes it to DIR/NAME)
 #
 # Chip presets (ID bytes decoded by the kernel's generic extended-ID rules):
 #   512   512+16 pages, 16 KiB blocks, 32 MiB  (small page: 8 free OOB bytes)
@@ -60,6 +62,23 @@ check_fails() {
 	else
 		result fail "$_name" "exit $_rc, expected a refusal: $*"
 	fi
+}
+
+# The console is the only way back to the host: the file goes gzip'ed and
+# base64-encoded, its lines prefixed, with the MD5 of the gzip so the host
+# can tell a damaged transfer.  Kernel messages are held back meanwhile so
+# that none lands inside a line.
+ns_export() {
+	_ex_name=${2:-$(basename "$1")}
+	gzip -c "$1" > /tmp/export.gz || return 1
+	dmesg -n 1
+	{
+		echo "NANDSIM-FILE-BEGIN $_ex_name $(md5sum < /tmp/export.gz | cut -d' ' -f1)"
+		base64 /tmp/export.gz | sed 's/^/NANDSIM-FILE: /'
+		echo "NANDSIM-FILE-END"
+	} >&3
+	dmesg -n 4
+	rm -f /tmp/export.gz
 }
 
 ns_chip() {

@@ -1,8 +1,9 @@
 /* UBI scanner: ff_ubi_open (geometry detection, the PEB scan, LEB copy
  * selection, the volume table), then every volume's info, selection by
- * default, name and ID, and a copy of its bytes.  Byte 0 picks the PEB
- * size: 0 detect, 1 2 KiB, 2 16 KiB (the seeds' sizes), else detect; the
- * rest is the image. */
+ * default, name and ID, and a copy of its bytes.  Byte 0 picks the hint:
+ * 0 detect, 1 2 KiB PEBs, 2 16 KiB (the seeds' sizes), 3 a raw dump of
+ * 16 KiB PEBs with 512+16 pages, 4 512-byte pages, else none; the rest is
+ * the image. */
 #include <fcntl.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -38,7 +39,10 @@ static void walk(struct ff_ubi_image *img)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const uint32_t pebs[] = {0, 2048, 16384};
+	/* the first byte picks a hint: PEB size given, or a raw dump's page + OOB */
+	static const struct ff_ubi_hint hints[] = {
+		{0, 0, 0}, {2048, 0, 0}, {16384, 0, 0}, {16384, 512, 16}, {0, 512, 0},
+	};
 	struct ff_ubi_image *img;
 	struct ff_err err = {0};
 	char path[64];
@@ -48,7 +52,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	if (fuzz_memfd(data + 1, size - 1, &fd, path, sizeof(path)) < 0)
 		return 0;
-	if (ff_ubi_open(fd, 0, data[0] < 3 ? pebs[data[0]] : 0, &img, &err) == 0) {
+	if (ff_ubi_open(fd, 0, data[0] < 5 ? &hints[data[0]] : NULL, &img, &err) == 0) {
 		walk(img);
 		ff_ubi_close(img);
 	}

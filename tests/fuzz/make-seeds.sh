@@ -63,7 +63,8 @@ y2 41 inband-512.y2 --page-size 512 --oob-size 16 --pages-per-block 32 --no-xatt
 # and an empty autoresize volume; mkfs.ubi writes the same bytes where
 # ubinize is missing.  Byte 0 picks the PEB size (see fuzz_ubi.c): 0x01 =
 # 2 KiB PEBs with 1-byte I/O (NOR), 0x02 = 16 KiB with 512-byte pages and
-# 256-byte sub-pages, 0x00 detection.
+# 256-byte sub-pages, 0x03 the same as a raw dump with 512 + 16 pages,
+# 0x00 detection.
 ubinize=$(command -v ubinize || echo "$bin/mkfs.ubi")
 "$bin/mkfs.squashfs" -q -b 4K --all-root --mtime 0 "$src/tree/dir/sub" "$src/u.sqfs" 2>/dev/null ||
 	echo "seed: mkfs.squashfs for the UBI seeds failed" >&2
@@ -99,6 +100,12 @@ ubi_seed() {
 ubi_seed 01 nor-2k.ubi -p 2KiB -m 1
 ubi_seed 00 detect-2k.ubi -p 2KiB -m 1
 ubi_seed 02 nand-16k.ubi -p 16KiB -m 512 -s 256
+# The last one as a raw NAND dump (512 + 16 pages, erased OOB, PEB 1 marked
+# bad, as nanddump -o writes it): 0x03 gives the geometry, 0x00 detects it.
+python3 "$(dirname "$0")/../tools/ubi_edit.py" "$src/u.ubi" 16384 nand-dump "$src/d.img" 512 16 1 &&
+	for sel in 03:dump-512.ubi 00:detect-dump-512.ubi; do
+		{ printf "\\x${sel%%:*}"; cat "$src/d.img"; } > "$out/ubi/${sel#*:}"
+	done || echo "seed: the UBI raw dump seed failed" >&2
 
 # Compressed blocks for the decompress target come from seed_blocks (C,
 # through compress/), which fuzz.mk runs after this script.

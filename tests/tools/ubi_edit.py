@@ -7,6 +7,10 @@
         copy_flag, data_size, data_crc=auto|N) and recompute the header CRC
   ubi_edit.py IMG PEB_SIZE data PEB FILE        put FILE in the data area
   ubi_edit.py IMG PEB_SIZE flip PEB OFFSET      flip a bit, leave the CRCs
+  ubi_edit.py IMG PEB_SIZE nand-dump OUT PAGE OOB [BAD...]
+        write OUT as `nanddump -o` would: each PAGE bytes followed by OOB
+        bytes of 0xff; PEBs numbered BAD get the bad-block marker (OOB
+        byte 0 of their first page, byte 5 for 512-byte pages, set to 0)
 
 UBI's CRC is zlib's crc32 with the result inverted (the kernel's crc32_le
 seeded with 0xFFFFFFFF, not inverted)."""
@@ -51,6 +55,18 @@ def main():
         area = peb - data_off
         assert len(d) <= area, 'data larger than a LEB'
         b[p + data_off:p + peb] = d + b'\xff' * (area - len(d))
+    elif cmd == 'nand-dump':
+        out, page, oob = args[0], int(args[1], 0), int(args[2], 0)
+        bad = {int(a) for a in args[3:]}
+        mark = 5 if page == 512 else 0
+        with open(out, 'wb') as f:
+            for n in range(len(b) // peb):
+                for q in range(peb // page):
+                    spare = bytearray(b'\xff' * oob)
+                    if n in bad and q == 0:
+                        spare[mark] = 0
+                    f.write(b[n * peb + q * page:n * peb + (q + 1) * page] + spare)
+        return
     elif cmd == 'flip':
         b[int(args[0]) * peb + int(args[1], 0)] ^= 1
     else:

@@ -1,0 +1,109 @@
+#!/bin/bash
+# flashfs on raw NAND dumps of UBI devices: each page followed by its OOB,
+# as `nanddump -o` writes them.  The dumps are made here from images of
+# mtd-utils' ubinize (around mksquashfs images) by tests/tools/ubi_edit.py,
+# its own Python code: pages interleaved with erased OOB, one block marked
+# bad in its OOB (holding a newer copy of the rootfs LEB that must not be
+# read) and erased PEBs.  Oracle: unsquashfs's extraction of the SquashFS
+# images.  The same from a kernel-written device: nandsim_ubi.t.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/yaffs2_lib.sh"
+. "$(dirname "$0")/fuse_lib.sh"
+need_root
+command -v ubinize > /dev/null || skip_all "ubinize (mtd-utils) not installed"
+command -v mksquashfs > /dev/null || skip_all "mksquashfs not installed"
+EDIT="python3 $FF_TOP/tests/tools/ubi_edit.py"
+
+cd "$T" || exit 2
+make_kinds_tree src
+rm -f src/sock # unsquashfs does not restore sockets
+mkdir -p srcb/etc && echo "slot b" > srcb/etc/version
+mksquashfs src a.sqfs -noappend -quiet -no-progress > /dev/null
+mksquashfs srcb b.sqfs -noappend -quiet -no-progress > /dev/null
+unsquashfs -q -n -d unsq_a a.sqfs > /dev/null
+head -c 5000 /dev/urandom > kernel.img
+cat > u.ini <<'INI'
+[kernel]
+mode=ubi
+image=kernel.img
+vol_id=0
+vol_type=static
+vol_name=kernel
+[rootfs]
+mode=ubi
+image=a.sqfs
+vol_id=1
+vol_size=2MiB
+vol_name=rootfs
+INI
+
+extract_is() { # NAME IMAGE [options]
+	local name=$1 img=$2
+	shift 2
+	rm -rf x && mkdir x
+	ok "$name: extract" flashfs extract -C x "$@" "$img"
+	same_manifest "$name: tree = unsquashfs's" unsq_a x
+}
+
+# PAGE OOB PEB ubinize-options
+for geom in "2048 64 131072 -m 2048" "512 16 16384 -m 512 -s 256" "4096 128 262144 -m 4096" \
+	"2048 128 131072 -m 2048 -s 512" "4096 224 262144 -m 4096"; do
+	set -- $geom
+	page=$1 oob=$2 peb=$3
+	shift 3
+	name="$page+$oob"
+	ubinize -o u.ubi -p "$peb" "$@" -Q 9 u.ini > /dev/null
+	# rootfs LEB 0 again, newer, holding b.sqfs: in a block marked bad
+	n=$($EDIT u.ubi "$peb" append-copy 3)
+	$EDIT u.ubi "$peb" data "$n" b.sqfs
+	$EDIT u.ubi "$peb" vid "$n" sqnum=99 data_size="$(stat -c %s b.sqfs)"
+	$EDIT u.ubi "$peb" append-erased 2
+	$EDIT u.ubi "$peb" nand-dump d.img "$page" "$oob" "$n"
+	case $oob in 64|16|128) extract_is "$name: detected" d.img ;;
+	*) fails "$name: an OOB size outside the usual ones is not guessed" flashfs ls d.img / ;;
+	esac
+	extract_is "$name: --page-size --oob-size" d.img --page-size "$page" --oob-size "$oob"
+	flashfs info --page-size "$page" --oob-size "$oob" d.img > info.txt
+	grep -q "^ubi_nand_page_size  *$page\$" info.txt && grep -q "^ubi_nand_oob_size  *$oob\$" info.txt &&
+		grep -q '^ubi_nand_bad_blocks  *1$' info.txt && grep -q '^ubi_free_pebs  *2$' info.txt &&
+		grep -q "^ubi_volume_0 .*static.*used 5000 bytes.*CRC ok" info.txt
+	ok "$name: info: page + OOB, 1 bad block, 2 free PEBs, static volume CRC ok" test $? = 0
+	ok "$name: check: clean" flashfs check -q --page-size "$page" --oob-size "$oob" d.img
+done
+
+# the last geometry's dump once more, without the bad-block marker: then
+# the newer copy is read, which shows the marker is what kept it out
+ubinize -o u.ubi -p 131072 -m 2048 -Q 9 u.ini > /dev/null
+n=$($EDIT u.ubi 131072 append-copy 3)
+$EDIT u.ubi 131072 data "$n" b.sqfs
+$EDIT u.ubi 131072 vid "$n" sqnum=99 data_size="$(stat -c %s b.sqfs)"
+$EDIT u.ubi 131072 nand-dump good.img 2048 64
+$EDIT u.ubi 131072 nand-dump bad.img 2048 64 "$n"
+is "$(flashfs cat good.img /etc/version)" "slot b" "no marker: the newer copy of the LEB is read"
+fails "marked bad: it is not" flashfs cat bad.img /etc/version
+ok "ls works on the dump" flashfs ls bad.img /dir
+fails "--page-size 1000: refused" flashfs ls --page-size 1000 bad.img /
+fails "--page-size 4096 on a 2048+64 dump: refused" flashfs ls --page-size 4096 --oob-size 128 bad.img /
+case $(flashfs ls --page-size 4096 --oob-size 128 bad.img / 2>&1) in
+*bad.img*) ok "  ... naming the image" true ;; *) ok "  ... naming the image" false ;; esac
+
+# a damaged EC header in a dump: named by PEB by check, tree still whole
+cp u.ubi e.ubi
+$EDIT e.ubi 131072 flip 2 10
+$EDIT e.ubi 131072 nand-dump e.img 2048 64 "$n"
+case $(flashfs check e.img 2>&1) in *"PEB 2: EC header CRC mismatch"*) ok "check on a dump names PEB 2" true ;;
+*) ok "check on a dump names PEB 2" false ;; esac
+extract_is "damaged EC header in a dump" e.img
+
+if [ -c /dev/fuse ] && command -v fusermount3 > /dev/null; then
+	if fuse_mount "$T/mnt" bad.img; then
+		ok "flashfs mount of the dump" true
+		same_manifest "  ... tree = unsquashfs's" unsq_a "$T/mnt"
+		fuse_umount "$T/mnt"
+	else
+		ok "flashfs mount of the dump" false
+	fi
+else
+	skip "no FUSE here (/dev/fuse or fusermount3 missing)" "flashfs mount of the dump"
+fi
+done_testing
