@@ -57,11 +57,13 @@ static int lzma_set(void *opts, uint32_t block_size, const char *key, const char
 	return ff_opt_unknown("lzma", key, err);
 }
 
-static void lzma_describe(const void *opts, char *buf, size_t cap)
+static void lzma_options(const void *opts, int stored, ff_info_fn fn, void *ctx)
 {
 	const struct lzma_opts *o = opts;
 
-	snprintf(buf, cap, "level=%d%s", o->level, o->extreme ? ",extreme" : "");
+	(void)stored;
+	ff_info_int(fn, ctx, "level", o->level);
+	ff_info_bool(fn, ctx, "extreme", o->extreme);
 }
 
 static ssize_t lzma_encode(const void *opts, uint32_t block_size, uint8_t *buf, size_t cap)
@@ -152,7 +154,7 @@ const struct ff_codec ff_codec_lzma = {
 	.opts_size = sizeof(struct lzma_opts),
 	.defaults = lzma_defaults,
 	.set_option = lzma_set,
-	.describe = lzma_describe,
+	.options = lzma_options,
 	.options_encode = lzma_encode,
 	.options_decode = lzma_decode,
 	.ctx_new = lzma_new,

@@ -108,5 +108,6 @@ void ff_ubi_summary(const struct ff_ubi_image *img, struct ff_ubi_summary *s)
 		.image_seq = img->image_seq, .version = img->version, .pebs = img->pebs,
 		.used_pebs = (uint32_t)img->n_lebs, .erased_pebs = img->erased_pebs,
 		.bad_pebs = img->bad_pebs, .old_copies = img->old_copies, .max_ec = img->max_ec,
+		.image_bytes = img->size,
 	};
 }

@@ -57,6 +57,7 @@ struct ff_ubi_summary {
 	uint32_t peb_size, leb_size, vid_hdr_offs, data_offs, image_seq, version;
 	uint32_t pebs, used_pebs, erased_pebs, bad_pebs, old_copies;
 	uint64_t max_ec;
+	uint64_t image_bytes; /* from the offset to the end of the file */
 };
 void ff_ubi_summary(const struct ff_ubi_image *img, struct ff_ubi_summary *s);
 
