@@ -299,8 +299,8 @@ static void report_json(const struct args *a, const struct ff_y2_write_opts *wo,
 {
 	const struct ff_y2_layout *l = &wo->layout;
 	const struct { const char *key; uint64_t v; } counts[] = {
-		/* as flashfs info counts them: the root directory is not one */
-		{"objects", st->objects - (wo->root_header && st->objects ? 1 : 0)},
+		/* not "objects": flashfs info counts neither the root nor lost+found */
+		{"objects_written", st->objects},
 		{"header_chunks", st->header_chunks},
 		{"data_chunks", st->data_chunks}, {"hole_chunks", st->hole_chunks},
 		{"blocks", st->blocks}, {"nand_bytes", st->bytes},
