@@ -1,4 +1,4 @@
-/* JSON output, schema docs/bench.schema.json ("flashfs-bench/1").  Keys are
+/* JSON output, schema docs/schemas/bench.schema.json ("flashfs-bench/1").  Keys are
  * only ever added, never renamed, within one schema version. */
 #include "bench/bench.h"
 
