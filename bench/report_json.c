@@ -1,4 +1,4 @@
-/* JSON output, schema docs/bench.schema.json ("flashfs-bench/1").  Keys are
+/* JSON output, schema docs/schemas/bench.schema.json ("flashfs-bench/1").  Keys are
  * only ever added, never renamed, within one schema version. */
 #include "bench/bench.h"
 
@@ -7,6 +7,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "common/info.h"
 #include "common/json.h"
 
 static void corpus(struct ff_json *j, const struct bench_report *r)
@@ -104,6 +105,20 @@ static void self_check(struct ff_json *j, const struct bench_selfcheck *sc)
 	ff_json_end_object(j);
 }
 
+/* The options as typed members: the codec set up again as measured. */
+static void comp_options(struct ff_json *j, const struct bench_result *x)
+{
+	struct ff_err err = { 0 };
+	struct ff_comp *comp = bench_codec_open(&x->codec, x->block_size, &err);
+
+	ff_json_key(j, "compressor_options");
+	ff_json_begin_object(j);
+	if (comp)
+		ff_comp_options(comp, 0, ff_info_json, j);
+	ff_json_end_object(j);
+	ff_comp_free(comp);
+}
+
 static void result(struct ff_json *j, const struct bench_report *r, size_t i)
 {
 	const struct bench_result *x = &r->res[i];
@@ -112,6 +127,7 @@ static void result(struct ff_json *j, const struct bench_report *r, size_t i)
 	ff_json_kv_str(j, "label", x->codec.label);
 	ff_json_kv_str(j, "codec", x->codec.name);
 	ff_json_kv_str(j, "options", x->options);
+	comp_options(j, x);
 	ff_json_kv_uint(j, "block_size", x->block_size);
 	ff_json_kv_uint(j, "image_size", x->image_size);
 	ff_json_kv_uint(j, "bytes_used", x->bytes_used);

@@ -21,6 +21,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "common/info.h"
 #include "common/warn.h"
 
 struct ff_fs;
@@ -38,7 +39,8 @@ struct ff_stat {
 
 struct ff_statfs {
 	uint64_t block_size;   /* the format's block or chunk size */
-	uint64_t total_bytes;  /* image size */
+	uint64_t total_bytes;  /* bytes the file system occupies (SquashFS: bytes_used) */
+	uint64_t image_bytes;  /* the image's bytes: its file or device from the offset on */
 	uint64_t inodes;       /* number of objects */
 	uint32_t name_max;
 };
@@ -53,10 +55,8 @@ typedef int (*ff_readdir_fn)(void *ctx, const char *name, size_t name_len,
 /* Called with the full name ("user.comment") of each extended attribute. */
 typedef int (*ff_xattr_fn)(void *ctx, const char *name, size_t name_len);
 
-/* Format-specific facts for `flashfs info`: one call per key, in a stable
- * order.  Numbers are passed as strings already formatted; `is_number`
- * tells a JSON writer whether to quote. */
-typedef void (*ff_info_fn)(void *ctx, const char *key, const char *value, int is_number);
+/* Format-specific facts for `flashfs info` are typed items in a stable
+ * order (common/info.h); docs/schemas/info.schema.json names them. */
 
 /* One problem found by a check, e.g. "inode 17: nlink 3, found 2 links". */
 typedef void (*ff_problem_fn)(void *ctx, const char *what);

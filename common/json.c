@@ -56,6 +56,7 @@ static void begin(struct ff_json *j, char c)
 	if (j->depth + 1 < FF_JSON_DEPTH_MAX)
 		j->depth++;
 	j->has_member[j->depth] = 0;
+	j->is_array[j->depth] = c == '[';
 }
 
 static void end(struct ff_json *j, char c)
@@ -73,6 +74,11 @@ void ff_json_begin_object(struct ff_json *j) { begin(j, '{'); }
 void ff_json_end_object(struct ff_json *j) { end(j, '}'); }
 void ff_json_begin_array(struct ff_json *j) { begin(j, '['); }
 void ff_json_end_array(struct ff_json *j) { end(j, ']'); }
+
+void ff_json_end(struct ff_json *j)
+{
+	end(j, j->is_array[j->depth] ? ']' : '}');
+}
 
 void ff_json_finish(struct ff_json *j)
 {

@@ -20,6 +20,7 @@ struct ff_json {
 	unsigned depth;
 	int after_key;       /* the next value completes a "key": pair */
 	unsigned char has_member[FF_JSON_DEPTH_MAX];
+	unsigned char is_array[FF_JSON_DEPTH_MAX];
 };
 
 /* pretty = 0: everything on one line, no blanks. */
@@ -28,6 +29,8 @@ void ff_json_begin_object(struct ff_json *j);
 void ff_json_end_object(struct ff_json *j);
 void ff_json_begin_array(struct ff_json *j);
 void ff_json_end_array(struct ff_json *j);
+/* Closes the innermost open object or array, whichever it is. */
+void ff_json_end(struct ff_json *j);
 /* Ends the document with a newline. */
 void ff_json_finish(struct ff_json *j);
 

@@ -11,6 +11,7 @@
 #include <sys/types.h>
 
 #include "common/error.h"
+#include "common/info.h"
 
 /* Returned by a codec's compress hook when the result does not fit in the
  * capacity it was given (compress.c turns that into FF_COMP_NOSHRINK). */
@@ -31,10 +32,10 @@ struct ff_codec {
 	/* value is NULL for a bare flag ("hc"). */
 	int (*set_option)(void *opts, uint32_t block_size, const char *key, const char *value,
 			  struct ff_err *err);
-	void (*describe)(const void *opts, char *buf, size_t cap);
-	/* Only what an options block holds (NULL: describe shows nothing
-	 * else); a reader knows no more about an image. */
-	void (*describe_stored)(const void *opts, char *buf, size_t cap);
+	/* The options as typed members, in a fixed order; with stored only
+	 * what an options block holds (a reader knows no more about an
+	 * image).  ff_comp_describe turns them into text (compress.c). */
+	void (*options)(const void *opts, int stored, ff_info_fn fn, void *ctx);
 	/* Payload length, 0 for "defaults, no block", -1 when cap is short. */
 	ssize_t (*options_encode)(const void *opts, uint32_t block_size, uint8_t *buf,
 				  size_t cap);
@@ -93,7 +94,5 @@ int ff_opt_size(const char *codec, const char *key, const char *value, uint32_t 
 /* Does key match one of the spellings (NULL-terminated)? */
 int ff_opt_is(const char *key, const char *const *spellings);
 int ff_opt_unknown(const char *codec, const char *key, struct ff_err *err);
-/* Append "name1,name2" of the bits set in mask to buf. */
-void ff_opt_list_text(uint32_t mask, const char *const *names, char *buf, size_t cap);
 
 #endif

@@ -74,7 +74,7 @@ int ff_opt_list(const char *codec, const char *key, const char *value,
 		int i = list_index(p, len, names, aliases);
 
 		if (i < 0) {
-			ff_opt_list_text(~0u, names, known, sizeof(known));
+			ff_info_names_text(~0u, names, known, sizeof(known));
 			return ff_err_set(err, EINVAL, "%s: %s=%s: unknown name '%.*s' (known: %s)",
 					  codec, key, value, (int)len, p, known);
 		}
@@ -138,20 +138,6 @@ int ff_opt_is(const char *key, const char *const *spellings)
 int ff_opt_unknown(const char *codec, const char *key, struct ff_err *err)
 {
 	return ff_err_set(err, EINVAL, "%s: unknown option '%s'", codec, key);
-}
-
-void ff_opt_list_text(uint32_t mask, const char *const *names, char *buf, size_t cap)
-{
-	size_t used = 0;
-
-	if (cap)
-		buf[0] = '\0';
-	for (int i = 0; names[i] && used < cap; i++) {
-		if (!(mask & (1u << i)))
-			continue;
-		used += (size_t)snprintf(buf + used, cap - used, "%s%s", used ? "," : "",
-					 names[i]);
-	}
 }
 
 int ff_codec_reserve(uint8_t **buf, size_t *cap, size_t need, const char *codec,

@@ -144,21 +144,87 @@ int ff_comp_id(const struct ff_comp *comp)
 	return comp->codec->id;
 }
 
-void ff_comp_describe(const struct ff_comp *comp, char *buf, size_t cap)
+void ff_comp_options(const struct ff_comp *comp, int stored, ff_info_fn fn, void *ctx)
 {
+	comp->codec->options(comp->opts, stored, fn, ctx);
+}
+
+/* The text form of the typed options: "key=value" joined by commas, a
+ * list's names joined by commas, a true flag as its bare name (a false one
+ * left out), the encoder as its bare name, "default" for nothing. */
+struct text {
+	char *buf;
+	size_t cap, used;
+	const char *list_key; /* inside a list: its key */
+	int list_items;
+};
+
+static void text_add(struct text *t, const char *key, const char *value)
+{
+	if (t->used < t->cap)
+		t->used += (size_t)snprintf(t->buf + t->used, t->cap - t->used, "%s%s%s%s",
+					    t->used ? "," : "", key ? key : "", key ? "=" : "",
+					    value);
+}
+
+static void text_item(void *ctx, const struct ff_info_item *it)
+{
+	struct text *t = ctx;
+	char num[24];
+
+	if (t->list_key) {
+		if (it->type == FF_INFO_END)
+			t->list_key = NULL;
+		else if (t->list_items++)
+			text_add(t, NULL, it->str);
+		else
+			text_add(t, t->list_key, it->str);
+		return;
+	}
+	switch (it->type) {
+	case FF_INFO_STR:
+		text_add(t, strcmp(it->key, "encoder") ? it->key : NULL, it->str);
+		break;
+	case FF_INFO_UINT:
+		snprintf(num, sizeof(num), "%llu", (unsigned long long)it->num);
+		text_add(t, it->key, num);
+		break;
+	case FF_INFO_INT:
+		snprintf(num, sizeof(num), "%lld", (long long)it->snum);
+		text_add(t, it->key, num);
+		break;
+	case FF_INFO_BOOL:
+		if (it->num)
+			text_add(t, NULL, it->key);
+		break;
+	case FF_INFO_LIST:
+		t->list_key = it->key;
+		t->list_items = 0;
+		break;
+	default:
+		break;
+	}
+}
+
+static void describe(const struct ff_comp *comp, int stored, char *buf, size_t cap)
+{
+	struct text t = { buf, cap, 0, NULL, 0 };
+
 	if (cap)
 		buf[0] = '\0';
-	comp->codec->describe(comp->opts, buf, cap);
+	comp->codec->options(comp->opts, stored, text_item, &t);
+	if (!t.used && cap)
+		snprintf(buf, cap, "default");
+}
+
+void ff_comp_describe(const struct ff_comp *comp, char *buf, size_t cap)
+{
+	describe(comp, 0, buf, cap);
 }
 
 void ff_comp_describe_stored(const struct ff_comp *comp, char *buf, size_t cap)
 {
-	if (cap)
-		buf[0] = '\0';
-	if (comp->codec->describe_stored)
-		comp->codec->describe_stored(comp->opts, buf, cap);
-	else
-		comp->codec->describe(comp->opts, buf, cap);
+	describe(comp, 1, buf, cap);
 }
 
 int ff_comp_kernel_unsupported(const struct ff_comp *comp)

@@ -16,6 +16,7 @@
 #include <sys/types.h>
 
 #include "common/error.h"
+#include "common/info.h"
 
 /* SquashFS compressor ids (superblock field). */
 enum ff_comp_id {
@@ -58,6 +59,10 @@ const char *ff_comp_option_help(const char *name);
 
 const char *ff_comp_name(const struct ff_comp *comp);
 int ff_comp_id(const struct ff_comp *comp);
+/* The options as typed members (common/info.h: integers, booleans, names,
+ * lists of names), in a fixed order, for JSON; with stored only what an
+ * options block holds.  The text below is made from the same members. */
+void ff_comp_options(const struct ff_comp *comp, int stored, ff_info_fn fn, void *ctx);
 /* Canonical option text, e.g. "libdeflate,level=9" or
  * "zlib,level=9,window=15,strategy=default", for reports. */
 void ff_comp_describe(const struct ff_comp *comp, char *buf, size_t cap);

@@ -171,18 +171,21 @@ static int gz_set(void *opts, uint32_t block_size, const char *key, const char *
 /* "libdeflate,level=9" or "zlib,level=9,window=15,strategy=default"; read
  * from an image, a level 1..9 is shown without an encoder, which the
  * options block does not record. */
-static void gz_describe(const void *opts, char *buf, size_t cap)
+static void gz_options(const void *opts, int stored, ff_info_fn fn, void *ctx)
 {
 	const struct gz_opts *o = opts;
-	char list[128];
 
+	(void)stored;
 	if (o->encoder == GZ_LIBDEFLATE) {
-		snprintf(buf, cap, "libdeflate,level=%d", o->level);
+		ff_info_str(fn, ctx, "encoder", "libdeflate");
+		ff_info_int(fn, ctx, "level", o->level);
 		return;
 	}
-	ff_opt_list_text(o->strategies ? o->strategies : 1, strat_names, list, sizeof(list));
-	snprintf(buf, cap, "%slevel=%d,window=%d,strategy=%s", o->from_image ? "" : "zlib,",
-		 o->level, o->window, list);
+	if (!o->from_image)
+		ff_info_str(fn, ctx, "encoder", "zlib");
+	ff_info_int(fn, ctx, "level", o->level);
+	ff_info_int(fn, ctx, "window", o->window);
+	ff_info_names(fn, ctx, "strategy", o->strategies ? o->strategies : 1, strat_names, NULL);
 }
 
 static ssize_t gz_encode(const void *opts, uint32_t block_size, uint8_t *buf, size_t cap)
@@ -363,7 +366,7 @@ const struct ff_codec ff_codec_gzip = {
 	.defaults = gz_defaults,
 	.image_defaults = gz_image_defaults,
 	.set_option = gz_set,
-	.describe = gz_describe,
+	.options = gz_options,
 	.options_encode = gz_encode,
 	.options_decode = gz_decode,
 	.ctx_new = gz_new,

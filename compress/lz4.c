@@ -53,14 +53,14 @@ static int lz4_set(void *opts, uint32_t block_size, const char *key, const char 
 	return 0;
 }
 
-static void lz4_describe(const void *opts, char *buf, size_t cap)
+static void lz4_options(const void *opts, int stored, ff_info_fn fn, void *ctx)
 {
 	const struct lz4_opts *o = opts;
 
+	(void)stored;
+	ff_info_bool(fn, ctx, "hc", o->hc);
 	if (o->hc)
-		snprintf(buf, cap, "hc,level=%d", o->level);
-	else
-		snprintf(buf, cap, "default");
+		ff_info_int(fn, ctx, "level", o->level);
 }
 
 static ssize_t lz4_encode(const void *opts, uint32_t block_size, uint8_t *buf, size_t cap)
@@ -161,7 +161,7 @@ const struct ff_codec ff_codec_lz4 = {
 	.opts_size = sizeof(struct lz4_opts),
 	.defaults = lz4_defaults,
 	.set_option = lz4_set,
-	.describe = lz4_describe,
+	.options = lz4_options,
 	.options_encode = lz4_encode,
 	.options_decode = lz4_decode,
 	.ctx_new = lz4_new,

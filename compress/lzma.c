@@ -62,14 +62,14 @@ static int lzma_set(void *opts, uint32_t block_size, const char *key, const char
 	return ff_opt_unknown("lzma", key, err);
 }
 
-static void lzma_describe(const void *opts, char *buf, size_t cap)
+static void lzma_options(const void *opts, int stored, ff_info_fn fn, void *ctx)
 {
 	const struct lzma_opts *o = opts;
 
-	char bits[32];
-
-	ff_lzma_bits_describe(&o->bits, bits, sizeof(bits));
-	snprintf(buf, cap, "level=%d%s%s", o->level, o->extreme ? ",extreme" : "", bits);
+	(void)stored;
+	ff_info_int(fn, ctx, "level", o->level);
+	ff_info_bool(fn, ctx, "extreme", o->extreme);
+	ff_lzma_bits_options(&o->bits, fn, ctx);
 }
 
 static ssize_t lzma_encode(const void *opts, uint32_t block_size, uint8_t *buf, size_t cap)
@@ -165,7 +165,7 @@ const struct ff_codec ff_codec_lzma = {
 	.opts_size = sizeof(struct lzma_opts),
 	.defaults = lzma_defaults,
 	.set_option = lzma_set,
-	.describe = lzma_describe,
+	.options = lzma_options,
 	.options_encode = lzma_encode,
 	.options_decode = lzma_decode,
 	.ctx_new = lzma_new,

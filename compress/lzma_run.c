@@ -110,15 +110,12 @@ int ff_lzma_bits_apply(const struct ff_lzma_bits *b, const char *codec, lzma_opt
 	return 0;
 }
 
-void ff_lzma_bits_describe(const struct ff_lzma_bits *b, char *buf, size_t cap)
+void ff_lzma_bits_options(const struct ff_lzma_bits *b, ff_info_fn fn, void *ctx)
 {
-	int n = 0;
-
-	buf[0] = '\0';
-	if (b->lc >= 0 && n >= 0 && (size_t)n < cap)
-		n += snprintf(buf + n, cap - (size_t)n, ",lc=%d", b->lc);
-	if (b->lp >= 0 && n >= 0 && (size_t)n < cap)
-		n += snprintf(buf + n, cap - (size_t)n, ",lp=%d", b->lp);
-	if (b->pb >= 0 && n >= 0 && (size_t)n < cap)
-		snprintf(buf + n, cap - (size_t)n, ",pb=%d", b->pb);
+	if (b->lc >= 0)
+		ff_info_int(fn, ctx, "lc", b->lc);
+	if (b->lp >= 0)
+		ff_info_int(fn, ctx, "lp", b->lp);
+	if (b->pb >= 0)
+		ff_info_int(fn, ctx, "pb", b->pb);
 }

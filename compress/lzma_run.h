@@ -9,6 +9,7 @@
 #include <sys/types.h>
 
 #include "common/error.h"
+#include "common/info.h"
 
 /* Decoders never get more than this much memory for one block: enough for
  * any dictionary a SquashFS block can use, not enough for a hostile header
@@ -33,8 +34,8 @@ int ff_lzma_bits_set(struct ff_lzma_bits *b, const char *codec, const char *key,
 /* Puts the given bits into o; lc + lp over 4 is refused (liblzma's limit). */
 int ff_lzma_bits_apply(const struct ff_lzma_bits *b, const char *codec, lzma_options_lzma *o,
 		       struct ff_err *err);
-/* ",lc=0,lp=2,pb=2" for the given bits, "" when none. */
-void ff_lzma_bits_describe(const struct ff_lzma_bits *b, char *buf, size_t cap);
+/* The given bits as typed members lc, lp, pb (none while the preset's stand). */
+void ff_lzma_bits_options(const struct ff_lzma_bits *b, ff_info_fn fn, void *ctx);
 /* Text for a liblzma return code. */
 const char *ff_lzma_strerror(lzma_ret ret);
 

@@ -81,14 +81,14 @@ static int lzo_set(void *opts, uint32_t block_size, const char *key, const char 
 	return 0;
 }
 
-static void lzo_describe(const void *opts, char *buf, size_t cap)
+static void lzo_options(const void *opts, int stored, ff_info_fn fn, void *ctx)
 {
 	const struct lzo_opts *o = opts;
 
+	(void)stored;
+	ff_info_str(fn, ctx, "algorithm", alg_names[o->algorithm]);
 	if (o->algorithm == LZO_999)
-		snprintf(buf, cap, "algorithm=lzo1x_999,level=%d", o->level);
-	else
-		snprintf(buf, cap, "algorithm=%s", alg_names[o->algorithm]);
+		ff_info_int(fn, ctx, "level", o->level);
 }
 
 static ssize_t lzo_encode(const void *opts, uint32_t block_size, uint8_t *buf, size_t cap)
@@ -228,7 +228,7 @@ const struct ff_codec ff_codec_lzo = {
 	.opts_size = sizeof(struct lzo_opts),
 	.defaults = lzo_defaults,
 	.set_option = lzo_set,
-	.describe = lzo_describe,
+	.options = lzo_options,
 	.options_encode = lzo_encode,
 	.options_decode = lzo_decode,
 	.ctx_new = lzo_new,

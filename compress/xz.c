@@ -111,26 +111,20 @@ static int xz_set(void *opts, uint32_t block_size, const char *key, const char *
 	return ff_opt_unknown("xz", key, err);
 }
 
-static void xz_describe(const void *opts, char *buf, size_t cap)
+/* The preset level and extreme only steered the encoder: an options
+ * block stores the dictionary and the BCJ filters. */
+static void xz_options(const void *opts, int stored, ff_info_fn fn, void *ctx)
 {
 	const struct xz_opts *o = opts;
-	char list[128];
 
-	ff_opt_list_text(o->bcj, bcj_names, list, sizeof(list));
-	char bits[32];
-
-	ff_lzma_bits_describe(&o->bits, bits, sizeof(bits));
-	snprintf(buf, cap, "level=%d%s,dict=%u%s%s%s", o->level, o->extreme ? ",extreme" : "",
-		 o->dict, o->bcj ? ",bcj=" : "", list, bits);
-}
-
-static void xz_describe_stored(const void *opts, char *buf, size_t cap)
-{
-	const struct xz_opts *o = opts;
-	char list[128];
-
-	ff_opt_list_text(o->bcj, bcj_names, list, sizeof(list));
-	snprintf(buf, cap, "dict=%u%s%s", o->dict, o->bcj ? ",bcj=" : "", list);
+	if (!stored) {
+		ff_info_int(fn, ctx, "level", o->level);
+		ff_info_bool(fn, ctx, "extreme", o->extreme);
+	}
+	ff_info_uint(fn, ctx, "dict", o->dict);
+	ff_info_names(fn, ctx, "bcj", o->bcj, bcj_names, NULL);
+	if (!stored)
+		ff_lzma_bits_options(&o->bits, fn, ctx);
 }
 
 static ssize_t xz_encode(const void *opts, uint32_t block_size, uint8_t *buf, size_t cap)
@@ -279,8 +273,7 @@ const struct ff_codec ff_codec_xz = {
 	.opts_size = sizeof(struct xz_opts),
 	.defaults = xz_defaults,
 	.set_option = xz_set,
-	.describe = xz_describe,
-	.describe_stored = xz_describe_stored,
+	.options = xz_options,
 	.options_encode = xz_encode,
 	.options_decode = xz_decode,
 	.ctx_new = xz_new,

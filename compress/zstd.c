@@ -42,9 +42,10 @@ static int zs_set(void *opts, uint32_t block_size, const char *key, const char *
 	return 0;
 }
 
-static void zs_describe(const void *opts, char *buf, size_t cap)
+static void zs_options(const void *opts, int stored, ff_info_fn fn, void *ctx)
 {
-	snprintf(buf, cap, "level=%d", ((const struct zs_opts *)opts)->level);
+	(void)stored;
+	ff_info_int(fn, ctx, "level", ((const struct zs_opts *)opts)->level);
 }
 
 static ssize_t zs_encode(const void *opts, uint32_t block_size, uint8_t *buf, size_t cap)
@@ -140,7 +141,7 @@ const struct ff_codec ff_codec_zstd = {
 	.opts_size = sizeof(struct zs_opts),
 	.defaults = zs_defaults,
 	.set_option = zs_set,
-	.describe = zs_describe,
+	.options = zs_options,
 	.options_encode = zs_encode,
 	.options_decode = zs_decode,
 	.ctx_new = zs_new,

@@ -46,7 +46,7 @@ static void usage(FILE *out)
 		"      --no-fragments, --always-fragments, --no-dedup, --no-sparse\n"
 		"                         split files as mkfs.squashfs with these options\n"
 		"      --csv FILE         write CSV (- for stdout)\n"
-		"      --json FILE        write JSON, schema docs/bench.schema.json (-: stdout)\n"
+		"      --json FILE        write JSON, schema flashfs-bench/1 (-: stdout)\n"
 		"      --plot FILE        write a plot (.svg or .png) with gnuplot (.gp: the\n"
 		"                         gnuplot script)\n"
 		"      --wide             every table column (default: the terminal's width,\n"

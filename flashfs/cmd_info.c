@@ -7,36 +7,82 @@
 #include "flashfs/cli.h"
 #include "flashfs/commands.h"
 
-struct out {
-	int json;
-	struct ff_json j;
-	int have_format; /* a format's own info may repeat the "format" key */
+#define INFO_SCHEMA "flashfs-info/1" /* docs/schemas/info.schema.json */
+
+/* Text output: one "key value" line per value; a group with a line of its
+ * own is one line, the others show their members. */
+struct text {
+	unsigned skip; /* > 0: inside a group shown as one line */
 };
 
-static void put(void *ctx, const char *key, const char *value, int is_number)
+static void text_line(const struct ff_info_item *it, const char *value)
 {
-	struct out *o = ctx;
+	printf("%-20s %s\n", it->text_key ? it->text_key : it->key ? it->key : "", value);
+}
 
-	if (!strcmp(key, "format") && o->have_format++)
-		return;
-	if (!o->json) {
-		printf("%-20s %s\n", key, value);
+static void text_item(void *ctx, const struct ff_info_item *it)
+{
+	struct text *t = ctx;
+	char num[24];
+
+	if (t->skip) {
+		t->skip += it->type == FF_INFO_OBJECT || it->type == FF_INFO_LIST;
+		t->skip -= it->type == FF_INFO_END;
 		return;
 	}
-	ff_json_key(&o->j, key);
-	if (is_number)
-		ff_json_number_text(&o->j, value);
-	else
-		ff_json_str(&o->j, value);
+	if (it->text && it->type != FF_INFO_END) {
+		text_line(it, it->text);
+		t->skip = it->type == FF_INFO_OBJECT || it->type == FF_INFO_LIST;
+		return;
+	}
+	switch (it->type) {
+	case FF_INFO_STR: text_line(it, it->str); break;
+	case FF_INFO_NULL: text_line(it, it->str ? it->str : "none"); break;
+	case FF_INFO_BOOL: text_line(it, it->num ? "yes" : "no"); break;
+	case FF_INFO_UINT:
+		snprintf(num, sizeof(num), "%llu", (unsigned long long)it->num);
+		text_line(it, num);
+		break;
+	case FF_INFO_INT:
+		snprintf(num, sizeof(num), "%lld", (long long)it->snum);
+		text_line(it, num);
+		break;
+	default: /* a group without a line of its own, or its end */
+		break;
+	}
 }
 
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: flashfs info [--json] [OPTIONS] IMAGE\n\n"
 		   "Show the format, compressor and options, block size, sizes and counts.\n\n"
-		   "  --json           print one JSON object\n" FF_CLI_HELP
+		   "  --json           print one JSON object (schema " INFO_SCHEMA ")\n" FF_CLI_HELP
 		   "  -h, --help       this text\n\n"
 		   "Exit status: 0 ok, 2 usage error or unreadable image.\n");
+}
+
+static void show(struct ff_fs *fs, const char *image, int json)
+{
+	struct ff_statfs sf;
+	struct ff_json j;
+	struct text t = {0};
+	ff_info_fn fn = json ? ff_info_json : text_item;
+	void *ctx = json ? (void *)&j : (void *)&t;
+
+	ff_json_init(&j, stdout, 1);
+	if (json) {
+		ff_json_begin_object(&j);
+		ff_json_kv_str(&j, "schema", INFO_SCHEMA);
+		ff_json_kv_str(&j, "image", image);
+	}
+	ff_info_str(fn, ctx, "format", fs->ops->format);
+	if (fs->ops->statfs(fs, &sf) == 0)
+		ff_info_uint(fn, ctx, "image_size", sf.image_bytes);
+	fs->ops->info(fs, fn, ctx);
+	if (json) {
+		ff_json_end_object(&j);
+		ff_json_finish(&j);
+	}
 }
 
 static int cmd_info(int argc, char **argv)
@@ -45,11 +91,8 @@ static int cmd_info(int argc, char **argv)
 		{"json", no_argument, NULL, 'j'}, {"help", no_argument, NULL, 'h'},
 		FF_CLI_LONGOPTS, {NULL, 0, NULL, 0}};
 	struct ff_open_opts oo = {0};
-	struct out o = {0};
-	struct ff_statfs sf;
 	struct ff_fs *fs;
-	char num[32];
-	int c;
+	int c, json = 0;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -60,7 +103,7 @@ static int cmd_info(int argc, char **argv)
 		if (r)
 			continue;
 		if (c == 'j') {
-			o.json = 1;
+			json = 1;
 		} else if (c == 'h') {
 			usage(stdout);
 			return 0;
@@ -75,19 +118,7 @@ static int cmd_info(int argc, char **argv)
 	}
 	if (ff_cli_open("info", argv[optind], &oo, &fs) < 0)
 		return 2;
-	ff_json_init(&o.j, stdout, 1);
-	if (o.json)
-		ff_json_begin_object(&o.j);
-	put(&o, "format", fs->ops->format, 0);
-	if (fs->ops->statfs(fs, &sf) == 0) {
-		snprintf(num, sizeof(num), "%llu", (unsigned long long)sf.total_bytes);
-		put(&o, "image_size", num, 1);
-	}
-	fs->ops->info(fs, put, &o);
-	if (o.json) {
-		ff_json_end_object(&o.j);
-		ff_json_finish(&o.j);
-	}
+	show(fs, argv[optind], json);
 	ff_fs_close(fs);
 	return 0;
 }

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/info.h"
 #include "common/json.h"
 #include "common/progress.h"
 #include "compress/compress.h"
@@ -648,8 +649,8 @@ static void print_json(const struct args *a, const struct ff_comp *comp,
 		{"bytes_used", s->bytes_used}, {"image_size", s->image_size},
 		{"data_in", s->data_in}, {"data_out", s->data_out},
 	}, more[] = {
-		{"inodes", s->inode_count}, {"files", s->n_files}, {"dirs", s->n_dirs},
-		{"symlinks", s->n_symlinks}, {"special", s->n_special},
+		{"inodes", s->inode_count}, {"files", s->n_files}, {"directories", s->n_dirs},
+		{"symlinks", s->n_symlinks}, {"specials", s->n_special},
 		{"hardlinks", s->n_hardlinks}, {"fragments", s->n_fragment_blocks},
 		{"duplicates", s->n_dup_files}, {"sparse_blocks", s->n_sparse_blocks},
 		{"ids", s->n_ids}, {"xattr_ids", s->n_xattr_ids}, {"skipped", a->skipped},
@@ -658,8 +659,13 @@ static void print_json(const struct args *a, const struct ff_comp *comp,
 
 	ff_json_init(&j, stdout, 0);
 	ff_json_begin_object(&j);
+	ff_json_kv_str(&j, "schema", "mkfs.squashfs/1"); /* docs/schemas/mkfs.squashfs.schema.json */
 	ff_json_kv_str(&j, "image", a->image);
 	ff_json_kv_str(&j, "compressor", ff_comp_name(comp));
+	ff_json_key(&j, "compressor_options");
+	ff_json_begin_object(&j);
+	ff_comp_options(comp, 0, ff_info_json, &j);
+	ff_json_end_object(&j);
 	ff_json_kv_uint(&j, "block_size", a->block_size);
 	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++)
 		ff_json_kv_uint(&j, counts[i].key, counts[i].v);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "common/json.h"
 #include "tree/arg_value.h"
@@ -298,15 +299,22 @@ static void report_json(const struct args *a, const struct ff_y2_write_opts *wo,
 {
 	const struct ff_y2_layout *l = &wo->layout;
 	const struct { const char *key; uint64_t v; } counts[] = {
-		{"objects", st->objects}, {"header_chunks", st->header_chunks},
+		/* not "objects": flashfs info counts neither the root nor lost+found */
+		{"objects_written", st->objects},
+		{"header_chunks", st->header_chunks},
 		{"data_chunks", st->data_chunks}, {"hole_chunks", st->hole_chunks},
-		{"blocks", st->blocks}, {"bytes", st->bytes},
+		{"blocks", st->blocks}, {"nand_bytes", st->bytes},
 	};
 	struct ff_json j;
+	struct stat sb;
 
 	ff_json_init(&j, stdout, 0);
 	ff_json_begin_object(&j);
+	ff_json_kv_str(&j, "schema", "mkfs.yaffs2/1"); /* docs/schemas/mkfs.yaffs2.schema.json */
 	ff_json_kv_str(&j, "image", a->image);
+	/* the file written: smaller than nand_bytes in a --compress stream */
+	ff_json_kv_uint(&j, "image_size", stat(a->image, &sb) == 0 ? (uint64_t)sb.st_size : st->bytes);
+	ff_json_kv_str(&j, "compress", a->codec ? a->codec : "none");
 	ff_json_kv_uint(&j, "page_size", l->geom.page_size);
 	ff_json_kv_uint(&j, "oob_size", l->geom.oob_size);
 	ff_json_kv_uint(&j, "pages_per_block", l->geom.pages_per_block);

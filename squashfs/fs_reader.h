@@ -27,6 +27,7 @@ struct sqfs_rd {
 	int fd;
 	uint64_t file_off;   /* image start inside the file */
 	uint64_t size;       /* bytes_used, all checked to lie inside the file */
+	uint64_t file_size;  /* the file (or device) from file_off to its end */
 	struct sqfs_super sb;
 	struct ff_comp *comp;
 	struct sqfs_ctx_pool *pool;

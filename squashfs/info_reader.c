@@ -34,68 +34,66 @@ static void scan_inodes(struct sqfs_rd *rd, struct counts *c)
 	c->complete = 1;
 }
 
-static void put_num(ff_info_fn fn, void *ctx, const char *key, uint64_t v)
-{
-	char buf[32];
+static const char *const flag_names[] = {
+	"uncompressed-inodes", "uncompressed-data", "check", "uncompressed-fragments",
+	"no-fragments", "always-fragments", "duplicates", "exportable",
+	"uncompressed-xattrs", "no-xattrs", "compressor-options", "uncompressed-ids", NULL,
+};
 
-	snprintf(buf, sizeof(buf), "%" PRIu64, v);
-	fn(ctx, key, buf, 1);
+/* Only what the image stores: without an options block the encoder's
+ * settings are unknown (a reader assumes the codec's defaults). */
+static void put_comp(struct sqfs_rd *rd, ff_info_fn fn, void *ctx)
+{
+	char buf[256];
+
+	ff_info_str(fn, ctx, "compressor", ff_comp_name(rd->comp));
+	if (!(rd->sb.flags & SQFS_FLAG_COMPRESSOR_OPTIONS)) {
+		ff_info_null(fn, ctx, "compressor_options", "none stored");
+		return;
+	}
+	ff_comp_describe_stored(rd->comp, buf, sizeof(buf));
+	ff_info_begin(fn, ctx, FF_INFO_OBJECT, "compressor_options", buf);
+	ff_comp_options(rd->comp, 1, fn, ctx);
+	ff_info_end(fn, ctx);
 }
 
-static void put_flags(struct sqfs_rd *rd, ff_info_fn fn, void *ctx)
+static void put_counts(struct sqfs_rd *rd, ff_info_fn fn, void *ctx)
 {
-	static const char *const names[] = {
-		"uncompressed-inodes", "uncompressed-data", "check", "uncompressed-fragments",
-		"no-fragments", "always-fragments", "duplicates", "exportable",
-		"uncompressed-xattrs", "no-xattrs", "compressor-options", "uncompressed-ids",
-	};
-	char buf[512] = "";
-	size_t i;
+	struct counts c = {{0}, 0};
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (rd->sb.flags & (1u << i)) {
-			if (buf[0])
-				strcat(buf, ",");
-			strcat(buf, names[i]);
-		}
-	fn(ctx, "flags", buf, 0);
+	scan_inodes(rd, &c);
+	if (!c.complete)
+		return;
+	ff_info_uint(fn, ctx, "directories", c.by_type[SQFS_DIR]);
+	ff_info_uint(fn, ctx, "files", c.by_type[SQFS_FILE]);
+	ff_info_uint(fn, ctx, "symlinks", c.by_type[SQFS_SYMLINK]);
+	ff_info_uint(fn, ctx, "devices", c.by_type[SQFS_BLKDEV] + c.by_type[SQFS_CHRDEV]);
+	ff_info_uint(fn, ctx, "fifos", c.by_type[SQFS_FIFO]);
+	ff_info_uint(fn, ctx, "sockets", c.by_type[SQFS_SOCKET]);
 }
 
 void sqfs_info(struct ff_fs *fs, ff_info_fn fn, void *ctx)
 {
 	struct sqfs_rd *rd = (struct sqfs_rd *)fs;
-	struct counts c = {{0}, 0};
-	char buf[256];
+	char buf[512] = "";
 	time_t t = rd->sb.mod_time;
 	struct tm tm;
 
-	fn(ctx, "compressor", ff_comp_name(rd->comp), 0);
-	/* Only what the image stores: without an options block the encoder's
-	 * settings are unknown (a reader assumes the codec's defaults). */
-	if (rd->sb.flags & SQFS_FLAG_COMPRESSOR_OPTIONS)
-		ff_comp_describe_stored(rd->comp, buf, sizeof(buf));
-	else
-		snprintf(buf, sizeof(buf), "none stored");
-	fn(ctx, "compressor_options", buf, 0);
-	put_num(fn, ctx, "block_size", rd->sb.block_size);
-	put_num(fn, ctx, "bytes_used", rd->sb.bytes_used);
-	put_num(fn, ctx, "inodes", rd->sb.inode_count);
-	scan_inodes(rd, &c);
-	if (c.complete) {
-		put_num(fn, ctx, "directories", c.by_type[SQFS_DIR]);
-		put_num(fn, ctx, "files", c.by_type[SQFS_FILE]);
-		put_num(fn, ctx, "symlinks", c.by_type[SQFS_SYMLINK]);
-		put_num(fn, ctx, "devices", c.by_type[SQFS_BLKDEV] + c.by_type[SQFS_CHRDEV]);
-		put_num(fn, ctx, "fifos", c.by_type[SQFS_FIFO]);
-		put_num(fn, ctx, "sockets", c.by_type[SQFS_SOCKET]);
-	}
-	put_num(fn, ctx, "fragments", rd->sb.fragment_count);
-	put_num(fn, ctx, "ids", rd->sb.id_count);
-	put_num(fn, ctx, "xattr_ids", rd->xattr_count);
-	put_num(fn, ctx, "mod_time", rd->sb.mod_time);
+	ff_info_begin(fn, ctx, FF_INFO_OBJECT, "squashfs", NULL);
+	put_comp(rd, fn, ctx);
+	ff_info_uint(fn, ctx, "block_size", rd->sb.block_size);
+	ff_info_uint(fn, ctx, "bytes_used", rd->sb.bytes_used);
+	ff_info_uint(fn, ctx, "inodes", rd->sb.inode_count);
+	put_counts(rd, fn, ctx);
+	ff_info_uint(fn, ctx, "fragments", rd->sb.fragment_count);
+	ff_info_uint(fn, ctx, "ids", rd->sb.id_count);
+	ff_info_uint(fn, ctx, "xattr_ids", rd->xattr_count);
+	ff_info_uint(fn, ctx, "mod_time", rd->sb.mod_time);
 	gmtime_r(&t, &tm);
 	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	fn(ctx, "created", buf, 0);
-	put_flags(rd, fn, ctx);
-	fn(ctx, "exportable", rd->export_blocks ? "yes" : "no", 0);
+	ff_info_str(fn, ctx, "created", buf);
+	ff_info_names_text(rd->sb.flags, flag_names, buf, sizeof(buf));
+	ff_info_names(fn, ctx, "flags", rd->sb.flags, flag_names, buf);
+	ff_info_bool(fn, ctx, "exportable", rd->export_blocks != 0);
+	ff_info_end(fn, ctx);
 }

@@ -191,6 +191,7 @@ static int op_statfs(struct ff_fs *fs, struct ff_statfs *sf)
 
 	sf->block_size = rd->sb.block_size;
 	sf->total_bytes = rd->sb.bytes_used;
+	sf->image_bytes = rd->file_size;
 	sf->inodes = rd->sb.inode_count;
 	sf->name_max = SQFS_NAME_MAX;
 	return 0;
@@ -239,7 +240,7 @@ static int read_super(struct sqfs_rd *rd, uint64_t file_size, struct ff_err *err
 {
 	uint8_t raw[SQFS_SUPER_SIZE];
 
-	rd->size = file_size;
+	rd->size = rd->file_size = file_size;
 	if (sqfs_pread(rd, raw, sizeof(raw), 0, err) < 0 || sqfs_super_decode(raw, &rd->sb, err) < 0)
 		return -1;
 	if (rd->sb.bytes_used > file_size)

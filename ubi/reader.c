@@ -188,5 +188,6 @@ void ff_ubi_summary(const struct ff_ubi_image *img, struct ff_ubi_summary *s)
 		.bad_pebs = img->bad_pebs, .old_copies = img->old_copies, .max_ec = img->max_ec,
 		.page_size = img->oob_size ? img->page_size : 0, .oob_size = img->oob_size,
 		.marked_bad = img->marked_bad,
+		.image_bytes = img->size,
 	};
 }

@@ -71,6 +71,7 @@ struct ff_ubi_summary {
 	uint32_t page_size, oob_size; /* raw NAND dump: page + OOB; oob_size 0: plain */
 	uint32_t marked_bad;          /* raw dump: blocks with the bad-block marker */
 	uint64_t max_ec;
+	uint64_t image_bytes; /* from the offset to the end of the file */
 };
 void ff_ubi_summary(const struct ff_ubi_image *img, struct ff_ubi_summary *s);
 

@@ -3,14 +3,6 @@
 
 #include "yaffs2/scan.h"
 
-static void num(ff_info_fn fn, void *ctx, const char *key, unsigned long long v)
-{
-	char buf[32];
-
-	snprintf(buf, sizeof(buf), "%llu", v);
-	fn(ctx, key, buf, 1);
-}
-
 static const char *header_style(const struct ff_y2_scan *s)
 {
 	if (s->st.kernel_headers && s->st.classic_headers)
@@ -18,39 +10,50 @@ static const char *header_style(const struct ff_y2_scan *s)
 	return s->st.kernel_headers ? "kernel" : "classic";
 }
 
-void ff_y2_info(const struct ff_y2_scan *s, ff_info_fn fn, void *ctx)
+static void put_seq(ff_info_fn fn, void *ctx, const char *key, uint32_t seq)
+{
+	char hex[16];
+
+	snprintf(hex, sizeof(hex), "0x%x", seq);
+	fn(ctx, &(struct ff_info_item){ .type = FF_INFO_UINT, .key = key, .num = seq,
+					.text = hex });
+}
+
+static void put_geometry(const struct ff_y2_scan *s, ff_info_fn fn, void *ctx)
 {
 	const struct ff_y2_layout *l = &s->lay;
-	char buf[32];
 
-	fn(ctx, "format", "yaffs2", 0);
-	num(fn, ctx, "page_size", l->geom.page_size);
-	num(fn, ctx, "oob_size", l->kind == FF_Y2_LAYOUT_INBAND ? 0 : l->geom.oob_size);
-	num(fn, ctx, "pages_per_block", l->geom.pages_per_block);
-	num(fn, ctx, "chunk_bytes", l->chunk_bytes);
-	fn(ctx, "oob_layout", ff_y2_layout_name(l->kind), 0);
-	num(fn, ctx, "tags_bytes", l->tags_size);
-	fn(ctx, "tags_ecc", l->tags_size == 28 ? "yes" : "no", 0);
-	fn(ctx, "header_tags", header_style(s), 0);
-	fn(ctx, "endian", s->big ? "big" : "little", 0);
-	num(fn, ctx, "image_bytes", s->image_bytes);
-	num(fn, ctx, "blocks", s->st.blocks);
-	num(fn, ctx, "bad_blocks", s->st.bad_blocks);
-	num(fn, ctx, "pages", s->st.pages);
-	num(fn, ctx, "used_pages", s->st.used_pages);
-	num(fn, ctx, "erased_pages", s->st.erased_pages);
-	snprintf(buf, sizeof(buf), "0x%x", s->st.seq_min);
-	fn(ctx, "seq_min", buf, 0);
-	snprintf(buf, sizeof(buf), "0x%x", s->st.seq_max);
-	fn(ctx, "seq_max", buf, 0);
-	num(fn, ctx, "objects", s->st.objects);
-	num(fn, ctx, "files", s->st.files);
-	num(fn, ctx, "directories", s->st.dirs);
-	num(fn, ctx, "symlinks", s->st.symlinks);
-	num(fn, ctx, "hardlinks", s->st.hardlinks);
-	num(fn, ctx, "specials", s->st.specials);
-	num(fn, ctx, "deleted_objects", s->st.deleted);
-	num(fn, ctx, "tags_ecc_fixed", s->st.ecc_fixed);
-	num(fn, ctx, "tags_ecc_unfixed", s->st.ecc_unfixed);
-	num(fn, ctx, "problems", s->total_problems);
+	ff_info_uint(fn, ctx, "page_size", l->geom.page_size);
+	ff_info_uint(fn, ctx, "oob_size", l->kind == FF_Y2_LAYOUT_INBAND ? 0 : l->geom.oob_size);
+	ff_info_uint(fn, ctx, "pages_per_block", l->geom.pages_per_block);
+	ff_info_uint(fn, ctx, "chunk_bytes", l->chunk_bytes);
+	ff_info_str(fn, ctx, "oob_layout", ff_y2_layout_name(l->kind));
+	ff_info_uint(fn, ctx, "tags_bytes", l->tags_size);
+	ff_info_bool(fn, ctx, "tags_ecc", l->tags_size == 28);
+	ff_info_str(fn, ctx, "header_tags", header_style(s));
+	ff_info_str(fn, ctx, "endian", s->big ? "big" : "little");
+}
+
+void ff_y2_info(const struct ff_y2_scan *s, ff_info_fn fn, void *ctx)
+{
+	const struct { const char *key; uint64_t v; } counts[] = {
+		{"objects", s->st.objects}, {"files", s->st.files},
+		{"directories", s->st.dirs}, {"symlinks", s->st.symlinks},
+		{"hardlinks", s->st.hardlinks}, {"specials", s->st.specials},
+		{"deleted_objects", s->st.deleted}, {"tags_ecc_fixed", s->st.ecc_fixed},
+		{"tags_ecc_unfixed", s->st.ecc_unfixed}, {"problems", s->total_problems},
+	};
+
+	ff_info_begin(fn, ctx, FF_INFO_OBJECT, "yaffs2", NULL);
+	put_geometry(s, fn, ctx);
+	ff_info_uint(fn, ctx, "blocks", s->st.blocks);
+	ff_info_uint(fn, ctx, "bad_blocks", s->st.bad_blocks);
+	ff_info_uint(fn, ctx, "pages", s->st.pages);
+	ff_info_uint(fn, ctx, "used_pages", s->st.used_pages);
+	ff_info_uint(fn, ctx, "erased_pages", s->st.erased_pages);
+	put_seq(fn, ctx, "seq_min", s->st.seq_min);
+	put_seq(fn, ctx, "seq_max", s->st.seq_max);
+	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++)
+		ff_info_uint(fn, ctx, counts[i].key, counts[i].v);
+	ff_info_end(fn, ctx);
 }

@@ -255,6 +255,7 @@ static int y2_statfs(struct ff_fs *fs, struct ff_statfs *sf)
 	memset(sf, 0, sizeof(*sf));
 	sf->block_size = s->lay.chunk_bytes;
 	sf->total_bytes = s->image_bytes;
+	sf->image_bytes = s->image_bytes;
 	sf->inodes = s->st.objects;
 	sf->name_max = FF_Y2_NAME_MAX;
 	return 0;

@@ -113,7 +113,7 @@ flashfs bench --quick --self-check -q -c gzip:level=9 -c lz4 -c zstd:level=19 "$
 say "Summary"
 echo "rootfs:        $src ($files entries; $rootfs/dev.spec for /dev)"
 echo "images:        $out/images/ ($(ls "$out/images" | tr '\n' ' '))"
-echo "bench report:  $out/bench.txt  $out/bench.csv  $out/bench.json (schema docs/bench.schema.json)"
+echo "bench report:  $out/bench.txt  $out/bench.csv  $out/bench.json (schema docs/schemas/bench.schema.json)"
 echo "plot:          $out/bench.svg"
 echo "logs:          $out/logs/"
 if [ ${#failed[@]} -gt 0 ]; then

@@ -223,12 +223,15 @@ static size_t touch(const char *s)
 	return n;
 }
 
-static void info_sink(void *ctx, const char *key, const char *value, int is_number)
+static void info_sink(void *ctx, const struct ff_info_item *it)
 {
 	(void)ctx;
-	(void)is_number;
-	touch(key);
-	touch(value);
+	if (it->key)
+		touch(it->key);
+	if ((it->type == FF_INFO_STR || it->type == FF_INFO_NULL) && it->str)
+		touch(it->str);
+	if (it->text)
+		touch(it->text);
 }
 
 static void problem_sink(void *ctx, const char *what)

@@ -1,11 +1,11 @@
 #!/bin/bash
-# flashfs bench outputs: the JSON validates against docs/bench.schema.json,
+# flashfs bench outputs: the JSON validates against docs/schemas/bench.schema.json,
 # the CSV carries the same results, the plot is written (SVG and PNG via
 # gnuplot), the table shows the recommendations, the self-check prints
 # both figures, sizes do not depend on -j, and bad input is refused.
 . "$(dirname "$0")/../lib.sh"
 
-schema=$FF_TOP/docs/bench.schema.json
+schema=$FF_TOP/docs/schemas/bench.schema.json
 mkdir -p "$T/src/etc" "$T/src/bin"
 python3 - "$T/src" <<'PY'
 import os, random, sys
@@ -24,7 +24,7 @@ run -c gzip -c lz4 -c zstd:level=3 -b 64K,128K --json "$T/r.json" --csv "$T/r.cs
 is "$?" 0 "exit 0 on a clean run"
 
 if python3 -c 'import jsonschema' 2> /dev/null; then
-	ok "JSON validates against docs/bench.schema.json" python3 -c '
+	ok "JSON validates against docs/schemas/bench.schema.json" python3 -c '
 import json, sys, jsonschema
 jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))' "$T/r.json" "$schema"
 	# the schema is not vacuous: a result without image_size must fail

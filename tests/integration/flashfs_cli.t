@@ -31,7 +31,7 @@ flashfs info "$T/src/hi" >/dev/null 2>&1
 is "$?" 2 "info on something that is not an image exits 2"
 
 info=$(flashfs info --json "$IMG")
-is "$(python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["format"], d["compressor"], d["block_size"], d["files"], d["directories"], d["symlinks"], d["devices"], d["fifos"])' <<<"$info")" \
+is "$(python3 -c 'import json,sys; d=json.load(sys.stdin); s=d["squashfs"]; print(d["format"], s["compressor"], s["block_size"], s["files"], s["directories"], s["symlinks"], s["devices"], s["fifos"])' <<<"$info")" \
 	"squashfs zstd 131072 2 3 1 1 1" "info --json is valid JSON with the right counts"
 ok "info text names the compressor" grep -q '^compressor  *zstd' <<<"$(flashfs info "$IMG")"
 

@@ -42,12 +42,15 @@ ok "SOURCE_DATE_EPOCH: build" env SOURCE_DATE_EPOCH=1500000000 \
 	mkfs.squashfs -q -b 16K -c gzip "$T/a" "$T/sde.sqfs"
 ok "SOURCE_DATE_EPOCH gives the --mtime image" cmp "$T/gzip-j1.sqfs" "$T/sde.sqfs"
 
-# --json reports the size the image has.
+# --json reports the size the image has: bytes_used the superblock's,
+# image_size the file's (padded).
 mkfs.squashfs --json --mtime 1500000000 -b 16K "$T/a" "$T/json.sqfs" > "$T/json.out" 2>/dev/null
 used=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["bytes_used"])' "$T/json.out" 2>/dev/null)
 is "$used" "$(python3 -c 'import struct,sys; print(struct.unpack_from("<Q", open(sys.argv[1],"rb").read(96), 40)[0])' "$T/json.sqfs")" \
 	"--json bytes_used equals the superblock's"
 size=$(stat -c %s "$T/json.sqfs")
 is "$((size % 4096))" "0" "image padded to 4 KiB"
+is "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["image_size"])' "$T/json.out")" "$size" \
+	"--json image_size equals the file size"
 
 done_testing

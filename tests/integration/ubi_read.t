@@ -70,7 +70,7 @@ grep -q '^ubi_volume_2 .*"data" dynamic.*mapped 0.*flags autoresize' info.txt
 ok "info: empty autoresize data volume" test $? = 0
 grep -q '^volume_format  *squashfs' info.txt
 ok "info: the opened volume holds squashfs" test $? = 0
-flashfs info --json ab.ubi | python3 -c 'import json,sys; d=json.load(sys.stdin); sys.exit(d["ubi_peb_size"] != 262144)'
+flashfs info --json ab.ubi | python3 -c 'import json,sys; d=json.load(sys.stdin); sys.exit(d["ubi"]["peb_size"] != 262144)'
 ok "info --json parses, PEB size detected" test $? = 0
 
 out=$(flashfs ls --volume nosuch ab.ubi / 2>&1)

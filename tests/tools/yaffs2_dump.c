@@ -32,11 +32,16 @@ static void log_cb(void *ctx, const struct ff_warning *w)
 	fprintf(stderr, "yaffs2_dump: %s\n", w->msg);
 }
 
-static void info_cb(void *ctx, const char *key, const char *value, int is_number)
+/* key=value for each value (booleans as yes/no), groups left out */
+static void info_cb(void *ctx, const struct ff_info_item *it)
 {
 	(void)ctx;
-	(void)is_number;
-	printf("%s=%s\n", key, value);
+	if (it->type == FF_INFO_STR)
+		printf("%s=%s\n", it->key, it->str);
+	else if (it->type == FF_INFO_UINT)
+		printf("%s=%llu\n", it->key, (unsigned long long)it->num);
+	else if (it->type == FF_INFO_BOOL)
+		printf("%s=%s\n", it->key, it->num ? "yes" : "no");
 }
 
 static void problem_cb(void *ctx, const char *what)

@@ -1,6 +1,7 @@
 /* common/json.c: escaping (quotes, backslashes, every control character,
  * UTF-8 passed through), typed values, nesting with commas, compact and
- * pretty layouts. */
+ * pretty layouts; common/info.c: typed items written as JSON, each group
+ * closed by its own bracket. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "common/info.h"
 #include "common/json.h"
 
 static char buf[4096];
@@ -110,6 +112,37 @@ static void pretty_layout(void **state)
 	assert_string_equal(buf, "{\n  \"k\": \"v\",\n  \"l\": [\n    false\n  ]\n}\n");
 }
 
+static void info_items(void **state)
+{
+	static const char *const names[] = { "a", "b", "c", NULL };
+	struct ff_json j;
+	FILE *f = mem();
+
+	(void)state;
+	ff_json_init(&j, f, 0);
+	ff_json_begin_object(&j);
+	ff_info_begin(ff_info_json, &j, FF_INFO_OBJECT, "o", "text only");
+	ff_info_str(ff_info_json, &j, "s", "x");
+	ff_info_uint(ff_info_json, &j, "u", 18446744073709551615ull);
+	ff_info_int(ff_info_json, &j, "i", -3);
+	ff_info_bool(ff_info_json, &j, "b", 2);
+	ff_info_null(ff_info_json, &j, "n", "none stored");
+	ff_info_names(ff_info_json, &j, "l", 5, names, "a,c");
+	ff_info_names(ff_info_json, &j, "e", 0, names, "");
+	ff_info_end(ff_info_json, &j);
+	ff_info_begin(ff_info_json, &j, FF_INFO_LIST, "v", NULL);
+	ff_info_begin(ff_info_json, &j, FF_INFO_OBJECT, NULL, NULL);
+	ff_info_uint(ff_info_json, &j, "id", 0);
+	ff_info_end(ff_info_json, &j);
+	ff_info_end(ff_info_json, &j);
+	ff_json_end(&j);
+	ff_json_finish(&j);
+	fclose(f);
+	assert_string_equal(buf, "{\"o\":{\"s\":\"x\",\"u\":18446744073709551615,\"i\":-3,"
+				 "\"b\":true,\"n\":null,\"l\":[\"a\",\"c\"],\"e\":[]},"
+				 "\"v\":[{\"id\":0}]}\n");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -117,6 +150,7 @@ int main(void)
 		cmocka_unit_test(every_control_char),
 		cmocka_unit_test(compact_nesting),
 		cmocka_unit_test(pretty_layout),
+		cmocka_unit_test(info_items),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

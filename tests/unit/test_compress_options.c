@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -348,6 +349,41 @@ static void test_xz_dict_forms(void **state)
 	}
 }
 
+/* The typed options as JSON (all of them, or only what a block stores). */
+static void options_json(const char *name, const char *const *opts, int stored, const char *want)
+{
+	struct ff_comp *comp = make(name, opts);
+	char buf[512] = "";
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+	struct ff_json j;
+
+	ff_json_init(&j, f, 0);
+	ff_json_begin_object(&j);
+	ff_comp_options(comp, stored, ff_info_json, &j);
+	ff_json_end(&j);
+	fclose(f);
+	assert_string_equal(buf, want);
+	ff_comp_free(comp);
+}
+
+static void test_options_typed(void **state)
+{
+	static const char *const xz[] = { "level=1", "dict=65536", "bcj=x86,arm", NULL };
+	static const char *const lz4hc[] = { "hc", NULL };
+	static const char *const zlib[] = { "zlib", "level=6", NULL };
+
+	(void)state;
+	options_json("xz", xz, 0,
+		     "{\"level\":1,\"extreme\":false,\"dict\":65536,\"bcj\":[\"x86\",\"arm\"]}");
+	options_json("xz", xz, 1, "{\"dict\":65536,\"bcj\":[\"x86\",\"arm\"]}");
+	options_json("gzip", NULL, 0, "{\"encoder\":\"libdeflate\",\"level\":9}");
+	options_json("gzip", zlib, 0,
+		     "{\"encoder\":\"zlib\",\"level\":6,\"window\":15,\"strategy\":[\"default\"]}");
+	options_json("lz4", NULL, 0, "{\"hc\":false}");
+	options_json("lz4", lz4hc, 0, "{\"hc\":true,\"level\":12}");
+	options_json("zstd", NULL, 0, "{\"level\":15}");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -359,6 +395,7 @@ int main(void)
 		cmocka_unit_test(test_gzip_encoders),
 		cmocka_unit_test(test_registry),
 		cmocka_unit_test(test_xz_dict_forms),
+		cmocka_unit_test(test_options_typed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

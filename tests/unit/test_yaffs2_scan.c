@@ -166,15 +166,16 @@ struct infos {
 	char fixed[16], bad[16];
 };
 
-static void on_info(void *ctx, const char *key, const char *value, int is_number)
+static void on_info(void *ctx, const struct ff_info_item *it)
 {
 	struct infos *i = ctx;
 
-	(void)is_number;
-	if (!strcmp(key, "tags_ecc_fixed"))
-		snprintf(i->fixed, sizeof(i->fixed), "%s", value);
-	if (!strcmp(key, "bad_blocks"))
-		snprintf(i->bad, sizeof(i->bad), "%s", value);
+	if (it->type != FF_INFO_UINT)
+		return;
+	if (!strcmp(it->key, "tags_ecc_fixed"))
+		snprintf(i->fixed, sizeof(i->fixed), "%llu", (unsigned long long)it->num);
+	if (!strcmp(it->key, "bad_blocks"))
+		snprintf(i->bad, sizeof(i->bad), "%llu", (unsigned long long)it->num);
 }
 
 static void test_used_partition(void **state)

@@ -1,0 +1,211 @@
+#!/bin/bash
+# Every --json output against its schema in docs/schemas/ (JSON Schema
+# 2020-12, python3-jsonschema's Draft202012Validator through
+# tests/tools/json_validate.py), on real images: SquashFS from mkfs.squashfs
+# and from mksquashfs, YAFFS2 from mkfs.yaffs2, UBI from mkfs.ubi and from
+# ubinize.  Oracles for the values: the source tree (os.lstat) for ls
+# records, unsquashfs -s for the superblock (bytes_used, dictionary, NFS
+# export, counts), stat(1) for image sizes.  Each schema is shown to reject
+# a document with one field broken the way issue 20 found it.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/yaffs2_lib.sh"
+need_root
+python3 -c 'import jsonschema; jsonschema.Draft202012Validator' 2> /dev/null ||
+	skip_all "python3-jsonschema with Draft 2020-12 not installed (scripts/install-deps)"
+command -v mksquashfs > /dev/null || skip_all "mksquashfs (squashfs-tools) not installed"
+command -v unsquashfs > /dev/null || skip_all "unsquashfs (squashfs-tools) not installed"
+
+S=$FF_TOP/docs/schemas
+VALIDATE="python3 $FF_TOP/tests/tools/json_validate.py"
+cd "$T" || exit 2
+
+# valid NAME SCHEMA FILE — the document validates
+valid() { ok "$1: valid against $(basename "$2")" $VALIDATE "$2" "$3"; }
+# py FILE EXPR — prints EXPR evaluated with d = the document
+py() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(($2))" "$1"; }
+# broken NAME SCHEMA FILE PYTHON — the schema rejects the document after PYTHON edits d
+broken() {
+	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); $4; json.dump(d, open(sys.argv[2], 'w'))" \
+		"$3" broken.json
+	fails "$1: rejected by $(basename "$2")" $VALIDATE "$2" broken.json
+}
+sb_bytes_used() { python3 -c 'import struct,sys; print(struct.unpack_from("<Q", open(sys.argv[1], "rb").read(48), 40)[0])' "$1"; }
+unsq() { unsquashfs -s "$1" | sed -n "s/^$2 //p"; }
+
+make_kinds_tree src
+rm -f src/sock
+
+# --- mkfs.squashfs --json --------------------------------------------------
+mkfs.squashfs --json -q -c xz -X dict=65536 src ours.sqfs > mkfs.json 2> mkfs.err
+valid "mkfs.squashfs (xz)" "$S/mkfs.squashfs.schema.json" mkfs.json
+is "$(py mkfs.json 'd["image_size"]')" "$(stat -c %s ours.sqfs)" "mkfs.squashfs: image_size is the file size written"
+is "$(py mkfs.json 'd["bytes_used"]')" "$(sb_bytes_used ours.sqfs)" "mkfs.squashfs: bytes_used is the superblock's"
+is "$(py mkfs.json 'd["compressor_options"]["dict"], type(d["compressor_options"]["level"]).__name__')" \
+	"(65536, 'int')" "mkfs.squashfs: compressor options are typed members"
+for c in gzip lzo lz4 zstd; do
+	mkfs.squashfs --json -q -c "$c" src "$c.sqfs" > "mkfs-$c.json"
+	valid "mkfs.squashfs ($c)" "$S/mkfs.squashfs.schema.json" "mkfs-$c.json"
+done
+broken "mkfs.squashfs: options as one string" "$S/mkfs.squashfs.schema.json" mkfs.json \
+	'd["compressor_options"] = "level=9,dict=65536"'
+broken "mkfs.squashfs: image_size as a string" "$S/mkfs.squashfs.schema.json" mkfs.json \
+	'd["image_size"] = str(d["image_size"])'
+broken "mkfs.squashfs: no schema key" "$S/mkfs.squashfs.schema.json" mkfs.json 'del d["schema"]'
+
+# --- flashfs info --json: SquashFS from both writers -----------------------
+mksquashfs src theirs.sqfs -noappend -quiet -no-progress -comp xz -Xdict-size 65536 -no-exports > /dev/null
+for img in ours.sqfs theirs.sqfs; do
+	flashfs info --json "$img" > "info-$img.json"
+	valid "info $img" "$S/info.schema.json" "info-$img.json"
+	is "$(py "info-$img.json" 'd["image_size"]')" "$(stat -c %s "$img")" "info $img: image_size is the file size"
+	is "$(py "info-$img.json" 'd["squashfs"]["bytes_used"]')" "$(unsq "$img" 'Filesystem size' | cut -d' ' -f1)" \
+		"info $img: bytes_used as unsquashfs -s"
+	is "$(py "info-$img.json" 'd["squashfs"]["compressor_options"]["dict"]')" "$(unsq "$img" '\tDictionary size')" \
+		"info $img: the stored dictionary as unsquashfs -s"
+	is "$(py "info-$img.json" 'd["squashfs"]["inodes"], d["squashfs"]["fragments"]')" \
+		"($(unsq "$img" 'Number of inodes'), $(unsq "$img" 'Number of fragments'))" "info $img: counts as unsquashfs -s"
+	if unsquashfs -s "$img" | grep -q '^Filesystem is exportable'; then want=True; else want=False; fi
+	is "$(py "info-$img.json" 'd["squashfs"]["exportable"], "exportable" in d["squashfs"]["flags"]')" \
+		"($want, $want)" "info $img: exportable is a boolean, flags a list, both as unsquashfs -s"
+done
+is "$(py info-theirs.sqfs.json 'type(d["squashfs"]["flags"]).__name__, d["squashfs"]["exportable"]')" \
+	"('list', False)" "info: flags is an array, exportable false for -no-exports"
+mksquashfs src plain.sqfs -noappend -quiet -no-progress > /dev/null
+flashfs info --json plain.sqfs > info-plain.json
+valid "info (gzip, no options block)" "$S/info.schema.json" info-plain.json
+is "$(py info-plain.json 'd["squashfs"]["compressor_options"]')" None "info: no options block is null"
+broken "info: flags as a comma string" "$S/info.schema.json" info-ours.sqfs.json \
+	'd["squashfs"]["flags"] = ",".join(d["squashfs"]["flags"])'
+broken "info: exportable as \"yes\"" "$S/info.schema.json" info-ours.sqfs.json 'd["squashfs"]["exportable"] = "yes"'
+broken "info: compressor options as one string" "$S/info.schema.json" info-ours.sqfs.json \
+	'd["squashfs"]["compressor_options"] = "dict=65536"'
+broken "info: a squashfs image without its squashfs part" "$S/info.schema.json" info-ours.sqfs.json 'del d["squashfs"]'
+
+# --- flashfs ls --json: records against the source tree --------------------
+flashfs ls -R --json theirs.sqfs > ls.json
+valid "ls -R theirs.sqfs" "$S/ls.schema.json" ls.json
+ok "ls: every record matches the source's lstat" python3 - ls.json src <<'PY'
+import json, os, stat, sys
+d = json.load(open(sys.argv[1])); src = sys.argv[2]
+types = {stat.S_IFREG: "file", stat.S_IFDIR: "directory", stat.S_IFLNK: "symlink",
+         stat.S_IFBLK: "block-device", stat.S_IFCHR: "char-device", stat.S_IFIFO: "fifo"}
+want = set()
+for root, dirs, files in os.walk(src):
+    for n in dirs + files:
+        want.add(os.path.join(root, n)[len(src):])
+got = {e["path"] for e in d["entries"]}
+assert got == want, (sorted(got ^ want))
+for e in d["entries"]:
+    st = os.lstat(src + e["path"])
+    assert e["type"] == types[stat.S_IFMT(st.st_mode)], e
+    assert e["mode"] == stat.S_IMODE(st.st_mode), e
+    assert (e["uid"], e["gid"], e["mtime"]) == (st.st_uid, st.st_gid, int(st.st_mtime)), e
+    if e["type"] in ("file", "symlink"):
+        assert e["size"] == st.st_size, e
+    assert e["target"] == (os.readlink(src + e["path"]) if e["type"] == "symlink" else None), e
+    if e["type"].endswith("-device"):
+        assert e["rdev"] == {"major": os.major(st.st_rdev), "minor": os.minor(st.st_rdev)}, e
+    else:
+        assert e["rdev"] is None, e
+PY
+broken "ls: mode as an octal string" "$S/ls.schema.json" ls.json 'd["entries"][0]["mode"] = "0755"'
+broken "ls: a relative path" "$S/ls.schema.json" ls.json 'd["entries"][0]["path"] = "a"'
+
+# --- flashfs check --json ---------------------------------------------------
+flashfs check --json theirs.sqfs > check.json
+valid "check (clean)" "$S/check.schema.json" check.json
+is "$(py check.json 'd["verdict"], d["problem_count"]')" "('clean', 0)" "check: a clean verdict"
+cp ours.sqfs bad.sqfs
+off=$(python3 -c 'import struct,sys; print(96 + 40)')  # inside the first data block
+printf 'XXXXXXXX' | dd of=bad.sqfs bs=1 seek="$off" conv=notrunc 2> /dev/null
+flashfs check --json bad.sqfs > check-bad.json
+rc=$?
+valid "check (damaged)" "$S/check.schema.json" check-bad.json
+is "$rc $(py check-bad.json 'd["verdict"], d["problem_count"] == len(d["problems"]) > 0')" "1 ('damaged', True)" \
+	"check: damaged verdict with exit 1 and a record per problem"
+is "$(py check-bad.json 'all(type(n) is int for p in d["problems"] for n in p["numbers"]), d["problems"][0]["where"] is not None')" \
+	"(True, True)" "check: records have a place and integer numbers"
+head -c 1000 ours.sqfs > trunc.sqfs
+flashfs check --json trunc.sqfs > check-trunc.json 2> /dev/null
+rc=$?
+valid "check (unreadable)" "$S/check.schema.json" check-trunc.json
+is "$rc $(py check-trunc.json 'd["verdict"]')" "2 unreadable" "check: an unreadable image gives a verdict too"
+broken "check: clean with problems" "$S/check.schema.json" check-bad.json 'd["verdict"] = "clean"'
+
+# --- YAFFS2 -----------------------------------------------------------------
+mkfs.yaffs2 --json -q src y.img > mkfs-y.json
+valid "mkfs.yaffs2" "$S/mkfs.yaffs2.schema.json" mkfs-y.json
+is "$(py mkfs-y.json 'd["image_size"]')" "$(stat -c %s y.img)" "mkfs.yaffs2: image_size is the file size written"
+mkfs.yaffs2 --json -q -z xz src y.img.xz > mkfs-yz.json
+valid "mkfs.yaffs2 -z xz" "$S/mkfs.yaffs2.schema.json" mkfs-yz.json
+is "$(py mkfs-yz.json 'd["image_size"], d["nand_bytes"]')" "($(stat -c %s y.img.xz), $(stat -c %s y.img))" \
+	"mkfs.yaffs2 -z: image_size is the stream's size, nand_bytes the pages'"
+flashfs info --json y.img > info-y.json
+valid "info yaffs2" "$S/info.schema.json" info-y.json
+is "$(py info-y.json 'd["image_size"], d["yaffs2"]["tags_ecc"]')" "($(stat -c %s y.img), True)" \
+	"info yaffs2: image_size the file size, tags_ecc a boolean"
+is "$(py info-y.json 'd["yaffs2"]["objects"]')" "$(($(find src -mindepth 1 | wc -l) - 1))" \
+	"info yaffs2: objects counts all but the root and lost+found"
+flashfs ls -R --json y.img > ls-y.json
+valid "ls -R yaffs2" "$S/ls.schema.json" ls-y.json
+flashfs check --json y.img > check-y.json
+valid "check yaffs2" "$S/check.schema.json" check-y.json
+broken "mkfs.yaffs2: inband_fallback as \"no\"" "$S/mkfs.yaffs2.schema.json" mkfs-y.json 'd["inband_fallback"] = "no"'
+broken "info yaffs2: tags_ecc as \"yes\"" "$S/info.schema.json" info-y.json 'd["yaffs2"]["tags_ecc"] = "yes"'
+
+# --- UBI ----------------------------------------------------------------------
+mkfs.ubi -o ours.ubi -p 128KiB -m 2048 --squashfs src > /dev/null
+flashfs info --json ours.ubi > info-ubi.json
+valid "info mkfs.ubi image" "$S/info.schema.json" info-ubi.json
+is "$(py info-ubi.json 'd["image_size"], d["ubi"]["peb_size"], d["ubi"]["volume_format"], "squashfs" in d')" \
+	"($(stat -c %s ours.ubi), 131072, 'squashfs', True)" "info ubi: the UBI part and the volume's"
+if command -v ubinize > /dev/null; then
+	cat > u.ini <<'INI'
+[rootfs]
+mode=ubi
+image=theirs.sqfs
+vol_id=0
+vol_size=1MiB
+vol_name=rootfs
+vol_flags=autoresize
+[data]
+mode=ubi
+image=y.img
+vol_id=1
+vol_type=static
+vol_name=data
+INI
+	ubinize -o theirs.ubi -p 128KiB -m 2048 u.ini > /dev/null 2>&1
+	for v in rootfs data; do
+		flashfs info --json --volume "$v" theirs.ubi > "info-ubi-$v.json"
+		valid "info ubinize image, volume $v" "$S/info.schema.json" "info-ubi-$v.json"
+		flashfs ls -R --json --volume "$v" theirs.ubi > "ls-ubi-$v.json"
+		valid "ls ubinize image, volume $v" "$S/ls.schema.json" "ls-ubi-$v.json"
+		flashfs check --json --volume "$v" theirs.ubi > "check-ubi-$v.json"
+		valid "check ubinize image, volume $v" "$S/check.schema.json" "check-ubi-$v.json"
+	done
+	is "$(py info-ubi-data.json '[(v["name"], v["flags"], v["crc_ok"]) for v in d["ubi"]["volumes"]], "yaffs2" in d')" \
+		"([('rootfs', ['autoresize'], None), ('data', [], True)], True)" "info ubi: volumes as typed records"
+	broken "info ubi: crc_ok as \"ok\"" "$S/info.schema.json" info-ubi-data.json 'd["ubi"]["volumes"][1]["crc_ok"] = "ok"'
+else
+	skip "ubinize (mtd-utils) not installed" "UBI images from ubinize"
+fi
+
+# --- flashfs bench --json ------------------------------------------------------
+flashfs bench -q --min-time 0 --repeats 1 -c lz4 -b 128K --json bench.json src > /dev/null 2>&1
+valid "bench" "$S/bench.schema.json" bench.json
+is "$(py bench.json 'd["results"][0]["compressor_options"]')" "{'hc': False}" "bench: compressor options are typed members"
+broken "bench: another schema version" "$S/bench.schema.json" bench.json 'd["schema"] = "flashfs-bench/2"'
+broken "bench: compressor options as one string" "$S/bench.schema.json" bench.json \
+	'd["results"][0]["compressor_options"] = d["results"][0]["options"]'
+
+# every schema file is itself a valid 2020-12 schema naming its version
+for f in "$S"/*.schema.json; do
+	ok "$(basename "$f"): a 2020-12 schema with a /1 version" python3 -c '
+import json, sys, jsonschema
+s = json.load(open(sys.argv[1]))
+jsonschema.Draft202012Validator.check_schema(s)
+assert s["$schema"].endswith("2020-12/schema")
+assert s["properties"]["schema"]["const"].endswith("/1")' "$f"
+done
+done_testing
