@@ -286,7 +286,7 @@ static void dir_info(struct ff_fs *fs, ff_info_fn fn, void *ctx)
 	char *p = path_of(D(fs), 0, 0);
 
 	if (p)
-		fn(ctx, "path", p, 0);
+		ff_info_str(fn, ctx, "path", p);
 	free(p);
 }
 
