@@ -113,7 +113,7 @@ static int open_plain(const char *path, const struct ff_open_opts *opts, const u
 	}
 	if (ff_yaffs2_probe(path, opts))
 		return ff_yaffs2_open(path, opts, fs, err);
-	return ff_err_set(err, FF_IMAGE_UNKNOWN, "not a SquashFS or YAFFS2 image (or a compressed one)");
+	return ff_err_set(err, FF_IMAGE_UNKNOWN, "not a SquashFS, YAFFS2 or UBI image (or a compressed one)");
 }
 
 /* Copies the chosen volume of the UBI image in fd to a temporary file. */

@@ -20,7 +20,7 @@ cat "$T/img.sqfs" >>"$T/blob.bin"
 head -c 1000 /dev/urandom >>"$T/blob.bin"
 M=$T/mnt
 mkdir -p "$M"
-IMAGE_SIZE=$(flashfs info "$T/img.sqfs" | awk '$1 == "image_size" {print $2}')
+BYTES_USED=$(flashfs info "$T/img.sqfs" | awk '$1 == "bytes_used" {print $2}')
 
 LOOPS=()
 cleanup() {
@@ -43,8 +43,8 @@ all_commands() {
 	shift 2
 	flashfs info "$@" "$img" >"$T/info" 2>&1
 	is "$?" 0 "$name: info exits 0"
-	is "$(awk '$1 == "image_size" {print $2}' "$T/info")" "$IMAGE_SIZE" \
-		"$name: info gives the image's size"
+	is "$(awk '$1 == "bytes_used" {print $2}' "$T/info")" "$BYTES_USED" \
+		"$name: info gives the superblock's bytes_used"
 	is "$(flashfs ls -R "$@" "$img" 2>&1)" "$(flashfs ls -R "$T/img.sqfs")" "$name: ls -R"
 	rm -rf "$T/out"
 	ok "$name: extract" flashfs extract -C "$T/out" "$@" "$img"
@@ -97,7 +97,7 @@ head -c 3000000 /dev/urandom >"$T/junk"
 flashfs info "$T/junk" >/dev/null 2>"$T/err"
 is "$?" 2 "random bytes: exit 2"
 ok "random bytes: not an image, no offset offered" \
-	bash -c "grep -q 'not a SquashFS or YAFFS2 image' '$T/err' && ! grep -q 'try' '$T/err'"
+	bash -c "grep -q 'not a SquashFS, YAFFS2 or UBI image' '$T/err' && ! grep -q 'try' '$T/err'"
 flashfs info --offset 1 "$T/img.sqfs" >/dev/null 2>"$T/err"
 is "$?" 2 "wrong --offset: exit 2"
 

@@ -132,7 +132,7 @@ else
 fi
 fails "ffls on a file that is no image fails" ./ffls "$S/a/hello"
 is "$(./ffls "$S/a/hello" 2>&1)" \
-	"ffls: $S/a/hello: not a SquashFS or YAFFS2 image (or a compressed one)" \
+	"ffls: $S/a/hello: not a SquashFS, YAFFS2 or UBI image (or a compressed one)" \
 	"the message names the file and the problem"
 
 # ffbuild DIR: the directory scanner through the library.
