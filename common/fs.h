@@ -134,6 +134,26 @@ void ff_fs_log(struct ff_fs *fs, const char *fmt, ...) __attribute__((format(pri
 /* Resolve a '/'-separated path from the root (no symlinks followed). */
 int ff_fs_resolve(struct ff_fs *fs, const char *path, uint64_t *handle);
 
+/* A whole directory read at once, for walks that recurse (a readdir
+ * callback should not), sorted by name bytes when sort is set, whatever
+ * order the format keeps. */
+struct ff_dirent {
+	char *name;
+	size_t len;
+	uint64_t handle;
+	uint32_t mode;
+};
+struct ff_dirlist {
+	struct ff_dirent *v;
+	size_t n, cap;
+	int oom;
+};
+/* 0, or -errno (the list is then empty). */
+int ff_fs_list_dir(struct ff_fs *fs, uint64_t dir, int sort, struct ff_dirlist *out);
+void ff_dirlist_free(struct ff_dirlist *l);
+/* The order ff_fs_list_dir sorts by: name bytes, a prefix first. */
+int ff_dirent_cmp(const struct ff_dirent *a, const struct ff_dirent *b);
+
 static inline void ff_fs_close(struct ff_fs *fs)
 {
 	if (fs)

@@ -14,18 +14,6 @@
 
 #define DIFF_DEPTH_MAX 1024
 
-struct dent {
-	char *name;
-	size_t len;
-	uint64_t handle;
-};
-
-struct dents {
-	struct dent *v;
-	size_t n, cap;
-	int oom;
-};
-
 static void report(struct diff_walk *w, const char *path, enum ff_diff_kind kind,
 		   uint32_t from_mode, uint32_t to_mode)
 {
@@ -40,63 +28,13 @@ static void report(struct diff_walk *w, const char *path, enum ff_diff_kind kind
 	ff_diff_clear(w);
 }
 
-static int collect(void *ctx, const char *name, size_t len, uint64_t handle, uint32_t mode,
-		   uint64_t cookie)
-{
-	struct dents *d = ctx;
-
-	(void)mode, (void)cookie;
-	if (d->n == d->cap) {
-		size_t cap = d->cap ? 2 * d->cap : 32;
-		struct dent *v = realloc(d->v, cap * sizeof(*v));
-
-		if (!v)
-			return d->oom = 1;
-		d->v = v;
-		d->cap = cap;
-	}
-	d->v[d->n] = (struct dent){.name = malloc(len + 1), .len = len, .handle = handle};
-	if (!d->v[d->n].name)
-		return d->oom = 1;
-	memcpy(d->v[d->n].name, name, len);
-	d->v[d->n++].name[len] = '\0';
-	return 0;
-}
-
-static int name_cmp(const struct dent *a, const struct dent *b)
-{
-	int c = memcmp(a->name, b->name, a->len < b->len ? a->len : b->len);
-
-	return c ? c : (a->len > b->len) - (a->len < b->len);
-}
-
-static int dent_cmp(const void *a, const void *b)
-{
-	return name_cmp(a, b);
-}
-
-static void free_dents(struct dents *d)
-{
-	size_t i;
-
-	for (i = 0; i < d->n; i++)
-		free(d->v[i].name);
-	free(d->v);
-}
-
 /* A directory's entries sorted by name, whatever order the format keeps. */
 static int list_dir(struct diff_walk *w, int side, uint64_t dir, const char *path,
-		    struct dents *d)
+		    struct ff_dirlist *d)
 {
-	struct ff_fs *fs = w->s[side].fs;
-	int r = fs->ops->readdir(fs, dir, 0, collect, d);
+	int r = ff_fs_list_dir(w->s[side].fs, dir, 1, d);
 
-	if (d->oom)
-		r = -ENOMEM;
-	if (r < 0)
-		return ff_diff_fail(w, side, path, -r, "");
-	qsort(d->v, d->n, sizeof(*d->v), dent_cmp);
-	return 0;
+	return r < 0 ? ff_diff_fail(w, side, path, -r, "") : 0;
 }
 
 static int get_stat(struct diff_walk *w, int side, uint64_t h, const char *path,
@@ -168,10 +106,10 @@ static void one_side(struct diff_walk *w, int side, uint64_t h, const char *path
 
 static void walk_dir(struct diff_walk *w, const uint64_t h[2], const char *path, int depth);
 
-static void walk_child(struct diff_walk *w, const char *dir, const struct dent *a,
-		       const struct dent *b, int depth)
+static void walk_child(struct diff_walk *w, const char *dir, const struct ff_dirent *a,
+		       const struct ff_dirent *b, int depth)
 {
-	const struct dent *e = a ? a : b;
+	const struct ff_dirent *e = a ? a : b;
 	size_t len = strlen(dir) + e->len + 2;
 	char *path = malloc(len);
 	uint64_t h[2] = {a ? a->handle : 0, b ? b->handle : 0};
@@ -194,7 +132,7 @@ static void walk_child(struct diff_walk *w, const char *dir, const struct dent *
 
 static void walk_dir(struct diff_walk *w, const uint64_t h[2], const char *path, int depth)
 {
-	struct dents d[2] = {{0}, {0}};
+	struct ff_dirlist d[2] = {{0}, {0}};
 	size_t i = 0, j = 0;
 
 	if (depth > DIFF_DEPTH_MAX) {
@@ -203,16 +141,16 @@ static void walk_dir(struct diff_walk *w, const uint64_t h[2], const char *path,
 	}
 	if (list_dir(w, 0, h[0], path, &d[0]) == 0 && list_dir(w, 1, h[1], path, &d[1]) == 0)
 		while (!w->stop && (i < d[0].n || j < d[1].n)) {
-			const struct dent *a = i < d[0].n ? &d[0].v[i] : NULL;
-			const struct dent *b = j < d[1].n ? &d[1].v[j] : NULL;
-			int c = !a ? 1 : !b ? -1 : name_cmp(a, b);
+			const struct ff_dirent *a = i < d[0].n ? &d[0].v[i] : NULL;
+			const struct ff_dirent *b = j < d[1].n ? &d[1].v[j] : NULL;
+			int c = !a ? 1 : !b ? -1 : ff_dirent_cmp(a, b);
 
 			walk_child(w, path, c <= 0 ? a : NULL, c >= 0 ? b : NULL, depth);
 			i += c <= 0;
 			j += c >= 0;
 		}
-	free_dents(&d[0]);
-	free_dents(&d[1]);
+	ff_dirlist_free(&d[0]);
+	ff_dirlist_free(&d[1]);
 }
 
 static void free_link(void *p)

@@ -21,63 +21,15 @@ struct walk {
 	struct ff_hmap links; /* inode number -> first node of a hard-link group */
 };
 
-struct entry {
-	char *name;
-	size_t len;
-	uint64_t handle;
-};
-
-struct listing {
-	struct entry *v;
-	size_t n, cap;
-	int oom;
-};
-
-static int list_one(void *ctx, const char *name, size_t len, uint64_t handle, uint32_t mode,
-		    uint64_t cookie)
-{
-	struct listing *l = ctx;
-
-	(void)mode;
-	(void)cookie;
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 16;
-		struct entry *v = realloc(l->v, cap * sizeof(*v));
-
-		if (!v)
-			return l->oom = 1;
-		l->v = v;
-		l->cap = cap;
-	}
-	l->v[l->n].name = strndup(name, len);
-	if (!l->v[l->n].name)
-		return l->oom = 1;
-	l->v[l->n].len = len;
-	l->v[l->n++].handle = handle;
-	return 0;
-}
-
-static void listing_free(struct listing *l)
-{
-	for (size_t i = 0; i < l->n; i++)
-		free(l->v[i].name);
-	free(l->v);
-}
 
 /* The whole directory first: the walk below recurses, and a callback
  * should not. */
-static int list_dir(struct walk *w, uint64_t dir, const char *path, struct listing *l,
+static int list_dir(struct walk *w, uint64_t dir, const char *path, struct ff_dirlist *l,
 		    struct ff_err *err)
 {
-	int r;
+	int r = ff_fs_list_dir(w->fs, dir, 0, l);
 
-	memset(l, 0, sizeof(*l));
-	r = w->fs->ops->readdir(w->fs, dir, 0, list_one, l);
-	if (r < 0 || l->oom) {
-		listing_free(l);
-		return ff_err_sys(err, r < 0 ? -r : ENOMEM, "image: /%s: cannot list", path);
-	}
-	return 0;
+	return r < 0 ? ff_err_sys(err, -r, "image: /%s: cannot list", path) : 0;
 }
 
 struct xattr_ctx {
@@ -149,7 +101,7 @@ static int copy_content(struct walk *w, struct ff_node *n, uint64_t handle,
 static int add_dir(struct walk *w, struct ff_node *dir, uint64_t handle, const char *path,
 		   struct ff_err *err);
 
-static int add_entry(struct walk *w, struct ff_node *dir, const struct entry *e,
+static int add_entry(struct walk *w, struct ff_node *dir, const struct ff_dirent *e,
 		     const char *dir_path, struct ff_err *err)
 {
 	char path[4096];
@@ -176,20 +128,20 @@ static int add_entry(struct walk *w, struct ff_node *dir, const struct entry *e,
 static int add_dir(struct walk *w, struct ff_node *dir, uint64_t handle, const char *path,
 		   struct ff_err *err)
 {
-	struct listing l;
+	struct ff_dirlist l;
 	int ret = 0;
 
 	if (list_dir(w, handle, path, &l, err) < 0)
 		return -1;
 	for (size_t i = 0; i < l.n && !ret; i++)
 		ret = add_entry(w, dir, &l.v[i], path, err);
-	listing_free(&l);
+	ff_dirlist_free(&l);
 	return ret;
 }
 
 /* The first NAME_k (k = 1, 2, ...) neither at the root nor in the image's
  * root. */
-static int free_name(struct walk *w, const struct entry *e, char *out, size_t cap)
+static int free_name(struct walk *w, const struct ff_dirent *e, char *out, size_t cap)
 {
 	uint64_t h;
 
@@ -206,7 +158,7 @@ static int free_name(struct walk *w, const struct entry *e, char *out, size_t ca
 }
 
 /* An entry at the root that the image also has is the new one: renamed. */
-static int make_room(struct walk *w, const struct entry *e, struct ff_err *err)
+static int make_room(struct walk *w, const struct ff_dirent *e, struct ff_err *err)
 {
 	struct ff_node *clash = ff_tree_child(w->tree, w->tree->root, e->name, e->len);
 	char name[FF_NAME_MAX + 2];
@@ -226,7 +178,7 @@ static int make_room(struct walk *w, const struct entry *e, struct ff_err *err)
 int ff_tree_add_image(struct ff_tree *tree, struct ff_fs *fs, struct ff_err *err)
 {
 	struct walk w = {.tree = tree, .fs = fs};
-	struct listing l;
+	struct ff_dirlist l;
 	int ret = 0;
 
 	if (ff_tree_check_open(tree, err) || list_dir(&w, fs->ops->root(fs), "", &l, err))
@@ -235,7 +187,7 @@ int ff_tree_add_image(struct ff_tree *tree, struct ff_fs *fs, struct ff_err *err
 		ret = make_room(&w, &l.v[i], err);
 	for (size_t i = 0; i < l.n && !ret; i++)
 		ret = add_entry(&w, tree->root, &l.v[i], "", err);
-	listing_free(&l);
+	ff_dirlist_free(&l);
 	ff_hmap_free(&w.links, NULL);
 	return ret;
 }
