@@ -38,6 +38,8 @@ struct bench_node {
 	int64_t mtime;
 	uint64_t size;      /* files: content length; symlinks: target length */
 	uint32_t rdev_major, rdev_minor;
+	int dense;          /* a file without holes (ff_node.dense): its inode
+			     * reports no sparse bytes, as the writer's would */
 	int32_t file;       /* regular files: index into files[], else -1 */
 	int32_t link_of;    /* extra hard-link name: index of the primary, else -1 */
 	struct ff_xattr *xattrs; /* owned copies */

@@ -31,6 +31,7 @@ static int describe(const struct bench_corpus *c, const struct bench_node *b,
 	n->mtime = b->mtime;
 	n->rdev_major = b->rdev_major;
 	n->rdev_minor = b->rdev_minor;
+	n->dense = b->dense;
 	if (S_ISDIR(b->mode))
 		n->mode = b->mode;
 	for (uint32_t k = 0; k < b->n_xattrs; k++)

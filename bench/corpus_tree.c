@@ -64,6 +64,7 @@ static void fill_node(struct bench_node *b, const struct ff_node *n)
 	b->size = S_ISLNK(n->mode) && n->target ? strlen(n->target) : n->size;
 	b->rdev_major = n->rdev_major;
 	b->rdev_minor = n->rdev_minor;
+	b->dense = n->dense;
 	b->file = -1;
 	b->link_of = -1;
 }

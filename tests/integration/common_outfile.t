@@ -36,7 +36,7 @@ else
 	# a slow build: the named temporary exists while it runs, SIGTERM removes it
 	mkdir -p "$T/big"
 	for i in 1 2; do head -c 8M /dev/urandom > "$T/big/r$i"; done
-	mkfs.squashfs -q -c xz -X level=9 -j 1 "$T/big" "$T/v/b.sqfs" > /dev/null 2>&1 &
+	mkfs.squashfs -q --noappend -c xz -X level=9 -j 1 "$T/big" "$T/v/b.sqfs" > /dev/null 2>&1 &
 	pid=$!
 	n=0
 	while [ $n -lt 200 ] && ! ls "$T/v/" | grep -q '^b.sqfs.tmp.'; do sleep 0.05; n=$((n + 1)); done

@@ -93,7 +93,8 @@ else
 		wait "$pid" 2> /dev/null
 		is "$(ls -A "$T/m")" "" "minbase xz build: kill -9 at $s s leaves nothing in the target directory"
 	done
-	mkfs.yaffs2 -q "$rootfs" "$T/m/minbase.yaffs2" > /dev/null 2>&1 &
+	# xz-compressed, so that the build surely outlasts the second
+	mkfs.yaffs2 -q -z xz "$rootfs" "$T/m/minbase.yaffs2" > /dev/null 2>&1 &
 	pid=$!
 	sleep 1
 	ok "mkfs.yaffs2: still building at 1 s" kill -0 "$pid"

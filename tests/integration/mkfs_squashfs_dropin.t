@@ -188,7 +188,7 @@ like_mksquashfs "-action-file" "$S" -- -action-file "$T/actions"
 like_mksquashfs "-p without a time (with -all-time)" "$S" -- -p 'new d 711 1 2' -all-time 99
 tar -C "$S" -cf "$T/s.tar" etc usr
 mksquashfs - "$T/m.img" -tar -noappend -quiet -no-progress -root-time 3 < "$T/s.tar" > /dev/null 2>&1
-mkfs.squashfs -quiet - "$T/o.img" -tar -root-time 3 < "$T/s.tar"
+mkfs.squashfs -quiet -noappend - "$T/o.img" -tar -root-time 3 < "$T/s.tar"
 image_tree "$T/m.img" "$T/m.man" && image_tree "$T/o.img" "$T/o.man"
 ok "-tar: the tar on stdin gives mksquashfs' tree" diff "$T/m.man" "$T/o.man"
 

@@ -111,7 +111,7 @@ ok "--squashfs: same bytes as mkfs.squashfs + ubinize" cmp one.ubi two.ubi
 ok "--squashfs with an ini file: the lowest free volume ID" \
 	mkfs.ubi -o both.ubi -p 128KiB -m 2048 -Q 8 --squashfs tree --vol-name extra multi.ini
 { cat multi.ini; printf '[e]\nmode=ubi\nimage=two.sqfs\nvol_id=4\nvol_name=extra\n'; } > both.ini
-mkfs.squashfs -q tree two.sqfs
+mkfs.squashfs -q --noappend tree two.sqfs
 ubinize -o both-ref.ubi -p 128KiB -m 2048 -Q 8 both.ini > /dev/null 2>&1
 ok "  ... ID 4, after 0-3; same bytes as ubinize" cmp both.ubi both-ref.ubi
 unset SOURCE_DATE_EPOCH
