@@ -55,7 +55,8 @@ static int list_names(struct diff_walk *w, int side, uint64_t h, const char *pat
 		r = -ENOMEM;
 	if (r < 0)
 		return ff_diff_fail(w, side, path, -r, "listing xattrs: ");
-	qsort(l->v, l->n, sizeof(*l->v), str_cmp);
+	if (l->n > 1) /* qsort wants a non-NULL array even for no names */
+		qsort(l->v, l->n, sizeof(*l->v), str_cmp);
 	return 0;
 }
 
