@@ -8,6 +8,7 @@
 # images.  The same from a kernel-written device: nandsim_ubi.t.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/yaffs2_lib.sh"
+. "$(dirname "$0")/ubi_lib.sh"
 . "$(dirname "$0")/fuse_lib.sh"
 need_root
 command -v ubinize > /dev/null || skip_all "ubinize (mtd-utils) not installed"
@@ -15,27 +16,8 @@ command -v mksquashfs > /dev/null || skip_all "mksquashfs not installed"
 EDIT="python3 $FF_TOP/tests/tools/ubi_edit.py"
 
 cd "$T" || exit 2
-make_kinds_tree src
-rm -f src/sock # unsquashfs does not restore sockets
-mkdir -p srcb/etc && echo "slot b" > srcb/etc/version
-mksquashfs src a.sqfs -noappend -quiet -no-progress > /dev/null
-mksquashfs srcb b.sqfs -noappend -quiet -no-progress > /dev/null
-unsquashfs -q -n -d unsq_a a.sqfs > /dev/null
-head -c 5000 /dev/urandom > kernel.img
-cat > u.ini <<'INI'
-[kernel]
-mode=ubi
-image=kernel.img
-vol_id=0
-vol_type=static
-vol_name=kernel
-[rootfs]
-mode=ubi
-image=a.sqfs
-vol_id=1
-vol_size=2MiB
-vol_name=rootfs
-INI
+ubi_fixture
+ubi_ini_kernel_rootfs > u.ini
 
 extract_is() { # NAME IMAGE [options]
 	local name=$1 img=$2

@@ -8,34 +8,16 @@
 # from the sound copy; flashfs check names the PEB of every problem.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/yaffs2_lib.sh"
+. "$(dirname "$0")/ubi_lib.sh"
 need_root
 command -v ubinize > /dev/null || skip_all "ubinize (mtd-utils) not installed"
 command -v mksquashfs > /dev/null || skip_all "mksquashfs not installed"
 EDIT="python3 $FF_TOP/tests/tools/ubi_edit.py"
 
 cd "$T" || exit 2
-make_kinds_tree src
-rm -f src/sock # unsquashfs does not restore sockets
-mkdir -p srcb/etc && echo "slot b" > srcb/etc/version && ln -s version srcb/etc/v
-mksquashfs src a.sqfs -noappend -quiet -no-progress > /dev/null
-mksquashfs srcb b.sqfs -noappend -quiet -no-progress > /dev/null
-unsquashfs -q -n -d unsq_a a.sqfs > /dev/null
-unsquashfs -q -n -d unsq_b b.sqfs > /dev/null
-head -c 5000 /dev/urandom > kernel.img
+ubi_fixture
 
-cat > ab.ini <<'INI'
-[kernel]
-mode=ubi
-image=kernel.img
-vol_id=0
-vol_type=static
-vol_name=kernel
-[rootfs]
-mode=ubi
-image=a.sqfs
-vol_id=1
-vol_size=2MiB
-vol_name=rootfs
+{ ubi_ini_kernel_rootfs; cat <<'INI'; } > ab.ini
 [rootfs_b]
 mode=ubi
 image=b.sqfs
