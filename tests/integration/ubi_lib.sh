@@ -1,4 +1,10 @@
-# Shared fixture of the UBI reader tests (ubi_read.t, ubi_nand_dump.t).
+# Shared fixture of the UBI reader tests (ubi_read.t, ubi_nand_dump.t),
+# sourced after lib.sh and yaffs2_lib.sh: what they need (root, ubinize,
+# mksquashfs) and the PEB editor, EDIT.
+need_root
+command -v ubinize > /dev/null || skip_all "ubinize (mtd-utils) not installed"
+command -v mksquashfs > /dev/null || skip_all "mksquashfs not installed"
+EDIT="python3 $FF_TOP/tests/tools/ubi_edit.py"
 
 # ubi_fixture — in the current directory: src (every object kind but a
 # socket, which unsquashfs does not restore), srcb (a second slot), their

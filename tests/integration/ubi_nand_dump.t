@@ -10,10 +10,6 @@
 . "$(dirname "$0")/yaffs2_lib.sh"
 . "$(dirname "$0")/ubi_lib.sh"
 . "$(dirname "$0")/fuse_lib.sh"
-need_root
-command -v ubinize > /dev/null || skip_all "ubinize (mtd-utils) not installed"
-command -v mksquashfs > /dev/null || skip_all "mksquashfs not installed"
-EDIT="python3 $FF_TOP/tests/tools/ubi_edit.py"
 
 cd "$T" || exit 2
 ubi_fixture
