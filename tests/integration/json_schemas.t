@@ -159,6 +159,12 @@ flashfs info --json ours.ubi > info-ubi.json
 valid "info mkfs.ubi image" "$S/info.schema.json" info-ubi.json
 is "$(py info-ubi.json 'd["image_size"], d["ubi"]["peb_size"], d["ubi"]["volume_format"], "squashfs" in d')" \
 	"($(stat -c %s ours.ubi), 131072, 'squashfs', True)" "info ubi: the UBI part and the volume's"
+# the same as a raw NAND dump (pages of 2048 + 64 bytes of OOB)
+python3 "$FF_TOP/tests/tools/ubi_edit.py" ours.ubi 131072 nand-dump ours.nand 2048 64
+flashfs info --json ours.nand > info-nand.json
+valid "info raw NAND dump of a UBI image" "$S/info.schema.json" info-nand.json
+is "$(py info-nand.json 'd["ubi"]["nand_page_size"], d["ubi"]["nand_oob_size"], d["ubi"]["nand_bad_blocks"]')" \
+	"(2048, 64, 0)" "info NAND dump: the page and OOB sizes as integers"
 if command -v ubinize > /dev/null; then
 	cat > u.ini <<'INI'
 [rootfs]
