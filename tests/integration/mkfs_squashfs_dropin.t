@@ -164,8 +164,8 @@ ok "-info lists the entries" grep -q '^/usr/lib/libbig.so: ' "$T/i.out"
 # --- the same trees as mksquashfs 4.5.1 -------------------------------------
 like_mksquashfs "-root-mode -root-uid -root-gid -root-time" "$S" -- \
 	-root-mode 0700 -root-uid 12 -root-gid 34 -root-time 5
-mkfs.squashfs -quiet "$S" "$T/sy.img" -noappend -root-mode u=rwx,go=rx,+t -root-time 5
-mkfs.squashfs -quiet "$S" "$T/oc.img" -noappend -root-mode 1755 -root-time 5
+mkfs.squashfs -quiet "$S" "$T/sy.img" -noappend -root-mode u=rwx,go=rx,+t -root-time 5 -mkfs-time 1
+mkfs.squashfs -quiet "$S" "$T/oc.img" -noappend -root-mode 1755 -root-time 5 -mkfs-time 1
 ok "symbolic -root-mode u=rwx,go=rx,+t is 1755" cmp "$T/sy.img" "$T/oc.img"
 like_mksquashfs "several sources, the collision renamed NAME_1" "$A" "$B" "$T/c/a" "$S/etc" -- \
 	-root-time 9
