@@ -19,7 +19,7 @@ FUZZ_BUILD   ?= build/fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_CI_SEED ?= 1
 FUZZ_CC      ?= clang
-FUZZ_TARGETS := squashfs yaffs2 ubi decompress cstream spec pseudo tar
+FUZZ_TARGETS := squashfs yaffs2 ubi decompress cstream spec pseudo tar action
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CFLAGS  := -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link $(FUZZ_SAN)
 FUZZ_LDFLAGS := $(FUZZ_SAN)

@@ -11,15 +11,21 @@ static void discard_warn(void *ctx, const struct ff_warning *w)
 	(void)w;
 }
 
+struct ff_tree *fuzz_tree_new_opts(struct ff_tree_opts *o)
+{
+	struct ff_err err;
+
+	o->warn = discard_warn;
+	return ff_tree_new(o, &err);
+}
+
 struct ff_tree *fuzz_tree_new(void)
 {
 	struct ff_tree_opts o = {
 		.force_uid = -1, .force_gid = -1, .all_time = -1, .clamp_time = -1,
-		.warn = discard_warn,
 	};
-	struct ff_err err;
 
-	return ff_tree_new(&o, &err);
+	return fuzz_tree_new_opts(&o);
 }
 
 static void read_node(const struct ff_tree *tree, const struct ff_node *n, size_t *left)

@@ -7,6 +7,8 @@
 #include "tree/tree.h"
 
 struct ff_tree *fuzz_tree_new(void);
+/* The same with the caller's options (its warn callback is replaced). */
+struct ff_tree *fuzz_tree_new_opts(struct ff_tree_opts *o);
 /* finish, then read each regular file (bounded) through ff_tree_open_data. */
 void fuzz_tree_finish_and_read(struct ff_tree *tree);
 
