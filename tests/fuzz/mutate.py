@@ -26,6 +26,7 @@ import shutil
 import struct
 import subprocess
 import sys
+import zlib
 from concurrent.futures import ThreadPoolExecutor
 
 SQFS_MAGIC = b"hsqs"
@@ -124,8 +125,76 @@ def m_tables(rng, img):
     return "tables " + m_byte_run(rng, img, lo, hi)
 
 
+# UBI (drivers/mtd/ubi/ubi-media.h): every PEB starts with a 64-byte EC
+# header ("UBI#", big-endian) and holds a 64-byte VID header ("UBI!") at the
+# offset the EC header gives; each header ends in a CRC-32 of its first 60
+# bytes, and each 172-byte volume-table record in a CRC of its first 168.
+# A random byte in a header only tests the CRC check, so these mutations
+# change one field and then fix the CRC, which takes them past it to the
+# code that uses the field.
+UBI_EC_MAGIC, UBI_VID_MAGIC = b"UBI#", b"UBI!"
+UBI_EC_FIELDS = [(4, 1), (8, 8), (16, 4), (20, 4), (24, 4)]
+UBI_VID_FIELDS = [(4, 1), (5, 1), (6, 1), (7, 1), (8, 4), (12, 4), (20, 4), (24, 4),
+                  (28, 4), (32, 4), (40, 8)]
+UBI_VTBL_FIELDS = [(0, 4), (4, 4), (8, 4), (12, 1), (13, 1), (14, 2), (16, 128), (144, 1)]
+UBI_LAYOUT_VOL = 0x7FFFEFFF
+
+
+def ubi_crc(data):
+    return (~zlib.crc32(data)) & 0xFFFFFFFF
+
+
+def ubi_geometry(img):
+    """(PEB size, VID header offset, data offset) from the first EC header,
+    the PEB size being the distance to the next EC header."""
+    if len(img) < 64 or img[:4] != UBI_EC_MAGIC:
+        return None
+    vid, data = struct.unpack_from(">II", img, 16)
+    nxt = img.find(UBI_EC_MAGIC, 64)
+    if nxt <= 0 or not 64 <= vid < nxt or not vid + 64 <= data <= nxt:
+        return None
+    return nxt, vid, data
+
+
+def ubi_field(rng, img, base, fields, crc_len):
+    off, width = rng.choice(fields)
+    top = (1 << (8 * width)) - 1 if width <= 8 else None
+    if top is None:
+        img[base + off:base + off + width] = rng.randbytes(width)
+        what = "bytes"
+    else:
+        val = rng.choice([0, 1, top, top >> 1, rng.randrange(top + 1),
+                          int.from_bytes(img[base + off:base + off + width], "big") + 1])
+        img[base + off:base + off + width] = (val & top).to_bytes(width, "big")
+        what = "%#x" % (val & top)
+    struct.pack_into(">I", img, base + crc_len, ubi_crc(bytes(img[base:base + crc_len])))
+    return "field @%d+%d=%s" % (off, width, what)
+
+
+def m_ubi(rng, img):
+    geo = ubi_geometry(img)
+    if not geo:
+        return m_interesting(rng, img)
+    peb, vid, data = geo
+    pebs = len(img) // peb
+    p = rng.randrange(pebs) * peb
+    if rng.random() < 0.3 and img[p:p + 4] == UBI_EC_MAGIC:
+        return "ubi EC PEB %d %s" % (p // peb, ubi_field(rng, img, p, UBI_EC_FIELDS, 60))
+    layout = [q * peb for q in range(pebs)
+              if img[q * peb + vid:q * peb + vid + 4] == UBI_VID_MAGIC and
+              struct.unpack_from(">I", img, q * peb + vid + 8)[0] == UBI_LAYOUT_VOL]
+    if layout and rng.random() < 0.4:
+        q = rng.choice(layout)
+        rec = q + data + 172 * rng.randrange(8)
+        return "ubi vtbl PEB %d record @%d %s" % (
+            q // peb, rec - q - data, ubi_field(rng, img, rec, UBI_VTBL_FIELDS, 168))
+    if img[p + vid:p + vid + 4] != UBI_VID_MAGIC:
+        return "ubi " + m_byte_run(rng, img, p, min(p + peb, len(img)))
+    return "ubi VID PEB %d %s" % (p // peb, ubi_field(rng, img, p + vid, UBI_VID_FIELDS, 60))
+
+
 MUTATORS = [(m_bitflips, 3), (m_byte_run, 3), (m_truncate, 1), (m_interesting, 2),
-            (m_sqfs_super, 2), (m_tables, 4)]
+            (m_sqfs_super, 2), (m_tables, 4), (m_ubi, 6)]
 
 
 def mutate(data, seed, i):
@@ -135,6 +204,8 @@ def mutate(data, seed, i):
     funcs = [f for f, w in MUTATORS for _ in range(w)]
     if img[:4] != SQFS_MAGIC:
         funcs = [f for f in funcs if f not in (m_sqfs_super, m_tables)]
+    if img[:4] != UBI_EC_MAGIC:
+        funcs = [f for f in funcs if f is not m_ubi]
     for _ in range(rng.choice([1, 1, 1, 2, 3])):
         if not img:
             break

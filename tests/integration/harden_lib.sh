@@ -49,3 +49,26 @@ harden_images() {
 		"$out/yaffs2-4k-inband.img" || return 1
 	mkfs.yaffs2 -q -z gzip "$src" "$out/yaffs2-2k.img.gz" || return 1
 }
+
+# harden_ubi_images SRC OUT — UBI images of SRC for the mutation test: our
+# mkfs.ubi with a SquashFS volume on 2 KiB-page NAND and on 512-byte pages
+# with sub-pages (plus a small static volume beside it), and, when
+# mtd-utils is installed, ubinize's image of the same volumes.
+harden_ubi_images() {
+	local src=$1 out=$2
+	mkdir -p "$out"
+	mkfs.squashfs -q -b 4K -c xz "$src" "$out/vol.sqfs" || return 1
+	head -c 3000 "$out/vol.sqfs" > "$out/kernel.bin"
+	printf '%s\n' '[kernel]' mode=ubi image="$out/kernel.bin" vol_id=0 vol_type=static \
+		vol_name=kernel '[rootfs]' mode=ubi image="$out/vol.sqfs" vol_id=1 \
+		vol_name=rootfs vol_flags=autoresize > "$out/ubi.ini"
+	mkfs.ubi -o "$out/ubi-2k.ubi" -p 128KiB -m 2048 -Q 7 --squashfs "$src" \
+		--squashfs-comp lz4 > /dev/null || return 1
+	mkfs.ubi -o "$out/ubi-512.ubi" -p 16KiB -m 512 -s 256 -Q 7 "$out/ubi.ini" > /dev/null ||
+		return 1
+	if command -v ubinize > /dev/null; then
+		ubinize -o "$out/ubinize-2k.ubi" -p 128KiB -m 2048 -Q 7 "$out/ubi.ini" \
+			> /dev/null || return 1
+	fi
+	rm -f "$out/vol.sqfs" "$out/kernel.bin" "$out/ubi.ini"
+}
