@@ -275,20 +275,13 @@ static void print_summary(void *ctx, const struct ff_comp *comp,
 static int print_info(const struct ff_sqfs_args *a, const struct ff_tree *tree)
 {
 	FILE *f = a->info_file ? fopen(a->info_file, "w") : stdout;
-	char path[4096];
 
 	if (!f) {
 		fprintf(stderr, PROG ": %s: cannot write the -info file: %s\n", a->info_file,
 			strerror(errno));
 		return 2;
 	}
-	for (struct ff_node *n = ff_tree_root(tree); n; n = ff_tree_next(tree, n)) {
-		if (ff_node_path(n, path, sizeof(path)) < 0)
-			snprintf(path, sizeof(path), "%s", n->name);
-		fprintf(f, "/%s: mode %06o, uid %u, gid %u, mtime %lld, size %llu%s\n", path,
-			n->mode, n->uid, n->gid, (long long)n->mtime, (unsigned long long)n->size,
-			n->link ? " (hard link)" : "");
-	}
+	ff_sqfs_info_write(tree, f);
 	if (f != stdout && fclose(f)) {
 		fprintf(stderr, PROG ": %s: cannot write the -info file\n", a->info_file);
 		return 2;

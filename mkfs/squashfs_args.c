@@ -251,7 +251,7 @@ static int xlate_e(struct xlate *x, int argc, char **argv, int *i)
 {
 	if (*i + 1 >= argc)
 		return missing_value(x, "-e");
-	if (count_positionals(x->out, x->n) < 2) {
+	if (!x->a->no_positionals && count_positionals(x->out, x->n) < 2) {
 		push(x, "--exclude");
 		return push(x, argv[++*i]);
 	}
@@ -397,11 +397,21 @@ int ff_sqfs_args_parse(struct ff_sqfs_args *a, int argc, char **argv, struct ff_
 	return r;
 }
 
+/* SOURCE... IMAGE, unless the caller gives them. */
+static int positional(struct ff_sqfs_args *a, struct ff_err *err)
+{
+	if (!a->no_positionals)
+		return ff_source_args_positional(&a->src, a->n_pos, a->pos, &a->image, err) ||
+		       ff_source_args_check_image(&a->src, a->image, err);
+	if (a->n_pos)
+		return ff_err_set(err, EINVAL, "unexpected argument '%s' (options only here: "
+				  "SOURCE and IMAGE are given elsewhere)", a->pos[0]);
+	return 0;
+}
+
 int ff_sqfs_args_finish(struct ff_sqfs_args *a, const char *epoch, struct ff_err *err)
 {
-	if (ff_source_args_epoch(&a->src, epoch, err) ||
-	    ff_source_args_positional(&a->src, a->n_pos, a->pos, &a->image, err) ||
-	    ff_source_args_check_image(&a->src, a->image, err))
+	if (ff_source_args_epoch(&a->src, epoch, err) || positional(a, err))
 		return FF_SQFS_ARGS_USAGE;
 	if (a->fixed_time >= 0) /* OpenWrt: every inode time and the image time */
 		a->src.tree.all_time = a->mkfs_time = a->fixed_time;

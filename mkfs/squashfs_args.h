@@ -40,6 +40,10 @@ struct ff_sqfs_args {
 	struct ff_strv notes;	/* mksquashfs word, one-line note: pairs */
 	int noappend, comp_given, block_given; /* append unless -noappend */
 	const char *image;
+	/* Set before parsing when SOURCE and IMAGE come from elsewhere
+	 * (mkfs.ubi --squashfs DIR): no word may be positional, and -e takes
+	 * every word after it, as mksquashfs' -e after SOURCE IMAGE does. */
+	int no_positionals;
 	/* After parsing: the translated words (owned) and, among them, the
 	 * words that were neither options nor their values. */
 	char **words;
@@ -57,8 +61,9 @@ void ff_sqfs_args_free(struct ff_sqfs_args *a);
 int ff_sqfs_args_parse(struct ff_sqfs_args *a, int argc, char **argv, struct ff_err *err);
 
 /* After parsing: SOURCE_DATE_EPOCH (epoch, NULL when unset), SOURCE...
- * IMAGE from the positional words, and the image time that follows.
- * 0 or USAGE. */
+ * IMAGE from the positional words (with no_positionals: a positional word
+ * is an error, and a->src.source and a->image are the caller's to set),
+ * and the image time that follows.  0 or USAGE. */
 int ff_sqfs_args_finish(struct ff_sqfs_args *a, const char *epoch, struct ff_err *err);
 
 #endif

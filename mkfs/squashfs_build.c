@@ -115,3 +115,17 @@ int ff_sqfs_args_build(struct ff_sqfs_args *a, const struct ff_sqfs_build_hooks 
 	ff_comp_free(comp);
 	return ret;
 }
+
+int ff_sqfs_info_write(const struct ff_tree *tree, FILE *f)
+{
+	char path[4096];
+
+	for (struct ff_node *n = ff_tree_root(tree); n; n = ff_tree_next(tree, n)) {
+		if (ff_node_path(n, path, sizeof(path)) < 0)
+			snprintf(path, sizeof(path), "%s", n->name);
+		fprintf(f, "/%s: mode %06o, uid %u, gid %u, mtime %lld, size %llu%s\n", path,
+			n->mode, n->uid, n->gid, (long long)n->mtime, (unsigned long long)n->size,
+			n->link ? " (hard link)" : "");
+	}
+	return ferror(f) ? -1 : 0;
+}

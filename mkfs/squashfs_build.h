@@ -5,6 +5,8 @@
 #ifndef FF_MKFS_SQUASHFS_BUILD_H
 #define FF_MKFS_SQUASHFS_BUILD_H
 
+#include <stdio.h>
+
 #include "common/warn.h"
 #include "compress/compress.h"
 #include "mkfs/squashfs_args.h"
@@ -36,5 +38,9 @@ struct ff_comp *ff_sqfs_args_comp(const struct ff_sqfs_args *a, struct ff_err *e
  * with err; or what the tree hook returned. */
 int ff_sqfs_args_build(struct ff_sqfs_args *a, const struct ff_sqfs_build_hooks *h,
 		       struct ff_err *err);
+
+/* -info: every entry of a finished tree, one a line, to f.  -1 when f
+ * reports a write error. */
+int ff_sqfs_info_write(const struct ff_tree *tree, FILE *f);
 
 #endif
