@@ -53,6 +53,7 @@ ci_runs() {
 	spec) echo 200000 ;;
 	pseudo) echo 700000 ;;
 	tar) echo 700000 ;;
+	options) echo 300000 ;;
 	esac
 }
 
