@@ -128,6 +128,17 @@ bad "refused mksquashfs word" "-tarstyle" -comp lz4 -tarstyle
 bad "a SOURCE after --" "extra" -comp lz4 extra
 bad "an -ef file that does not exist" "nosuchfile" -ef nosuchfile
 
+# -info lists the tree on standard output, as mkfs.squashfs -info does.
+mkfs.ubi -o info.ubi "${GEOM[@]}" --squashfs src -- -comp lz4 -info > info.out 2>&1
+mkfs.squashfs -q src info.sqfs -comp lz4 -info > info.ref 2>&1
+ok "-info after --: the lines mkfs.squashfs -info prints" sh -c 'grep -q "^/etc/passwd: " info.ref && cmp info.out info.ref'
+# Without --squashfs, -- only ends the options (ubinize's meaning).
+mkfs.squashfs -q --noappend src plain.sqfs
+printf '[r]\nmode=ubi\nimage=plain.sqfs\nvol_id=0\nvol_name=r\n' > plain.ini
+ok "no --squashfs: -- INI-FILE" mkfs.ubi -o dd.ubi "${GEOM[@]}" -- plain.ini
+ubinize -o dd-ref.ubi "${GEOM[@]}" plain.ini > /dev/null 2>&1
+ok "  ... equals ubinize" cmp dd.ubi dd-ref.ubi
+
 # Read back: the volume as flashfs sees it is the source tree.
 mkfs.ubi -o read.ubi "${GEOM[@]}" --squashfs src -- -comp xz -b 64K > /dev/null 2>&1
 is "$(flashfs ls --volume rootfs read.ubi /etc | LC_ALL=C sort | tr '\n' ' ')" \
