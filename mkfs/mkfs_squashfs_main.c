@@ -1,9 +1,8 @@
 /* mkfs.squashfs: build a SquashFS 4.0 image from a directory, a tar archive
- * and/or spec files.  This file only parses options (GNU long options and
- * mksquashfs' spellings), fills the tree and writer options, and reports;
- * mkfs/ builds the tree and squashfs/ writes the image. */
+ * and/or spec files.  This file only reports: squashfs_args.c parses the
+ * options (GNU long options and mksquashfs' spellings), squashfs_build.c
+ * runs tree/ and the squashfs/ writer. */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
@@ -16,78 +15,15 @@
 #include "common/json.h"
 #include "common/progress.h"
 #include "compress/compress.h"
-#include "tree/arg_value.h"
-#include "tree/source_args.h"
 #include "tree/tree.h"
 #include "mkfs/mksquashfs_words.h"
-#include "squashfs/writer.h"
+#include "mkfs/squashfs_args.h"
+#include "mkfs/squashfs_build.h"
 
 #define PROG "mkfs.squashfs"
 
 /* The temporary image, for the signal handler (process state: main only). */
 static const char *volatile tmp_slot;
-
-struct args {
-	struct ff_source_args src;
-	const char *comp_name;
-	struct ff_strv comp_opts;
-	struct ff_strv owned;	/* strings this process allocated, freed at exit */
-	uint32_t block_size;
-	unsigned jobs;
-	int64_t mkfs_time;	/* --mkfs-time; else the --mtime/SOURCE_DATE_EPOCH time */
-	int64_t fixed_time;	/* OpenWrt -fixed-time: every time and the image time */
-	uint64_t offset;
-	int no_fragments, always_fragments, no_dedup, no_exports, no_sparse, no_pad;
-	int raw_inodes, raw_ids, raw_data, raw_fragments, raw_xattrs;
-	int quiet, progress, json, info;
-	const char *info_file;
-	struct ff_strv notes;	/* mksquashfs word, one-line note: pairs */
-	int noappend, comp_given, block_given; /* append unless -noappend */
-	unsigned skipped;	/* source entries --ignore-errors left out */
-	const char *image;
-};
-
-enum {
-	O_MKFS_TIME = 256, O_NO_FRAGMENTS, O_ALWAYS_FRAGMENTS, O_NO_DEDUP, O_NO_EXPORTS,
-	O_NO_SPARSE, O_PROGRESS, O_NO_PROGRESS, O_JSON, O_NOAPPEND, O_VERSION,
-	O_NO_INODE_COMP, O_NO_ID_COMP, O_NO_DATA_COMP, O_NO_FRAG_COMP, O_NO_XATTR_COMP,
-	O_NO_COMP, O_NO_PAD, O_OFFSET, O_EXPORTS, O_FIXED_TIME, O_INFO, O_INFO_FILE,
-};
-
-static const struct option long_opts[] = {
-	{"compressor", required_argument, NULL, 'c'},
-	{"comp-opt", required_argument, NULL, 'X'},
-	{"block-size", required_argument, NULL, 'b'},
-	{"jobs", required_argument, NULL, 'j'},
-	FF_SOURCE_LONG_OPTIONS,
-	FF_SOURCE_SORT_OPTION,
-	{"mkfs-time", required_argument, NULL, O_MKFS_TIME},
-	{"no-fragments", no_argument, NULL, O_NO_FRAGMENTS},
-	{"always-fragments", no_argument, NULL, O_ALWAYS_FRAGMENTS},
-	{"no-dedup", no_argument, NULL, O_NO_DEDUP},
-	{"no-exports", no_argument, NULL, O_NO_EXPORTS},
-	{"no-sparse", no_argument, NULL, O_NO_SPARSE},
-	{"quiet", no_argument, NULL, 'q'},
-	{"progress", no_argument, NULL, O_PROGRESS},
-	{"no-progress", no_argument, NULL, O_NO_PROGRESS},
-	{"json", no_argument, NULL, O_JSON},
-	{"noappend", no_argument, NULL, O_NOAPPEND},
-	{"no-inode-compression", no_argument, NULL, O_NO_INODE_COMP},
-	{"no-id-compression", no_argument, NULL, O_NO_ID_COMP},
-	{"no-data-compression", no_argument, NULL, O_NO_DATA_COMP},
-	{"no-fragment-compression", no_argument, NULL, O_NO_FRAG_COMP},
-	{"no-xattr-compression", no_argument, NULL, O_NO_XATTR_COMP},
-	{"no-compression", no_argument, NULL, O_NO_COMP},
-	{"no-pad", no_argument, NULL, O_NO_PAD},
-	{"offset", required_argument, NULL, O_OFFSET},
-	{"exports", no_argument, NULL, O_EXPORTS},
-	{"fixed-time", required_argument, NULL, O_FIXED_TIME},
-	{"info", no_argument, NULL, O_INFO},
-	{"info-file", required_argument, NULL, O_INFO_FILE},
-	{"help", no_argument, NULL, 'h'},
-	{"version", no_argument, NULL, O_VERSION},
-	{NULL, 0, NULL, 0},
-};
 
 /* The mksquashfs vocabulary, from the word table. */
 static void usage_words(FILE *out)
@@ -205,402 +141,37 @@ static void usage(FILE *out)
 		     "skipped some source files, 2 usage error or the image could not be built.\n");
 }
 
-static int usage_error(const char *msg)
-{
-	fprintf(stderr, PROG ": %s\nTry '" PROG " --help' for more information.\n", msg);
-	return -1;
-}
-
-static int parse_block_size(const char *opt, const char *s, uint32_t *out, struct ff_err *err)
-{
-	if (ff_arg_size(opt, s, 4096, 1048576, out, err) == 0 && (*out & (*out - 1)) == 0)
-		return 0;
-	return ff_err_set(err, EINVAL, "%s: '%s' is not a power of two between 4K and 1M",
-			  opt, s);
-}
-
-static int handle_value_opt(struct args *a, int c, const char *opt, const char *arg,
-			    struct ff_err *err)
-{
-	uint32_t jobs;
-
-	switch (c) {
-	case 'c': a->comp_name = arg; a->comp_given = 1; return 0;
-	case 'X': return ff_strv_push(&a->comp_opts, arg, err);
-	case 'b': a->block_given = 1; return parse_block_size(opt, arg, &a->block_size, err);
-	case 'j':
-		if (ff_arg_u32(opt, arg, 1, 1024, &jobs, err))
-			return -1;
-		a->jobs = jobs;
-		return 0;
-	case O_MKFS_TIME: return ff_arg_time(opt, arg, &a->mkfs_time, err);
-	case O_FIXED_TIME: return ff_arg_time(opt, arg, &a->fixed_time, err);
-	case O_OFFSET: return ff_arg_offset(opt, arg, &a->offset, err);
-	case O_INFO_FILE: a->info = 1; a->info_file = arg; return 0;
-	default: return 1;
-	}
-}
-
-static int handle_flag(struct args *a, int c)
-{
-	switch (c) {
-	case O_NO_FRAGMENTS: a->no_fragments = 1; break;
-	case O_ALWAYS_FRAGMENTS: a->always_fragments = 1; break;
-	case O_NO_DEDUP: a->no_dedup = 1; break;
-	case O_NO_EXPORTS: a->no_exports = 1; break;
-	case O_NO_SPARSE: a->no_sparse = 1; break;
-	case 'q': a->quiet = 1; a->progress = 0; break;
-	case O_PROGRESS: a->progress = 2; break;
-	case O_NO_PROGRESS: a->progress = 0; break;
-	case O_JSON: a->json = 1; break;
-	case O_NOAPPEND: a->noappend = 1; break;
-	case O_NO_INODE_COMP: a->raw_inodes = 1; break;
-	case O_NO_ID_COMP: a->raw_ids = 1; break;
-	case O_NO_DATA_COMP: a->raw_data = 1; break;
-	case O_NO_FRAG_COMP: a->raw_fragments = 1; break;
-	case O_NO_XATTR_COMP: a->raw_xattrs = 1; break;
-	case O_NO_COMP:
-		a->raw_inodes = a->raw_data = a->raw_fragments = a->raw_xattrs = 1;
-		break;
-	case O_NO_PAD: a->no_pad = 1; break;
-	case O_EXPORTS: a->no_exports = 0; break;
-	case O_INFO: a->info = 1; break;
-	default: return 1;
-	}
-	return 0;
-}
-
-/* Our own short options and whether they take a value (getopt string). */
-static const char short_opts[] = "c:X:b:j:e:qhV";
-
-static int short_takes_value(char c)
-{
-	const char *p = strchr(short_opts, c);
-
-	return p && c != ':' && p[1] == ':';
-}
-
-/* Does the GNU word w (already translated) consume the next word? */
-static int long_takes_value(const char *w)
-{
-	if (strchr(w, '='))
-		return 0;
-	for (const struct option *o = long_opts; o->name; o++)
-		if (!strcmp(w + 2, o->name))
-			return o->has_arg == required_argument;
-	return 0;
-}
-
-/* Words so far that are SOURCE/IMAGE rather than options or their values. */
-static int count_positionals(char **v, int n)
-{
-	int count = 0;
-
-	for (int i = 1; i < n; i++) {
-		if (!strcmp(v[i], "--"))
-			return count + n - i - 1;
-		if (v[i][0] != '-' || !v[i][1])
-			count++;
-		else if (v[i][1] == '-' ? long_takes_value(v[i]) : short_takes_value(v[i][1]))
-			i++;
-	}
-	return count;
-}
-
-struct xlate {
-	struct args *a;
-	char **out;
-	int n;
-};
-
-static int push(struct xlate *x, const char *w)
-{
-	x->out[x->n++] = (char *)w;
-	return 0;
-}
-
-static int push_owned(struct xlate *x, char *w)
-{
-	if (!w || ff_strv_push(&x->a->owned, w, NULL) < 0) {
-		free(w);
-		fprintf(stderr, PROG ": out of memory\n");
-		return -1;
-	}
-	return push(x, w);
-}
-
-static int missing_value(const char *opt)
-{
-	fprintf(stderr, PROG ": option '%s' needs a value\n"
-		"Try '" PROG " --help' for more information.\n", opt);
-	return -1;
-}
-
-static int unknown_option(const char *opt)
-{
-	fprintf(stderr, PROG ": unknown option '%s'\n"
-		"Try '" PROG " --help' for more information.\n", opt);
-	return -1;
-}
-
-/* -Xname [VALUE] (mksquashfs) or our -Xname=VALUE: --comp-opt=name[=VALUE]. */
-static int xlate_x(struct xlate *x, int argc, char **argv, int *i)
-{
-	const char *w = argv[*i];
-	int nargs = strchr(w, '=') ? 0 : ff_msq_x_nargs(w);
-	char *out = NULL;
-
-	if (nargs < 0)
-		return unknown_option(w);
-	if (nargs && *i + 1 >= argc)
-		return missing_value(w);
-	if (nargs) {
-		(*i)++;
-		if (asprintf(&out, "--comp-opt=%s=%s", w + 2, argv[*i]) < 0)
-			out = NULL;
-	} else if (asprintf(&out, "--comp-opt=%s", w + 2) < 0) {
-		out = NULL;
-	}
-	return push_owned(x, out);
-}
-
-/* 0 translated, 1 a help word (the caller prints the help), -1 error. */
-static int xlate_word(struct xlate *x, const struct ff_msq_word *m, int argc, char **argv,
-		      int *i)
-{
-	const char *w = argv[*i];
-
-	if (m->nargs && *i + 1 >= argc)
-		return missing_value(w);
-	switch (m->kind) {
-	case FF_MSQ_GNU:
-		push(x, m->gnu);
-		if (m->nargs)
-			push(x, argv[++*i]);
-		return 0;
-	case FF_MSQ_NOTE:
-		if (ff_strv_push(&x->a->notes, w, NULL) || ff_strv_push(&x->a->notes, m->note, NULL)) {
-			fprintf(stderr, PROG ": out of memory\n");
-			return -1;
-		}
-		break;
-	case FF_MSQ_HELP:
-		return 1;
-	case FF_MSQ_REFUSE:
-		fprintf(stderr, PROG ": mksquashfs option '%s' is not supported: %s\n", w, m->note);
-		return -1;
-	case FF_MSQ_DEFAULT:
-		break;
-	}
-	*i += m->nargs;
-	return 0;
-}
-
-/* -e after SOURCE and IMAGE (mksquashfs order): every remaining word is an
- * exclude pattern.  Before them it takes one pattern, like --exclude. */
-static int xlate_e(struct xlate *x, int argc, char **argv, int *i)
-{
-	if (count_positionals(x->out, x->n) < 2) {
-		if (*i + 1 >= argc)
-			return missing_value("-e");
-		push(x, "--exclude");
-		return push(x, argv[++*i]);
-	}
-	if (*i + 1 >= argc)
-		return missing_value("-e");
-	while (*i + 1 < argc) {
-		push(x, "--exclude");
-		push(x, argv[++*i]);
-	}
-	return 0;
-}
-
-/* The grammar: "--..." are GNU long options, "-" and words without a
- * leading '-' are SOURCE/IMAGE, "--" ends the options.  Any other word is
- * first matched whole against mksquashfs' vocabulary; then a two-character
- * word may be one of our short options (its value the next word); anything
- * else is an unknown option.  So short options never cluster and never
- * carry an attached value: "-j2" is refused, write "-j 2" or "--jobs=2". */
-static int xlate_one(struct xlate *x, int argc, char **argv, int *i)
-{
-	const char *w = argv[*i];
-	const struct ff_msq_word *m;
-
-	if (w[0] != '-' || !w[1] || w[1] == '-')
-		return push(x, w);
-	m = ff_msq_word(w);
-	if (m)
-		return xlate_word(x, m, argc, argv, i);
-	if (!strcmp(w, "-e"))
-		return xlate_e(x, argc, argv, i);
-	if (w[1] == 'X' && w[2])
-		return xlate_x(x, argc, argv, i);
-	if (w[2] || !strchr(short_opts, w[1]) || w[1] == ':')
-		return unknown_option(w);
-	push(x, w);
-	if (short_takes_value(w[1])) {
-		if (*i + 1 >= argc)
-			return missing_value(w);
-		push(x, argv[++*i]);
-	}
-	return 0;
-}
-
-/* Rewrites argv into GNU form: 0 done, 1 help asked for, -1 error. */
-static char **translate(struct args *a, int argc, char **argv, int *new_argc, int *status)
-{
-	struct xlate x = { .a = a, .out = calloc((size_t)argc * 2 + 1, sizeof(char *)) };
-
-	*status = -1;
-	if (!x.out) {
-		fprintf(stderr, PROG ": out of memory\n");
-		return NULL;
-	}
-	push(&x, argv[0]);
-	for (int i = 1; i < argc; i++) {
-		int r;
-
-		if (!strcmp(argv[i], "--")) {
-			while (i < argc)
-				push(&x, argv[i++]);
-			break;
-		}
-		r = xlate_one(&x, argc, argv, &i);
-		if (r) {
-			*status = r;
-			return x.out;
-		}
-	}
-	*new_argc = x.n;
-	*status = 0;
-	return x.out;
-}
-
-static void defaults(struct args *a)
-{
-	a->comp_name = "gzip";
-	a->block_size = 128 * 1024;
-	a->mkfs_time = -1;
-	a->fixed_time = -1;
-	a->progress = 1; /* on when stderr is a terminal */
-	ff_source_args_init(&a->src);
-}
-
-static int handle_opt(struct args *a, int c, int idx)
-{
-	struct ff_err err = {0};
-	char opt[64];
-	int r = ff_source_args_option(&a->src, c, optarg, &err);
-
-	if (r == 1) {
-		if (idx >= 0)
-			snprintf(opt, sizeof(opt), "--%s", long_opts[idx].name);
-		else
-			snprintf(opt, sizeof(opt), "-%c", c);
-		r = optarg ? handle_value_opt(a, c, opt, optarg, &err) : handle_flag(a, c);
-	}
-	if (r == 1)
-		return usage_error("bad option");
-	return r ? usage_error(err.msg) : 0;
-}
-
-/* After the options: the SOURCE_DATE_EPOCH default, SOURCE and IMAGE. */
-static int finish_args(struct args *a, int argc, char **argv)
-{
-	struct ff_err err = {0};
-
-	if (a->always_fragments && a->no_fragments)
-		return usage_error("--always-fragments and --no-fragments contradict each other");
-	if (ff_source_args_epoch(&a->src, getenv("SOURCE_DATE_EPOCH"), &err) ||
-	    ff_source_args_positional(&a->src, argc - optind, argv + optind, &a->image, &err) ||
-	    ff_source_args_check_image(&a->src, a->image, &err))
-		return usage_error(err.msg);
-	if (a->fixed_time >= 0) /* OpenWrt: every inode time and the image time */
-		a->src.tree.all_time = a->mkfs_time = a->fixed_time;
-	if (a->mkfs_time < 0)
-		a->mkfs_time = a->src.tree.clamp_time;
-	return 0;
-}
-
-/* Returns 0 to go on, 1 after --help/--version, -1 on a usage error. */
-static int parse_args(struct args *a, int argc, char **argv)
-{
-	char opts[sizeof(short_opts) + 1];
-	int c, idx = -1;
-
-	/* ':' first: getopt reports a missing value as ':', prints nothing */
-	snprintf(opts, sizeof(opts), ":%s", short_opts);
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, opts, long_opts, &idx)) != -1) {
-		if (c == 'h') {
-			usage(stdout);
-			return 1;
-		}
-		if (c == O_VERSION || c == 'V') {
-			printf(PROG " (flashfs-tools) 0.1\n");
-			return 1;
-		}
-		if (c == '?' || c == ':') {
-			fprintf(stderr, PROG ": %s '%s'\nTry '" PROG " --help' for more "
-				"information.\n", c == ':' ? "option needs a value:" : "unknown option",
-				argv[optind - 1]);
-			return -1;
-		}
-		if (handle_opt(a, c, idx))
-			return -1;
-		idx = -1;
-	}
-	return finish_args(a, argc, argv);
-}
-
 /* One line for each mksquashfs option that changes nothing here. */
-static void print_notes(const struct args *a)
+static void print_notes(const struct ff_sqfs_args *a)
 {
 	for (size_t i = 0; !a->quiet && i + 1 < a->notes.n; i += 2)
 		fprintf(stderr, PROG ": note: %s: %s\n", a->notes.v[i], a->notes.v[i + 1]);
 }
 
-static struct ff_comp *make_comp(const struct args *a)
-{
-	struct ff_err err = {0};
-	struct ff_comp *comp = ff_comp_new(a->comp_name, a->block_size, &err);
-	char msg[FF_ERR_MSG_MAX + 64];
+/* What one run reports: the bar, the time, the entries left out. */
+struct run {
+	struct ff_sqfs_args *a;
+	struct ff_progress *bar;
+	uint64_t bytes, files;
+	unsigned skipped;	/* source entries --ignore-errors left out */
+	double t0;
+};
 
-	if (!comp) {
-		snprintf(msg, sizeof(msg), "--compressor: %s", err.msg);
-		usage_error(msg);
-		return NULL;
-	}
-	for (size_t i = 0; i < a->comp_opts.n; i++)
-		if (ff_comp_set_option_str(comp, a->comp_opts.v[i], &err) < 0) {
-			snprintf(msg, sizeof(msg), "--comp-opt '%s': %s", a->comp_opts.v[i],
-				 err.msg);
-			usage_error(msg);
-			ff_comp_free(comp);
-			return NULL;
-		}
-	return comp;
-}
-
+/* Source and writer warnings, on a line of their own (not at the end of
+ * the bar).  The entries --ignore-errors leaves out are counted: the count
+ * decides the exit status (mkfs_squashfs_errors.t). */
 static void warn_cb(void *ctx, const struct ff_warning *w)
 {
-	const struct args *a = ctx;
-	char line[1536];
-
-	if (!a->quiet)
-		fprintf(stderr, PROG ": warning: %s\n", ff_warning_text(w, line, sizeof(line)));
-}
-
-/* Source warnings: the entries --ignore-errors leaves out are counted by
- * kind; the count decides the exit status (mkfs_squashfs_errors.t). */
-static void source_warn_cb(void *ctx, const struct ff_warning *w)
-{
-	struct args *a = ctx;
+	struct run *r = ctx;
+	char text[1536], line[1600];
 
 	if (w->kind == FF_WARN_SKIPPED)
-		a->skipped++;
-	warn_cb(a, w);
+		r->skipped++;
+	if (r->a->quiet)
+		return;
+	snprintf(line, sizeof(line), PROG ": warning: %s\n",
+		 ff_warning_text(w, text, sizeof(text)));
+	ff_progress_message(r->bar, stderr, line);
 }
 
 /* --log-action, --true-action, --false-action lines. */
@@ -609,12 +180,6 @@ static void log_cb(void *ctx, const char *msg)
 	(void)ctx;
 	printf("action: %s\n", msg);
 }
-
-struct run {
-	struct args *a;
-	struct ff_progress *bar;
-	uint64_t bytes, files;
-};
 
 static void progress_cb(void *ctx, uint64_t bytes, uint64_t bytes_total, uint64_t files,
 			uint64_t files_total)
@@ -629,20 +194,7 @@ static void progress_cb(void *ctx, uint64_t bytes, uint64_t bytes_total, uint64_
 	r->files = files;
 }
 
-static void run_warn(void *ctx, const struct ff_warning *w)
-{
-	struct run *r = ctx;
-	char text[1536], line[1600];
-
-	if (r->a->quiet)
-		return;
-	/* on a line of its own, not at the end of the bar */
-	snprintf(line, sizeof(line), PROG ": warning: %s\n",
-		 ff_warning_text(w, text, sizeof(text)));
-	ff_progress_message(r->bar, stderr, line);
-}
-
-static void print_json(const struct args *a, const struct ff_comp *comp,
+static void print_json(const struct run *r, const struct ff_comp *comp,
 		       const struct ff_sqfs_write_stats *s, double ratio, double secs)
 {
 	const struct { const char *key; uint64_t v; } counts[] = {
@@ -653,20 +205,20 @@ static void print_json(const struct args *a, const struct ff_comp *comp,
 		{"symlinks", s->n_symlinks}, {"specials", s->n_special},
 		{"hardlinks", s->n_hardlinks}, {"fragments", s->n_fragment_blocks},
 		{"duplicates", s->n_dup_files}, {"sparse_blocks", s->n_sparse_blocks},
-		{"ids", s->n_ids}, {"xattr_ids", s->n_xattr_ids}, {"skipped", a->skipped},
+		{"ids", s->n_ids}, {"xattr_ids", s->n_xattr_ids}, {"skipped", r->skipped},
 	};
 	struct ff_json j;
 
 	ff_json_init(&j, stdout, 0);
 	ff_json_begin_object(&j);
 	ff_json_kv_str(&j, "schema", "mkfs.squashfs/1"); /* docs/schemas/mkfs.squashfs.schema.json */
-	ff_json_kv_str(&j, "image", a->image);
+	ff_json_kv_str(&j, "image", r->a->image);
 	ff_json_kv_str(&j, "compressor", ff_comp_name(comp));
 	ff_json_key(&j, "compressor_options");
 	ff_json_begin_object(&j);
 	ff_comp_options(comp, 0, ff_info_json, &j);
 	ff_json_end_object(&j);
-	ff_json_kv_uint(&j, "block_size", a->block_size);
+	ff_json_kv_uint(&j, "block_size", r->a->block_size);
 	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++)
 		ff_json_kv_uint(&j, counts[i].key, counts[i].v);
 	ff_json_kv_real(&j, "ratio", ratio, 4);
@@ -677,14 +229,28 @@ static void print_json(const struct args *a, const struct ff_comp *comp,
 	ff_json_finish(&j);
 }
 
-static void print_summary(const struct args *a, const struct ff_comp *comp,
-			  const struct ff_sqfs_write_stats *s, double secs)
+static double now(void)
 {
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The hook after the image is written: the bar's end and the summary. */
+static void print_summary(void *ctx, const struct ff_comp *comp,
+			  const struct ff_sqfs_write_stats *s)
+{
+	const struct run *r = ctx;
+	const struct ff_sqfs_args *a = r->a;
+	double secs = now() - r->t0;
 	double ratio = s->data_in ? (double)s->bytes_used / (double)s->data_in : 0.0;
 	char data[96];
 
+	if (r->bar)
+		ff_progress_finish(r->bar);
 	if (a->json) {
-		print_json(a, comp, s, ratio, secs);
+		print_json(r, comp, s, ratio, secs);
 		return;
 	}
 	if (a->quiet)
@@ -705,77 +271,36 @@ static void print_summary(const struct args *a, const struct ff_comp *comp,
 	       s->n_dup_files, s->n_fragment_blocks, s->n_ids, s->n_xattr_ids, secs);
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static int write_image(struct args *a, const struct ff_comp *comp, struct ff_tree *tree,
-		       struct ff_fs *old)
-{
-	struct run r = { .a = a };
-	struct ff_sqfs_write_opts o = {
-		.comp = comp, .block_size = a->block_size, .jobs = a->jobs,
-		.mkfs_time = a->mkfs_time, .no_fragments = a->no_fragments,
-		.always_fragments = a->always_fragments, .no_dedup = a->no_dedup,
-		.no_exports = a->no_exports, .no_sparse = a->no_sparse, .no_xattrs = a->src.tree.no_xattrs,
-		.raw_inodes = a->raw_inodes, .raw_ids = a->raw_ids, .raw_data = a->raw_data,
-		.raw_fragments = a->raw_fragments, .raw_xattrs = a->raw_xattrs,
-		.offset = a->offset, .no_pad = a->no_pad,
-		.warn = run_warn, .progress = progress_cb, .cb_ctx = &r, .tmp_path_slot = &tmp_slot,
-		.append = old,
-	};
-	struct ff_sqfs_write_stats st;
-	struct ff_err err = {0};
-	double t0 = now();
-	int ret;
-
-	if (a->progress == 2 || (a->progress == 1 && isatty(2)))
-		r.bar = ff_progress_new(2, "files", a->progress == 2);
-	ret = ff_sqfs_write(tree, &o, a->image, &st, &err);
-	if (r.bar) {
-		if (ret == 0)
-			ff_progress_finish(r.bar);
-		ff_progress_free(r.bar);
-	}
-	if (ret < 0) {
-		fprintf(stderr, PROG ": %s\n", err.msg);
-		return 2;
-	}
-	print_summary(a, comp, &st, now() - t0);
-	if (!a->skipped)
-		return 0;
-	fflush(stdout); /* the count is the last line, also when both go to one file */
-	fprintf(stderr, PROG ": %s written, but %u unreadable source entr%s skipped "
-		"(--ignore-errors)\n", a->image, a->skipped, a->skipped == 1 ? "y was" : "ies were");
-	return 1;
-}
-
 /* -info / -info-file: every entry of the finished tree, one a line. */
-static int print_info(const struct args *a, const struct ff_tree *tree)
+static int print_info(const struct ff_sqfs_args *a, const struct ff_tree *tree)
 {
 	FILE *f = a->info_file ? fopen(a->info_file, "w") : stdout;
-	char path[4096];
 
 	if (!f) {
 		fprintf(stderr, PROG ": %s: cannot write the -info file: %s\n", a->info_file,
 			strerror(errno));
 		return 2;
 	}
-	for (struct ff_node *n = ff_tree_root(tree); n; n = ff_tree_next(tree, n)) {
-		if (ff_node_path(n, path, sizeof(path)) < 0)
-			snprintf(path, sizeof(path), "%s", n->name);
-		fprintf(f, "/%s: mode %06o, uid %u, gid %u, mtime %lld, size %llu%s\n", path,
-			n->mode, n->uid, n->gid, (long long)n->mtime, (unsigned long long)n->size,
-			n->link ? " (hard link)" : "");
-	}
+	ff_sqfs_info_write(tree, f);
 	if (f != stdout && fclose(f)) {
 		fprintf(stderr, PROG ": %s: cannot write the -info file\n", a->info_file);
 		return 2;
 	}
+	return 0;
+}
+
+/* The hook between the tree and the image: -info, then the bar. */
+static int tree_ready(void *ctx, const struct ff_tree *tree)
+{
+	struct run *r = ctx;
+	const struct ff_sqfs_args *a = r->a;
+	int ret = a->info ? print_info(a, tree) : 0;
+
+	if (ret)
+		return ret;
+	r->t0 = now();
+	if (a->progress == 2 || (a->progress == 1 && isatty(2)))
+		r->bar = ff_progress_new(2, "files", a->progress == 2);
 	return 0;
 }
 
@@ -801,96 +326,58 @@ static void install_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
-static int add_old_image(void *ctx, struct ff_tree *tree, struct ff_err *err)
+static int fail(int r, const struct ff_err *err)
 {
-	return ff_tree_add_image(tree, ctx, err);
+	fprintf(stderr, PROG ": %s\n", err->msg);
+	if (r == FF_SQFS_ARGS_USAGE)
+		fputs("Try '" PROG " --help' for more information.\n", stderr);
+	return 2;
 }
 
-/* Append, mksquashfs' default: an existing SquashFS IMAGE keeps its tree,
- * compressor and block size, and the sources are added at its root. */
-static int open_append(struct args *a, const struct ff_comp *comp, struct ff_fs **old)
+static int run(struct ff_sqfs_args *a)
 {
+	struct run r = { .a = a };
+	struct ff_sqfs_build_hooks h = {
+		.warn = warn_cb, .log = log_cb, .tree = tree_ready, .progress = progress_cb,
+		.written = print_summary, .ctx = &r, .tmp_path_slot = &tmp_slot,
+	};
 	struct ff_err err = {0};
-	int r = a->noappend ? 0 : ff_sqfs_append_open(a->image, old, &err);
+	int ret = ff_sqfs_args_build(a, &h, &err);
 
-	if (r > 0)
-		r = ff_sqfs_append_check(*old, a->comp_given ? comp : NULL,
-					 a->block_given ? a->block_size : 0, &err);
-	if (r < 0) {
-		fprintf(stderr, PROG ": %s\n", err.msg);
-		ff_fs_close(*old);
-		*old = NULL;
-		return -1;
-	}
-	if (*old) {
-		a->block_size = ff_sqfs_append_block_size(*old);
-		a->src.before_finish = add_old_image;
-		a->src.before_finish_ctx = *old;
-	}
-	return 0;
-}
-
-static int run(struct args *a)
-{
-	struct ff_err err = {0};
-	struct ff_comp *comp = make_comp(a);
-	struct ff_fs *old = NULL;
-	struct ff_tree *tree;
-	int ret;
-
-	if (!comp)
-		return 2;
-	if (open_append(a, comp, &old) < 0) {
-		ff_comp_free(comp);
-		return 2;
-	}
-	if (ff_comp_kernel_unsupported(comp))
-		ff_warnf(warn_cb, a, FF_WARN_NOTE, NULL, "%s",
-			 "the Linux kernel cannot mount images compressed with this codec "
-			 "(unsquashfs and flashfs can read them)");
-	a->src.warn = source_warn_cb;
-	a->src.log = log_cb;
-	a->src.warn_ctx = a;
-	tree = ff_source_args_build(&a->src, &err);
-	if (!tree) {
-		fprintf(stderr, PROG ": %s\n", err.msg);
-		ff_fs_close(old);
-		ff_comp_free(comp);
-		return 2;
-	}
-	ret = a->info ? print_info(a, tree) : 0;
-	if (ret == 0)
-		ret = write_image(a, old ? ff_sqfs_append_comp(old) : comp, tree, old);
-	ff_tree_free(tree);
-	ff_fs_close(old);
-	ff_comp_free(comp);
-	return ret;
+	ff_progress_free(r.bar);
+	if (ret < 0)
+		return fail(ret, &err);
+	if (ret > 0 || !r.skipped)
+		return ret;
+	fflush(stdout); /* the count is the last line, also when both go to one file */
+	fprintf(stderr, PROG ": %s written, but %u unreadable source entr%s skipped "
+		"(--ignore-errors)\n", a->image, r.skipped, r.skipped == 1 ? "y was" : "ies were");
+	return 1;
 }
 
 int main(int argc, char **argv)
 {
-	static struct args a;
-	int new_argc = 0, r;
-	char **args;
+	static struct ff_sqfs_args a;
+	struct ff_err err = {0};
+	int r;
 
-	defaults(&a);
-	args = translate(&a, argc, argv, &new_argc, &r);
-	if (r == 1)
-		usage(stdout);
-	else if (r == 0)
-		r = parse_args(&a, new_argc, args);
+	ff_sqfs_args_init(&a);
+	r = ff_sqfs_args_parse(&a, argc, argv, &err);
 	if (r == 0)
+		r = ff_sqfs_args_finish(&a, getenv("SOURCE_DATE_EPOCH"), &err);
+	if (r == FF_SQFS_ARGS_HELP)
+		usage(stdout);
+	else if (r == FF_SQFS_ARGS_VERSION)
+		printf(PROG " (flashfs-tools) 0.1\n");
+	if (r < 0) {
+		r = fail(r, &err);
+	} else if (r > 0) {
+		r = 0;
+	} else {
 		print_notes(&a);
-	if (r == 0) {
 		install_signals();
 		r = run(&a);
-	} else {
-		r = r > 0 ? 0 : 2;
 	}
-	ff_source_args_free(&a.src);
-	ff_strv_free(&a.comp_opts, 0);
-	ff_strv_free(&a.owned, 1);
-	ff_strv_free(&a.notes, 0);
-	free(args);
+	ff_sqfs_args_free(&a);
 	return r;
 }

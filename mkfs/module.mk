@@ -1,4 +1,8 @@
-# mkfs/: the mkfs mains only; their work is done in tree/ and the format folders.
+# mkfs/: the mkfs mains, and what two of them share: mkfs.squashfs' option
+# parser and build step (squashfs_args.c, squashfs_build.c, mkfs.ubi
+# --squashfs runs them too, ubi_squashfs.c) and the mksquashfs word table.  The work itself
+# is done in tree/ and the format folders.
+mkfs_USES := squashfs ubi tree compress common
 PROGRAMS += mkfs.squashfs mkfs.yaffs2 mkfs.ubi
 mkfs.squashfs_MAIN := mkfs/mkfs_squashfs_main.c
 mkfs.yaffs2_MAIN := mkfs/mkfs_yaffs2_main.c

@@ -20,11 +20,14 @@ FUZZ_SECONDS ?= 60
 FUZZ_CI_SEED ?= 1
 FUZZ_CC      ?= clang
 FUZZ_TARGETS := squashfs yaffs2 ubi decompress cstream spec pseudo tar action
+# mkfs.squashfs' option parser (mkfs/squashfs_args.c)
+FUZZ_TARGETS += options
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CFLAGS  := -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link $(FUZZ_SAN)
 FUZZ_LDFLAGS := $(FUZZ_SAN)
 # Libraries the parsers live in (with what they use, in layer order).
 FUZZ_MODULES := squashfs yaffs2 ubi tree
+FUZZ_MODULES += mkfs
 FUZZ_SUPPORT := tests/fuzz/fuzz_util.c tests/fuzz/fuzz_tree_common.c
 
 FUZZ_SUB := $(MAKE) --no-print-directory CC=$(FUZZ_CC) BUILD=$(FUZZ_BUILD) \

@@ -1,0 +1,47 @@
+/* mkfs.ubi --squashfs DIR: a SquashFS image of DIR, built with
+ * mkfs.squashfs' own options (squashfs_args.h) into an unlinked temporary
+ * file and added to the volumes of a ubinize configuration as one more
+ * section would add it.  The one place that joins the two writers. */
+#ifndef FF_MKFS_UBI_SQUASHFS_H
+#define FF_MKFS_UBI_SQUASHFS_H
+
+#include <stdint.h>
+
+#include "common/error.h"
+#include "mkfs/squashfs_args.h"
+#include "mkfs/squashfs_build.h"
+#include "ubi/ini.h"
+
+struct ff_ubi_sqfs {
+	const char *name, *type, *flags, *size; /* --vol-*: NULL for the default */
+	int64_t id;                 /* --vol-id; -1: the lowest ID the ini leaves free */
+	struct ff_sqfs_args sq;     /* sq.src.source is DIR, NULL without --squashfs */
+};
+
+/* Volume rootfs, dynamic, the lowest free ID; gzip, 128K blocks. */
+void ff_ubi_sqfs_init(struct ff_ubi_sqfs *q);
+void ff_ubi_sqfs_free(struct ff_ubi_sqfs *q);
+
+/* One of the volume options by long name without dashes: squashfs DIR,
+ * squashfs-comp, squashfs-block-size (mkfs.squashfs' -comp and -b under
+ * their old names), vol-name, vol-id, vol-type, vol-size, vol-flags.
+ * 0 handled, 1 not one of them, -1 bad value (err names option and value). */
+int ff_ubi_sqfs_option(struct ff_ubi_sqfs *q, const char *name, const char *val,
+		       struct ff_err *err);
+
+/* The words after `--`: any mkfs.squashfs option (GNU or mksquashfs
+ * spelling), none of them SOURCE or IMAGE.  Then SOURCE_DATE_EPOCH
+ * (epoch, may be NULL) and the image time, and a check that the UBI image
+ * out is not inside DIR.  As ff_sqfs_args_parse and _finish return. */
+int ff_ubi_sqfs_parse(struct ff_ubi_sqfs *q, int argc, char **argv, struct ff_err *err);
+int ff_ubi_sqfs_finish(struct ff_ubi_sqfs *q, const char *epoch, const char *out,
+		       struct ff_err *err);
+
+/* Builds the image (warnings and -info lines through h) and appends its
+ * volume to ini, which owns the open image from then on.  0, or
+ * FF_SQFS_ARGS_USAGE / FF_SQFS_ARGS_ERROR with err, or the tree hook's
+ * result. */
+int ff_ubi_sqfs_add(struct ff_ubi_sqfs *q, struct ff_ubi_ini *ini,
+		    const struct ff_sqfs_build_hooks *h, struct ff_err *err);
+
+#endif
