@@ -12,7 +12,10 @@ int sqfs_fragment_table_write(struct sqfs_writer *w, uint64_t *pos, struct ff_er
 	uint64_t start = w->sink.pos;
 	int ret;
 
-	*pos = SQFS_INVALID_BLK;
+	/* With no fragments mksquashfs writes no table but still points the
+	 * superblock at where it would start (the kernel reads nothing when
+	 * the count is 0); so do we, for byte-identical images. */
+	*pos = start;
 	if (!w->frags.count)
 		return 0;
 	buf = malloc(len);

@@ -96,9 +96,8 @@ unset SOURCE_DATE_EPOCH
 same "mksquashfs: -p pseudo lines, -all-time, -mkfs-time" mksquashfs -comp lz4 \
 	-p "dev d 755 0 0" -p "dev/console c 600 0 0 5 1" -all-time 1400000000 -mkfs-time 1500000000
 export SOURCE_DATE_EPOCH=1600000000
-# (not -no-fragments: there mksquashfs 4.5.1 points the superblock's
-# fragment table start at its empty table, mkfs.squashfs writes "none")
 same "mksquashfs: -no-duplicates -noX -noI" mksquashfs -comp lz4 -no-duplicates -noX -noI
+same "mksquashfs: -no-fragments" mksquashfs -comp lz4 -no-fragments
 same "mksquashfs: -noappend changes nothing" mksquashfs -comp lz4 -noappend -- -comp lz4
 cp ours.ubi noappend.ubi
 mkfs.ubi -o plain.ubi "${GEOM[@]}" --squashfs src -- -comp lz4
