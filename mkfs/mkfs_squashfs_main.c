@@ -141,7 +141,8 @@ static void usage(FILE *out)
 		"  -X, --comp-opt KEY=VALUE codec option, see below (repeatable)\n"
 		"  -b, --block-size SIZE    4K..1M, a power of two (default 128K)\n"
 		"  -j, --jobs N             compression threads (default: all cores)\n"
-		"      --mkfs-time TIME     image time only (default: --mtime)\n"
+		"      --mkfs-time TIME     image time only (default: --mtime); \"inode\": the\n"
+		"                           newest file time (mksquashfs -repro)\n"
 		"      --no-fragments       no tail-end packing\n"
 		"      --always-fragments   pack the tails of files larger than a block too\n"
 		"      --no-dedup           store identical files separately\n"
@@ -168,7 +169,20 @@ static void usage(FILE *out)
 		"      --xattrs-exclude RE, --xattrs-include RE   drop xattrs by name (regex)\n"
 		"  -e, --exclude PATTERN    leave out matching paths (repeatable)\n"
 		"      --exclude-file FILE  patterns, one a line\n"
-		"      --one-file-system    do not cross mount points in SOURCE\n"
+		"      --one-file-system    do not cross mount points in SOURCE (a mount point\n"
+		"                           is an empty directory, other files left out)\n"
+		"      --one-file-system-x  the same, mount points left out too\n"
+		"      --max-depth N        directories below N levels are kept empty\n"
+		"      --no-strip           each SOURCE at its own path, as tar does\n"
+		"      --cpio-style, --cpio-style0   the entries are the paths on standard\n"
+		"                           input, one a line (NUL-ended), as cpio reads them\n"
+		"      --xattrs-add NAME=VALUE      add an xattr to every entry (user.*: files\n"
+		"                           and directories); VALUE text, 0x hex or 0s base64\n"
+		"      --default-mode MODE --default-uid USER --default-gid GROUP   directories\n"
+		"                           a tar implies (and the root)\n"
+		"      --pseudo-dir 'd MODE UID GID' or 'D TIME MODE UID GID'   directories\n"
+		"                           pseudo definitions imply\n"
+		"      --pseudo-override    pseudo owners win over --all-root, --force-uid/gid\n"
 		"      --spec FILE          add or override entries (repeatable)\n"
 		"      --pseudo-file FILE   mksquashfs pseudo definitions;  --pseudo LINE  one\n"
 		"      --ignore-errors      skip unreadable files with a warning\n"
@@ -233,7 +247,10 @@ static int handle_value_opt(struct args *a, int c, const char *opt, const char *
 			return -1;
 		a->jobs = jobs;
 		return 0;
-	case O_MKFS_TIME: return ff_arg_time(opt, arg, &a->mkfs_time, err);
+	case O_MKFS_TIME:
+		if (!strcmp(arg, "inode")) /* mksquashfs: the newest inode time */
+			return a->mkfs_time = -2, 0;
+		return ff_arg_time(opt, arg, &a->mkfs_time, err);
 	case O_FIXED_TIME: return ff_arg_time(opt, arg, &a->fixed_time, err);
 	case O_OFFSET: return ff_arg_offset(opt, arg, &a->offset, err);
 	case O_INFO_FILE: a->info = 1; a->info_file = arg; return 0;
@@ -517,7 +534,7 @@ static int finish_args(struct args *a, int argc, char **argv)
 		return usage_error(err.msg);
 	if (a->fixed_time >= 0) /* OpenWrt: every inode time and the image time */
 		a->src.tree.all_time = a->mkfs_time = a->fixed_time;
-	if (a->mkfs_time < 0)
+	if (a->mkfs_time == -1)
 		a->mkfs_time = a->src.tree.clamp_time;
 	return 0;
 }
@@ -858,6 +875,9 @@ static int run(struct args *a)
 		ff_comp_free(comp);
 		return 2;
 	}
+	if (a->mkfs_time == -2) /* --mkfs-time inode (mksquashfs -repro) */
+		for (struct ff_node *n = ff_tree_root(tree); n; n = ff_tree_next(tree, n))
+			a->mkfs_time = n->mtime > a->mkfs_time ? n->mtime : a->mkfs_time;
 	ret = a->info ? print_info(a, tree) : 0;
 	if (ret == 0)
 		ret = write_image(a, old ? ff_sqfs_append_comp(old) : comp, tree, old);
