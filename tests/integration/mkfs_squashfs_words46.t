@@ -8,11 +8,7 @@
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/mkfs_squashfs_lib.sh"
 
-need_root
-command -v mkfs.squashfs > /dev/null || skip_all "mkfs.squashfs not built"
-command -v mksquashfs > /dev/null || skip_all "mksquashfs not installed"
-grep -qw squashfs /proc/filesystems || modprobe squashfs 2> /dev/null ||
-	skip_all "kernel has no squashfs"
+need_mount_and_mksquashfs
 
 # A small tree: two levels of directories, a symlink, known times.
 S=$T/src
