@@ -16,6 +16,9 @@ static const char mem_note[] =
 	"mkfs.squashfs bounds its memory by its own block queue; ignored";
 static const char queue_note[] =
 	"mkfs.squashfs sizes its queues and readers itself; ignored";
+static const char deref_why[] =
+	"(mksquashfs after 4.7) following symlinks is not supported: they are "
+	"stored as symlinks; copy the tree with cp -L first";
 
 static const struct ff_msq_word words[] = {
 	/* compression */
@@ -33,12 +36,8 @@ static const struct ff_msq_word words[] = {
 	GNU("-no-compression", 0, "--no-compression"),
 	/* build */
 	GNU("-tar", 0, "--tar"),
-	REFUSE("-no-strip", 0, "keeping the sources' leading directories is not supported"),
-	REFUSE("-tarstyle", 0, "keeping the sources' leading directories is not supported"),
-	REFUSE("-cpiostyle", 0, "pathnames on standard input are not supported; "
-	       "give the directory or a tar archive"),
-	REFUSE("-cpiostyle0", 0, "pathnames on standard input are not supported; "
-	       "give the directory or a tar archive"),
+	GNU("-no-strip", 0, "--no-strip"), GNU("-tarstyle", 0, "--no-strip"),
+	GNU("-cpiostyle", 0, "--cpio-style"), GNU("-cpiostyle0", 0, "--cpio-style0"),
 	DEFAULT("-reproducible", 0),
 	NOTE("-not-reproducible", 0, "mkfs.squashfs output is always reproducible"),
 	GNU("-no-exports", 0, "--no-exports"), GNU("-exports", 0, "--exports"),
@@ -50,11 +49,19 @@ static const struct ff_msq_word words[] = {
 	GNU("-no-hardlinks", 0, "--no-hardlinks"),
 	GNU("-keep-as-directory", 0, "--keep-as-directory"),
 	GNU("-nopad", 0, "--no-pad"),
+	/* 4.7.3 */
+	REFUSE("-stream", 0, "the streamed format (superblock at the end, for a pipe) is "
+	       "not written; write IMAGE to a file and copy that"),
+	REFUSE("-fix", 1, "repairs a -stream image, which mkfs.squashfs never writes; "
+	       "use mksquashfs -fix on one"),
 	GNU("-offset", 1, "--offset"), GNU("-o", 1, "--offset"),
 	/* time */
 	GNU("-mkfs-time", 1, "--mkfs-time"), GNU("-fstime", 1, "--mkfs-time"),
 	GNU("-all-time", 1, "--all-time"), GNU("-inode-time", 1, "--all-time"),
 	GNU("-root-time", 1, "--root-time"),
+	/* 4.7: the image time is the newest inode time; -repro-time T is
+	 * -mkfs-time T -inode-time T, which is OpenWrt's -fixed-time */
+	GNU("-repro", 0, "--mkfs-time=inode"), GNU("-repro-time", 1, "--fixed-time"),
 	GNU("-fixed-time", 1, "--fixed-time"),
 	/* permissions */
 	GNU("-all-root", 0, "--all-root"), GNU("-root-owned", 0, "--all-root"),
@@ -64,29 +71,27 @@ static const struct ff_msq_word words[] = {
 	GNU("-uid-gid-offset", 1, "--uid-gid-offset"),
 	GNU("-force-file-mode", 1, "--force-file-mode"),
 	GNU("-force-dir-mode", 1, "--force-dir-mode"),
-	REFUSE("-default-mode", 1, "tar defaults for implied directories are not supported"),
-	REFUSE("-default-uid", 1, "tar defaults for implied directories are not supported"),
-	REFUSE("-default-gid", 1, "tar defaults for implied directories are not supported"),
+	GNU("-default-mode", 1, "--default-mode"), GNU("-default-uid", 1, "--default-uid"),
+	GNU("-default-gid", 1, "--default-gid"),
 	/* pseudo files */
 	GNU("-p", 1, "--pseudo"), GNU("-pf", 1, "--pseudo-file"),
-	REFUSE("-pd", 1, "default pseudo directories are not supported"),
-	REFUSE("-pseudo-dir", 1, "default pseudo directories are not supported"),
-	REFUSE("-pseudo-override", 0, "not supported"),
+	GNU("-pd", 1, "--pseudo-dir"), GNU("-pseudo-dir", 1, "--pseudo-dir"),
+	GNU("-pseudo-override", 0, "--pseudo-override"),
 	/* filters */
 	NOTE("-root-becomes", 1, "only changes an append; this image is built new"),
 	GNU("-ef", 1, "--exclude-file"),
 	GNU("-wildcards", 0, "--wildcards"), GNU("-regex", 0, "--regex"),
-	REFUSE("-max-depth", 1, "not supported"),
+	GNU("-max-depth", 1, "--max-depth"),
 	GNU("-one-file-system", 0, "--one-file-system"),
-	REFUSE("-one-file-system-x", 0, "not supported"),
-	REFUSE("-deref", 0, "following symlinks is not supported"),
-	REFUSE("-dereference", 0, "following symlinks is not supported"),
-	REFUSE("-deref-path", 1, "following symlinks is not supported"),
+	GNU("-one-file-system-x", 0, "--one-file-system-x"),
+	/* mksquashfs after 4.7 */
+	REFUSE("-deref", 1, deref_why), REFUSE("-dereference", 0, deref_why),
+	REFUSE("-deref-path", 1, deref_why),
 	/* xattrs */
 	GNU("-no-xattrs", 0, "--no-xattrs"), GNU("-xattrs", 0, "--xattrs"),
 	GNU("-xattrs-exclude", 1, "--xattrs-exclude"),
 	GNU("-xattrs-include", 1, "--xattrs-include"),
-	REFUSE("-xattrs-add", 1, "adding xattrs is not supported; use a -pf x line"),
+	GNU("-xattrs-add", 1, "--xattrs-add"),
 	/* runtime */
 	GNU("-processors", 1, "--jobs"),
 	NOTE("-mem", 1, mem_note), NOTE("-mem-percent", 1, mem_note),
@@ -101,13 +106,16 @@ static const struct ff_msq_word words[] = {
 	NOTE("-percentage", 0, "no percentage display; ignored"),
 	GNU("-quiet", 0, "--quiet"),
 	DEFAULT("-exit-on-error", 0),
-	REFUSE("-log", 1, "log files are not supported"),
+	REFUSE("-log", 1, "(mksquashfs after 4.7) a copy of the messages in a file is not "
+	       "written; redirect standard error instead"),
 	/* append */
 	GNU("-noappend", 0, "--noappend"),
 	DEFAULT("-no-recovery", 0),
 	NOTE("-recovery-path", 1, "no recovery file is needed: the image is written "
 	     "atomically"),
-	REFUSE("-recover", 1, "recovery files are not supported"),
+	REFUSE("-recover", 1, "there is never anything to recover: mkfs.squashfs appends to "
+	       "a new file renamed over IMAGE, so an interrupted append leaves IMAGE as "
+	       "it was and writes no recovery file"),
 	/* actions */
 	GNU("-action", 1, "--action"), GNU("-a", 1, "--action"),
 	GNU("-log-action", 1, "--log-action"), GNU("-va", 1, "--log-action"),

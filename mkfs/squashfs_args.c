@@ -90,7 +90,10 @@ static int handle_value_opt(struct ff_sqfs_args *a, int c, const char *opt, cons
 			return -1;
 		a->jobs = jobs;
 		return 0;
-	case O_MKFS_TIME: return ff_arg_time(opt, arg, &a->mkfs_time, err);
+	case O_MKFS_TIME:
+		if (!strcmp(arg, "inode")) /* mksquashfs: the newest inode time */
+			return a->mkfs_time = FF_SQFS_MKFS_TIME_INODE, 0;
+		return ff_arg_time(opt, arg, &a->mkfs_time, err);
 	case O_FIXED_TIME: return ff_arg_time(opt, arg, &a->fixed_time, err);
 	case O_OFFSET: return ff_arg_offset(opt, arg, &a->offset, err);
 	case O_INFO_FILE: a->info = 1; a->info_file = arg; return 0;
@@ -415,7 +418,7 @@ int ff_sqfs_args_finish(struct ff_sqfs_args *a, const char *epoch, struct ff_err
 		return FF_SQFS_ARGS_USAGE;
 	if (a->fixed_time >= 0) /* OpenWrt: every inode time and the image time */
 		a->src.tree.all_time = a->mkfs_time = a->fixed_time;
-	if (a->mkfs_time < 0)
+	if (a->mkfs_time == -1)
 		a->mkfs_time = a->src.tree.clamp_time;
 	return 0;
 }

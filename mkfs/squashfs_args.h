@@ -23,6 +23,9 @@ enum {
 	FF_SQFS_ARGS_VERSION = 2, /* --version, -V */
 };
 
+/* mkfs_time: taken from the newest inode once the tree is built. */
+#define FF_SQFS_MKFS_TIME_INODE (-2)
+
 struct ff_sqfs_args {
 	struct ff_source_args src;
 	const char *comp_name;
@@ -30,7 +33,8 @@ struct ff_sqfs_args {
 	struct ff_strv owned;	/* strings the parse allocated, freed with the args */
 	uint32_t block_size;
 	unsigned jobs;
-	int64_t mkfs_time;	/* --mkfs-time; else the --mtime/SOURCE_DATE_EPOCH time */
+	int64_t mkfs_time;	/* --mkfs-time; else the --mtime/SOURCE_DATE_EPOCH time;
+				   FF_SQFS_MKFS_TIME_INODE: the newest inode time */
 	int64_t fixed_time;	/* OpenWrt -fixed-time: every time and the image time */
 	uint64_t offset;
 	int no_fragments, always_fragments, no_dedup, no_exports, no_sparse, no_pad;

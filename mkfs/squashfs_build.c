@@ -73,6 +73,17 @@ static int write_image(const struct ff_sqfs_args *a, const struct ff_sqfs_build_
 	return 0;
 }
 
+/* --mkfs-time inode (mksquashfs -repro): the image time is the newest
+ * inode time, known only once the tree is finished. */
+static void mkfs_time_from_inodes(struct ff_sqfs_args *a, const struct ff_tree *tree)
+{
+	if (a->mkfs_time != FF_SQFS_MKFS_TIME_INODE)
+		return;
+	a->mkfs_time = 0;
+	for (struct ff_node *n = ff_tree_root(tree); n; n = ff_tree_next(tree, n))
+		a->mkfs_time = n->mtime > a->mkfs_time ? n->mtime : a->mkfs_time;
+}
+
 /* The tree and the image, once the compressor and the old image are open. */
 static int build_write(struct ff_sqfs_args *a, const struct ff_sqfs_build_hooks *h,
 		       const struct ff_comp *comp, struct ff_fs *old, struct ff_err *err)
@@ -86,6 +97,7 @@ static int build_write(struct ff_sqfs_args *a, const struct ff_sqfs_build_hooks 
 	tree = ff_source_args_build(&a->src, err);
 	if (!tree)
 		return FF_SQFS_ARGS_ERROR;
+	mkfs_time_from_inodes(a, tree);
 	ret = h->tree ? h->tree(h->ctx, tree) : 0;
 	if (ret == 0)
 		ret = write_image(a, h, old ? ff_sqfs_append_comp(old) : comp, tree, old, err);

@@ -195,7 +195,7 @@ int ff_tree_finish(struct ff_tree *tree, struct ff_err *err)
 		return -1;
 	sort_dirs(tree->root);
 	if (ff_actions_apply(tree, tree->opts.actions, err) || resolve_links(tree, err) ||
-	    ff_xattr_filter_apply(tree, err))
+	    ff_xattr_filter_apply(tree, err) || ff_tree_xattrs_add(tree, err))
 		return -1;
 	canonical_primaries(tree);
 	for (struct ff_node *n = tree->root; n; n = ff_tree_next(tree, n)) {
@@ -208,6 +208,7 @@ int ff_tree_finish(struct ff_tree *tree, struct ff_err *err)
 		else if (n->n_xattrs > 1)
 			qsort(n->xattrs, n->n_xattrs, sizeof(*n->xattrs), xattr_cmp);
 	}
+	ff_tree_restore_owners(tree);
 	apply_root_opts(&tree->opts, tree->root);
 	count_and_number(tree);
 	tree->finished = 1;

@@ -67,10 +67,12 @@ struct ff_node *ff_tree_parent_of(struct ff_tree *tree, const char *path, int cr
 				   (int)(slash - path), path);
 			return NULL;
 		}
-		if (!next)
+		if (!next) {
 			next = ff_tree_add_child(tree, dir, p, len, S_IFDIR | 0755, err);
-		if (!next)
-			return NULL;
+			if (!next)
+				return NULL;
+			ff_tree_implied_dir(tree, next);
+		}
 		if (!S_ISDIR(next->mode)) {
 			ff_err_set(err, ENOTDIR, "\"%.*s\" is not a directory",
 				   (int)(slash - path), path);

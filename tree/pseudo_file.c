@@ -90,6 +90,8 @@ static struct ff_node *make_node(struct ff_tree *tree, struct pseudo *p, uint32_
 	 * SOURCE_DATE_EPOCH, which clamp_time holds then) */
 	n->mtime = p->has_time ? p->mtime : tree->opts.clamp_time >= 0 ? tree->opts.clamp_time
 									 : (int64_t)time(NULL);
+	if (tree->opts.pseudo_override && ff_tree_keep_owner(tree, p->path, p->uid, p->gid, err))
+		return NULL;
 	return n;
 }
 
@@ -144,6 +146,8 @@ static int modify(struct ff_tree *tree, struct pseudo *p, struct ff_err *err)
 	n->gid = p->gid;
 	if (p->has_time)
 		n->mtime = p->mtime;
+	if (tree->opts.pseudo_override)
+		return ff_tree_keep_owner(tree, p->path, p->uid, p->gid, err);
 	return 0;
 }
 
@@ -257,16 +261,26 @@ static int pseudo_line(void *ctx, const char *line, unsigned lineno, struct ff_e
 
 int ff_tree_add_pseudo_file(struct ff_tree *tree, const char *path, struct ff_err *err)
 {
+	int rc;
+
 	if (ff_tree_check_open(tree, err))
 		return -1;
-	return ff_lines_each(path, pseudo_line, tree, err);
+	tree->implied = &tree->opts.pseudo_dirs; /* -pd */
+	rc = ff_lines_each(path, pseudo_line, tree, err);
+	tree->implied = NULL;
+	return rc;
 }
 
 int ff_tree_add_pseudo_line(struct ff_tree *tree, const char *line, struct ff_err *err)
 {
+	int rc;
+
 	if (ff_tree_check_open(tree, err))
 		return -1;
-	if (pseudo_line(tree, line, 1, err))
+	tree->implied = &tree->opts.pseudo_dirs; /* -pd */
+	rc = pseudo_line(tree, line, 1, err);
+	tree->implied = NULL;
+	if (rc)
 		return ff_err_prefix(err, "pseudo definition \"%.60s\"", line);
 	return 0;
 }

@@ -62,6 +62,7 @@ void ff_source_args_free(struct ff_source_args *a)
 	ff_strv_free(&a->pseudo_lines, 0);
 	ff_strv_free(&a->excludes, 0);
 	ff_strv_free(&a->exclude_files, 0);
+	ff_strv_free(&a->xattrs_add, 0);
 	ff_strv_free(&a->owned, 1);
 	ff_actions_free(a->actions);
 	a->actions = NULL;
@@ -143,6 +144,64 @@ static int root_option(struct ff_source_args *a, const char *opt, int code, cons
 	}
 }
 
+/* --pseudo-dir (mksquashfs -pd): "d MODE UID GID" or "D TIME MODE UID
+ * GID", the attributes of the directories pseudo definitions imply. */
+static int pseudo_dir(struct ff_source_args *a, const char *arg, struct ff_err *err)
+{
+	struct ff_dir_defaults *d = &a->tree.pseudo_dirs;
+	char type[2], w[4][256];
+	int n = sscanf(arg, " %1s %255s %255s %255s %255s", type, w[0], w[1], w[2], w[3]);
+	int timed = n >= 1 && type[0] == 'D', i = timed;
+	int64_t uid, gid;
+
+	if (n < 1 || (type[0] != 'd' && !timed) || n != 4 + timed)
+		return ff_err_set(err, EINVAL, "--pseudo-dir: '%s' is not \"d MODE UID GID\" or "
+				  "\"D TIME MODE UID GID\"", arg);
+	if (timed && ff_arg_time("--pseudo-dir", w[0], &d->mtime, err))
+		return -1;
+	if (ff_parse_u32(w[i], 8, 07777, &d->mode))
+		return ff_err_set(err, EINVAL, "--pseudo-dir: '%s' is not an octal mode", w[i]);
+	if (ff_arg_owner("--pseudo-dir", w[i + 1], 0, &uid, err) ||
+	    ff_arg_owner("--pseudo-dir", w[i + 2], 1, &gid, err))
+		return -1;
+	d->uid = (uint32_t)uid;
+	d->gid = (uint32_t)gid;
+	d->set = FF_DEF_MODE | FF_DEF_UID | FF_DEF_GID | (timed ? FF_DEF_TIME : 0);
+	return 0;
+}
+
+/* --default-mode/-uid/-gid: tar's implied directories and the root. */
+static int default_option(struct ff_source_args *a, const char *opt, int code,
+			  const char *arg, struct ff_err *err)
+{
+	struct ff_tree_opts *t = &a->tree;
+	struct ff_dir_defaults *d = &t->tar_dirs;
+	int64_t id;
+
+	if (code == FF_SRC_DEFAULT_MODE) {
+		d->mode = 0755;
+		if (ff_mode_expr_check(opt, arg, err) || ff_mode_expr_apply(arg, &d->mode))
+			return -1;
+		d->set |= FF_DEF_MODE;
+		t->root_mode = arg; /* mksquashfs: "this also sets the root" */
+		return 0;
+	}
+	if (ff_arg_owner(opt, arg, code == FF_SRC_DEFAULT_GID, &id, err))
+		return -1;
+	if (code == FF_SRC_DEFAULT_UID) {
+		d->uid = (uint32_t)id;
+		d->set |= FF_DEF_UID;
+		t->root_uid = id;
+		t->root_set |= FF_ROOT_UID;
+	} else {
+		d->gid = (uint32_t)id;
+		d->set |= FF_DEF_GID;
+		t->root_gid = id;
+		t->root_set |= FF_ROOT_GID;
+	}
+	return 0;
+}
+
 static int value_option(struct ff_source_args *a, int code, const char *arg,
 			struct ff_err *err)
 {
@@ -154,6 +213,13 @@ static int value_option(struct ff_source_args *a, int code, const char *arg,
 	case FF_SRC_FORCE_GID: return ff_arg_owner(opt, arg, 1, &a->tree.force_gid, err);
 	case FF_SRC_MTIME: return ff_arg_time(opt, arg, &a->tree.clamp_time, err);
 	case FF_SRC_ALL_TIME: return ff_arg_time(opt, arg, &a->tree.all_time, err);
+	case FF_SRC_MAX_DEPTH:
+		a->tree.has_max_depth = 1;
+		return ff_arg_u32(opt, arg, 0, UINT32_MAX, &a->tree.max_depth, err);
+	case FF_SRC_XATTRS_ADD: return ff_strv_push(&a->xattrs_add, arg, err);
+	case FF_SRC_PSEUDO_DIR: return pseudo_dir(a, arg, err);
+	case FF_SRC_DEFAULT_MODE: case FF_SRC_DEFAULT_UID: case FF_SRC_DEFAULT_GID:
+		return default_option(a, opt, code, arg, err);
 	default: return root_option(a, opt, code, arg, err);
 	}
 }
@@ -172,6 +238,11 @@ int ff_source_args_option(struct ff_source_args *a, int code, const char *arg,
 	case FF_SRC_WILDCARDS: a->tree.exclude_mode = FF_EXCLUDE_WILDCARDS; return 0;
 	case FF_SRC_REGEX: a->tree.exclude_mode = FF_EXCLUDE_REGEX; return 0;
 	case FF_SRC_XATTRS: a->tree.no_xattrs = 0; return 0;
+	case FF_SRC_ONE_FS_X: a->tree.one_file_system = 2; return 0;
+	case FF_SRC_NO_STRIP: a->no_strip = 1; return 0;
+	case FF_SRC_CPIO: a->cpio = FF_CPIO_LINES; return 0;
+	case FF_SRC_CPIO0: a->cpio = FF_CPIO_NUL; return 0;
+	case FF_SRC_PSEUDO_OVERRIDE: a->tree.pseudo_override = 1; return 0;
 	default: break;
 	}
 	if (!arg)
@@ -213,6 +284,17 @@ int ff_source_args_positional(struct ff_source_args *a, int n, char *const *word
 {
 	int have_defs = a->specs.n || a->pseudo_files.n || a->pseudo_lines.n;
 
+	if (a->cpio) {
+		/* IMAGE, or "- IMAGE" as mksquashfs writes it ("no sources") */
+		if (a->tar_stdin)
+			return ff_err_set(err, EINVAL, "--cpio-style and --tar both read standard "
+					  "input");
+		if (n != 1 && !(n == 2 && !strcmp(words[0], "-")))
+			return ff_err_set(err, EINVAL, "--cpio-style reads the paths from standard "
+					  "input: give only IMAGE (or - IMAGE), got %d arguments", n);
+		*image = words[n - 1];
+		return 0;
+	}
 	if (a->tar_stdin) {
 		/* IMAGE, or "- IMAGE" as mksquashfs writes it */
 		if (n != 1 && !(n == 2 && !strcmp(words[0], "-")))
@@ -222,7 +304,7 @@ int ff_source_args_positional(struct ff_source_args *a, int n, char *const *word
 		*image = words[n - 1];
 		return 0;
 	}
-	if (n > 2 || (n == 2 && a->keep_as_dir)) {
+	if (n > 2 || (n == 2 && (a->keep_as_dir || a->no_strip))) {
 		for (int i = 0; i < n - 1; i++)
 			if (ff_strv_push(&a->sources, words[i], err))
 				return -1;

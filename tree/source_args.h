@@ -55,6 +55,17 @@ enum ff_src_opt {
 	FF_SRC_XATTRS,
 	FF_SRC_XATTRS_EXCLUDE,
 	FF_SRC_XATTRS_INCLUDE,
+	FF_SRC_NO_STRIP,
+	FF_SRC_CPIO,
+	FF_SRC_CPIO0,
+	FF_SRC_MAX_DEPTH,
+	FF_SRC_ONE_FS_X,
+	FF_SRC_XATTRS_ADD,
+	FF_SRC_DEFAULT_MODE,
+	FF_SRC_DEFAULT_UID,
+	FF_SRC_DEFAULT_GID,
+	FF_SRC_PSEUDO_DIR,
+	FF_SRC_PSEUDO_OVERRIDE,
 	FF_SRC_ACTION,          /* + enum ff_action_log */
 	FF_SRC_ACTION_LAST = FF_SRC_ACTION + 3,
 	FF_SRC_ACTION_FILE,     /* + enum ff_action_log */
@@ -90,6 +101,17 @@ enum ff_src_opt {
 	{ "xattrs", no_argument, NULL, FF_SRC_XATTRS }, \
 	{ "xattrs-exclude", required_argument, NULL, FF_SRC_XATTRS_EXCLUDE }, \
 	{ "xattrs-include", required_argument, NULL, FF_SRC_XATTRS_INCLUDE }, \
+	{ "no-strip", no_argument, NULL, FF_SRC_NO_STRIP }, \
+	{ "cpio-style", no_argument, NULL, FF_SRC_CPIO }, \
+	{ "cpio-style0", no_argument, NULL, FF_SRC_CPIO0 }, \
+	{ "max-depth", required_argument, NULL, FF_SRC_MAX_DEPTH }, \
+	{ "one-file-system-x", no_argument, NULL, FF_SRC_ONE_FS_X }, \
+	{ "xattrs-add", required_argument, NULL, FF_SRC_XATTRS_ADD }, \
+	{ "default-mode", required_argument, NULL, FF_SRC_DEFAULT_MODE }, \
+	{ "default-uid", required_argument, NULL, FF_SRC_DEFAULT_UID }, \
+	{ "default-gid", required_argument, NULL, FF_SRC_DEFAULT_GID }, \
+	{ "pseudo-dir", required_argument, NULL, FF_SRC_PSEUDO_DIR }, \
+	{ "pseudo-override", no_argument, NULL, FF_SRC_PSEUDO_OVERRIDE }, \
 	{ "action", required_argument, NULL, FF_SRC_ACTION + FF_ACTION_LOG_NONE }, \
 	{ "log-action", required_argument, NULL, FF_SRC_ACTION + FF_ACTION_LOG_ALL }, \
 	{ "true-action", required_argument, NULL, FF_SRC_ACTION + FF_ACTION_LOG_TRUE }, \
@@ -121,6 +143,14 @@ struct ff_source_args {
 	struct ff_strv sources;
 	int keep_as_dir;
 	int tar_stdin;            /* --tar: SOURCE is a tar on standard input */
+	/* --no-strip (mksquashfs -no-strip, -tarstyle): each SOURCE goes in
+	 * at its own path, leading directories included, as tar does. */
+	int no_strip;
+	/* --cpio-style (-cpiostyle) / --cpio-style0 (-cpiostyle0): the
+	 * entries are the paths on standard input, one a line or NUL-ended,
+	 * as cpio reads them. */
+	enum { FF_CPIO_NONE, FF_CPIO_LINES, FF_CPIO_NUL } cpio;
+	struct ff_strv xattrs_add; /* --xattrs-add NAME=VALUE */
 	struct ff_strv specs, pseudo_files, pseudo_lines;
 	struct ff_strv excludes, exclude_files;
 	struct ff_strv owned;     /* exclude-file lines, freed with the args */

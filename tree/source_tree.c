@@ -104,6 +104,64 @@ static int add_sources(struct ff_tree *tree, const struct ff_source_args *a,
 	return 0;
 }
 
+/* --no-strip: the SOURCE paths, one by one. */
+struct path_list {
+	const struct ff_strv *v;
+	size_t i;
+	char *line;	/* --cpio-style: the current line from stdin */
+	size_t cap;
+	int delim;
+};
+
+static int list_next(void *ctx, const char **path, struct ff_err *err)
+{
+	struct path_list *l = ctx;
+
+	(void)err;
+	if (l->i >= l->v->n)
+		return 0;
+	*path = l->v->v[l->i++];
+	return 1;
+}
+
+/* --cpio-style: the next non-empty path on stdin (the last may lack its
+ * terminator). */
+static int stdin_next(void *ctx, const char **path, struct ff_err *err)
+{
+	struct path_list *l = ctx;
+	ssize_t len;
+
+	do {
+		errno = 0;
+		len = getdelim(&l->line, &l->cap, l->delim, stdin);
+		if (len < 0)
+			return errno ? ff_err_sys(err, errno, "reading paths from standard input")
+				     : 0;
+		if (len > 0 && l->line[len - 1] == l->delim)
+			l->line[--len] = '\0';
+	} while (!len);
+	*path = l->line;
+	return 1;
+}
+
+/* --no-strip and --cpio-style: paths taken as they are written. */
+static int add_path_list(struct ff_tree *tree, const struct ff_source_args *a,
+			 struct ff_err *err)
+{
+	struct ff_strv one = { 0 };
+	struct path_list l = { .v = a->sources.n ? &a->sources : &one,
+			       .delim = a->cpio == FF_CPIO_NUL ? '\0' : '\n' };
+	const char *v[1] = { a->source };
+	int rc;
+
+	one.v = v;
+	one.n = a->source ? 1 : 0;
+	dummy_root(tree);
+	rc = ff_tree_add_paths(tree, a->cpio ? stdin_next : list_next, &l, !a->cpio, err);
+	free(l.line);
+	return rc;
+}
+
 static int exclude_line(void *ctx, const char *line, unsigned lineno, struct ff_err *err)
 {
 	struct ff_source_args *a = ctx;
@@ -185,12 +243,15 @@ struct ff_tree *ff_source_args_build(struct ff_source_args *a, struct ff_err *er
 	o.warn = count_warning;
 	o.warn_ctx = a;
 	o.actions = a->actions;
+	o.xattrs_add = a->xattrs_add.n ? a->xattrs_add.v : NULL;
+	o.n_xattrs_add = a->xattrs_add.n;
 	o.log = a->log;
 	o.log_ctx = a->warn_ctx;
 	tree = ff_tree_new(&o, err);
 	if (!tree)
 		return NULL;
-	if (a->sources.n ? add_sources(tree, a, err) : add_source(tree, a->source, err)) {
+	if (a->no_strip || a->cpio ? add_path_list(tree, a, err) :
+	    a->sources.n ? add_sources(tree, a, err) : add_source(tree, a->source, err)) {
 		ff_tree_free(tree);
 		return NULL;
 	}

@@ -349,8 +349,10 @@ int ff_tree_add_tar(struct ff_tree *tree, const char *path, struct ff_err *err)
 	tar_pax_init(&c.local);
 	if (tar_stream_open(&c.s, path, err))
 		return -1;
+	tree->implied = &tree->opts.tar_dirs; /* -default-mode/-uid/-gid */
 	while ((rc = step(&c)) == 0)
 		;
+	tree->implied = NULL;
 	reset_local(&c);
 	tar_pax_free(&c.global);
 	tar_stream_close(&c.s);

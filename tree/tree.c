@@ -242,6 +242,7 @@ void ff_tree_free(struct ff_tree *tree)
 	for (size_t i = 0; i < tree->n_excludes; i++)
 		free(tree->excludes[i]);
 	free(tree->excludes);
+	ff_tree_free_owners(tree);
 	ff_hmap_clear(&tree->children, NULL);
 	if (tree->spool_fd >= 0)
 		close(tree->spool_fd);

@@ -70,6 +70,19 @@ struct ff_node {
 
 struct ff_actions;
 
+/* Attributes for directories no source describes (mksquashfs -default-mode,
+ * -default-uid, -default-gid for tar; -pd for pseudo definitions): each is
+ * used when its FF_DEF_* bit is in `set`, else 0755, 0:0 and the default
+ * time. */
+struct ff_dir_defaults {
+	unsigned set;
+	uint32_t mode;          /* permission bits */
+	uint32_t uid, gid;
+	int64_t mtime;
+};
+
+enum { FF_DEF_MODE = 1, FF_DEF_UID = 2, FF_DEF_GID = 4, FF_DEF_TIME = 8 };
+
 struct ff_tree_opts {
 	int all_root;           /* uid = gid = 0 for everything */
 	int64_t force_uid;      /* -1 = keep */
@@ -90,7 +103,22 @@ struct ff_tree_opts {
 	/* mksquashfs -xattrs-exclude / -xattrs-include: extended regexes on
 	 * xattr names (NULL: none) */
 	const char *xattr_exclude, *xattr_include;
+	/* 1 (-one-file-system): a mount point is an empty directory, a file
+	 * on another filesystem is left out; 2 (-one-file-system-x): a mount
+	 * point is left out too. */
 	int one_file_system;
+	/* -max-depth N (when has_max_depth): directories deeper than N levels
+	 * are kept, empty; the source directory is level 1. */
+	int has_max_depth;
+	uint32_t max_depth;
+	/* -xattrs-add: "NAME=VALUE" strings (the caller keeps them), added to
+	 * every entry, user.* ones to regular files and directories only. */
+	const char *const *xattrs_add;
+	size_t n_xattrs_add;
+	struct ff_dir_defaults tar_dirs, pseudo_dirs;
+	/* -pseudo-override: pseudo definitions' owners win over --all-root,
+	 * --force-uid and --force-gid. */
+	int pseudo_override;
 	int ignore_errors;      /* unreadable files: warn through `warn`, skip */
 	const char *const *excludes; /* NULL-terminated glob patterns, matched
 				       against the path relative to the source */
@@ -126,6 +154,16 @@ int ff_tree_add_dir(struct ff_tree *tree, const char *host_dir, struct ff_err *e
  * Excludes are matched against paths starting with the path's own name. */
 int ff_tree_add_entry(struct ff_tree *tree, const char *path, const char *name,
 		      struct ff_err *err);
+/* mksquashfs -no-strip (recurse = 1) and -cpiostyle (recurse = 0): every
+ * host path next() gives (1 a path in *path, 0 the end, -1 error) becomes
+ * the entry at that same path, leading "/", "./" and "../" dropped; its
+ * leading directories are made from the host's.  With recurse a
+ * directory's contents follow it; without, only what is listed goes in.
+ * When every path starts from the same host directory the root takes that
+ * directory's attributes. */
+int ff_tree_add_paths(struct ff_tree *tree, int (*next)(void *ctx, const char **path,
+							 struct ff_err *err),
+		      void *ctx, int recurse, struct ff_err *err);
 /* path "-" reads stdin; gzip/xz/zstd/bzip2-less containers are detected. */
 int ff_tree_add_tar(struct ff_tree *tree, const char *path, struct ff_err *err);
 int ff_tree_add_spec(struct ff_tree *tree, const char *spec_path, struct ff_err *err);

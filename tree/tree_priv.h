@@ -20,6 +20,14 @@ struct ff_tree {
 	struct ff_hmap children;  /* (parent, name) -> node, while building */
 	uint32_t count;
 	uint64_t data_bytes;
+	/* Attributes for the directories the source being read implies
+	 * (opts.tar_dirs while a tar is read, opts.pseudo_dirs for pseudo
+	 * definitions), or NULL: 0755, root, the default time. */
+	const struct ff_dir_defaults *implied;
+	/* -pseudo-override: the owners pseudo definitions gave, restored
+	 * after --all-root/--force-uid/--force-gid (attr_opts.c). */
+	struct ff_owner_keep *kept;
+	size_t n_kept, cap_kept;
 	int spool_fd;             /* -1 until a source needs it */
 	uint64_t spool_end;
 	int finished;
@@ -85,6 +93,22 @@ struct ff_node *ff_tree_put_path(struct ff_tree *tree, const char *path, uint32_
  * normalised here). */
 struct ff_node *ff_tree_put_link(struct ff_tree *tree, const char *path, const char *target,
 				 struct ff_err *err);
+
+/* attr_opts.c: mksquashfs options on attributes the sources leave open. */
+struct ff_owner_keep {
+	char *path;
+	uint32_t uid, gid;
+};
+/* A directory made because a path needs it: tree->implied's attributes. */
+void ff_tree_implied_dir(const struct ff_tree *tree, struct ff_node *n);
+/* -pseudo-override: remember the owner a pseudo definition gave path. */
+int ff_tree_keep_owner(struct ff_tree *tree, const char *path, uint32_t uid, uint32_t gid,
+		       struct ff_err *err);
+/* At finish, after the global rules: the kept owners again. */
+void ff_tree_restore_owners(struct ff_tree *tree);
+void ff_tree_free_owners(struct ff_tree *tree);
+/* -xattrs-add on every entry (user.* only on files and directories). */
+int ff_tree_xattrs_add(struct ff_tree *tree, struct ff_err *err);
 
 /* exclude.c: mksquashfs -e semantics on a path relative to the source. */
 int ff_tree_excluded(const struct ff_tree *tree, const char *rel);

@@ -84,7 +84,7 @@ rejects "-j2 (no attached values)" -j2 -j2
 rejects "--bogus" --bogus --bogus
 rejects "-Xbogus" -Xbogus -Xbogus
 rejects "a known option without its value" -comp -comp
-rejects "-cpiostyle (not supported)" -cpiostyle -cpiostyle
+rejects "-stream (not supported)" -stream -stream
 rejects "an unknown word before SOURCE" -frobnicate -frobnicate
 mkfs.squashfs "$S" "$T/e.img" -exit-on-error -quiet > /dev/null 2>&1
 is "$?" 0 "-exit-on-error is mksquashfs' option: exit 0"

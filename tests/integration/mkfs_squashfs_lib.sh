@@ -9,6 +9,7 @@
 #                           xattrs (user, trusted, security.capability, big and
 #                           repeated values), mtimes 0 and 2^31-1.
 #   mount_image IMG DIR     kernel loop mount, read-only
+#   need_mount_and_mksquashfs   skip_all unless root, both tools and the kernel module
 
 make_tree() {
 	python3 - "$1" "${2:-16384}" <<'PY'
@@ -133,6 +134,16 @@ for i, dp in enumerate(sorted(dirs, key=len, reverse=True)):
     os.utime(dp, (1600000000 + i, 1600000000 + i))
 os.utime(os.path.join(root, 'modes/sticky'), (0, 0))
 PY
+}
+
+# need_mount_and_mksquashfs — skips the file unless root, mkfs.squashfs,
+# mksquashfs and the kernel's squashfs are all here
+need_mount_and_mksquashfs() {
+	need_root
+	command -v mkfs.squashfs > /dev/null || skip_all "mkfs.squashfs not built"
+	command -v mksquashfs > /dev/null || skip_all "mksquashfs not installed"
+	grep -qw squashfs /proc/filesystems || modprobe squashfs 2> /dev/null ||
+		skip_all "kernel has no squashfs"
 }
 
 mount_image() {

@@ -65,6 +65,41 @@ static void test_times_and_owners(void **state)
 	assert_non_null(strstr(err.msg, "group"));
 }
 
+/* The mksquashfs 4.6/4.7 options: where each value lands. */
+static void test_msq46_options(void **state)
+{
+	struct ff_source_args a;
+	struct ff_err err = { 0, "" };
+	const struct ff_dir_defaults *pd = &a.tree.pseudo_dirs, *td = &a.tree.tar_dirs;
+
+	(void)state;
+	ff_source_args_init(&a);
+	assert_int_equal(ff_source_args_option_name(&a, "pseudo-dir", "D 99 711 7 8", &err), 0);
+	assert_int_equal(pd->set, FF_DEF_MODE | FF_DEF_UID | FF_DEF_GID | FF_DEF_TIME);
+	assert_true(pd->mode == 0711 && pd->uid == 7 && pd->gid == 8 && pd->mtime == 99);
+	assert_int_equal(ff_source_args_option_name(&a, "pseudo-dir", "d 700 1 2", &err), 0);
+	assert_true(pd->set == (FF_DEF_MODE | FF_DEF_UID | FF_DEF_GID) && pd->mode == 0700);
+	assert_int_equal(ff_source_args_option_name(&a, "pseudo-dir", "d 700 1", &err), -1);
+	assert_non_null(strstr(err.msg, "--pseudo-dir"));
+	assert_int_equal(ff_source_args_option_name(&a, "pseudo-dir", "d 800 1 2", &err), -1);
+	/* -default-*: tar's implied directories and the root */
+	assert_int_equal(ff_source_args_option_name(&a, "default-mode", "0700", &err), 0);
+	assert_int_equal(ff_source_args_option_name(&a, "default-uid", "12", &err), 0);
+	assert_true(td->mode == 0700 && td->uid == 12 && (td->set & FF_DEF_GID) == 0);
+	assert_string_equal(a.tree.root_mode, "0700");
+	assert_true(a.tree.root_uid == 12 && (a.tree.root_set & FF_ROOT_UID));
+	assert_int_equal(ff_source_args_option_name(&a, "max-depth", "0", &err), 0);
+	assert_true(a.tree.has_max_depth && a.tree.max_depth == 0);
+	assert_int_equal(ff_source_args_option_name(&a, "max-depth", "-1", &err), -1);
+	assert_int_equal(ff_source_args_option_name(&a, "one-file-system-x", NULL, &err), 0);
+	assert_int_equal(a.tree.one_file_system, 2);
+	assert_int_equal(ff_source_args_option_name(&a, "xattrs-add", "user.a=1", &err), 0);
+	assert_int_equal(a.xattrs_add.n, 1);
+	assert_int_equal(ff_source_args_option_name(&a, "cpio-style0", NULL, &err), 0);
+	assert_int_equal(a.cpio, FF_CPIO_NUL);
+	ff_source_args_free(&a);
+}
+
 static void test_option_routing(void **state)
 {
 	struct ff_source_args a;
@@ -264,6 +299,7 @@ int main(void)
 		cmocka_unit_test(test_option_routing),
 		cmocka_unit_test(test_single_dash),
 		cmocka_unit_test(test_epoch),
+		cmocka_unit_test(test_msq46_options),
 		cmocka_unit_test(test_positional),
 		cmocka_unit_test(test_check_image),
 		cmocka_unit_test(test_build),
