@@ -109,8 +109,9 @@ rc=${PIPESTATUS[0]}
 
 say "6. self-check: harness figures against a plain library loop"
 # Paired, interleaved measurements judged by a distribution-free interval:
-# noise makes the answer "inconclusive", never DIFFERS, so DIFFERS here is
-# a real fault of the harness and fails the demo like any other step.
+# noise makes the answer "inconclusive", not DIFFERS (a false DIFFERS needs
+# the interval to miss the true median, under 2.5% odds, by more than the
+# band), so DIFFERS here is a fault and fails the demo like any other step.
 flashfs bench --quick --self-check -q -c gzip:level=9 -c lz4 -c zstd:level=19 "$src" \
 	> "$out/selfcheck.txt" 2>&1
 rc=$?
