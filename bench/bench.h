@@ -161,7 +161,6 @@ struct bench_measure_opts {
 	unsigned threads;
 	double min_time;         /* seconds per phase */
 	unsigned min_repeats;    /* decompression passes at least */
-	unsigned comp_repeats;   /* compression passes at least (0 = 1) */
 };
 
 struct bench_speed {

@@ -355,8 +355,7 @@ int bench_measure(const struct bench_corpus *c, const struct bench_layout *l,
 	h = bench_harness_new(l, comp, o->threads, err);
 	rc = h ? 0 : -1;
 	if (!rc)
-		rc = timed_passes(h->w, h->n, 0, o->min_time,
-				  o->comp_repeats ? o->comp_repeats : 1, &res->comp, err);
+		rc = timed_passes(h->w, h->n, 0, o->min_time, 1, &res->comp, err);
 	if (!rc)
 		rc = verify_pass(h->w, h->n, err);
 	if (!rc)

@@ -393,8 +393,9 @@ static int measure_all(const struct cfg *c, const struct bench_corpus *corpus,
 		.codecs = c->codecs, .n_codecs = c->n_codecs, .block_sizes = c->block_sizes,
 		.n_block_sizes = c->n_bs, .layout = c->layout, .measure = c->measure,
 		.warn = on_warn, .self_check = c->self_check,
-		/* a tenth of --min-time per side and round: 15 pairs in each
-		 * phase take about six times --min-time */
+		/* a tenth of --min-time per side and round: the 15 pairs of
+		 * both phases take about six times --min-time, more for a codec
+		 * whose one pass is longer */
 		.check = { .round_time = c->measure.min_time / 10, .slow_direct = c->slow_direct },
 	};
 	struct ff_progress *p = ff_progress_new(STDERR_FILENO, "runs", 0);
@@ -494,13 +495,14 @@ static int self_check_report(const struct bench_report *r)
 	int bad = 0;
 
 	printf("\nSelf-check: the harness against a plain one-thread library loop, in pairs of\n"
-	       "interleaved measurements (rounds x passes: each figure the best of its passes).\n"
+	       "interleaved measurements (rounds x passes: each figure the best of its passes;\n"
+	       "MB/s: the medians of the pairs).\n"
 	       "ratio = harness / direct speed per pair: the median and its distribution-free\n"
 	       "%.0f%% interval.  agree: the interval within %.2f..%.2f; DIFFERS: wholly\n"
 	       "outside it; inconclusive: across an edge (too noisy to tell).\n"
 	       "  %-12s %6s %-6s %9s %9s %6s  %-14s %-8s %s\n",
 	       100 * BENCH_SELFCHECK_LEVEL, 1 - BENCH_SELFCHECK_BAND, 1 + BENCH_SELFCHECK_BAND,
-	       "codec", "block", "phase", "MB/s", "direct", "ratio", "interval", "pairs",
+	       "codec", "block", "phase", "harness", "direct", "ratio", "interval", "pairs",
 	       "verdict");
 	for (size_t i = 0; i < r->n; i++) {
 		self_check_line(&r->res[i], "comp", &r->sc[i].comp);
