@@ -161,7 +161,6 @@ struct bench_measure_opts {
 	unsigned threads;
 	double min_time;         /* seconds per phase */
 	unsigned min_repeats;    /* decompression passes at least */
-	unsigned comp_repeats;   /* compression passes at least (0 = 1) */
 };
 
 struct bench_speed {
@@ -195,25 +194,71 @@ int bench_measure(const struct bench_corpus *c, const struct bench_layout *l,
 double bench_cpu_now(void);
 double bench_wall_now(void);
 
-/* --self-check: the same blocks through a plain one-thread loop. */
-enum bench_verdict { BENCH_AGREE, BENCH_NOISE, BENCH_DIFFERS };
-struct bench_selfcheck {
-	double comp_direct, decomp_direct;   /* MB/s, best pass */
-	double comp_harness, decomp_harness;
-	double comp_dev, decomp_dev;         /* |harness - direct| / direct */
-	double comp_noise, decomp_noise;     /* the larger (best - worst) / best */
-	enum bench_verdict comp_verdict, decomp_verdict;
+/* One pass of the harness at a time (the self-check interleaves them
+ * with its own loop): the workers of bench_measure, kept between passes.
+ * A decompression pass reads what the last compression pass wrote. */
+struct bench_harness;
+struct bench_harness *bench_harness_new(const struct bench_layout *l, const struct ff_comp *comp,
+					unsigned threads, struct ff_err *err);
+/* *mbps per core, *secs CPU time summed over the workers. */
+int bench_harness_pass(struct bench_harness *h, int decompress, double *mbps, double *secs,
+		       struct ff_err *err);
+void bench_harness_free(struct bench_harness *h);
+
+/* ---- --self-check (selfcheck.c): the harness against a plain loop ---- */
+
+/* A median and its distribution-free interval: the order statistics
+ * v(k) and v(n+1-k), which hold the true median with probability
+ * coverage = 1 - 2 P(Binomial(n, 1/2) < k) whatever the distribution. */
+struct bench_interval {
+	double lo, median, hi;
+	double coverage;
 };
-/* Agreement of two best-of-N figures: within 5%, or within 5% plus the
- * spread the passes themselves showed (the machine's noise: on a busy
- * 2-core machine the passes of one method differ by 15-30%), or not.
- * Fills *dev and *noise. */
-enum bench_verdict bench_selfcheck_verdict(const struct bench_speed *harness,
-					   const struct bench_speed *direct, double *dev,
-					   double *noise);
+/* Sorts v[0..n) and fills *ci with the narrowest such interval whose
+ * coverage is at least level; -1 when n is too small for level (then
+ * the whole range, with its coverage). */
+int bench_median_interval(double *v, unsigned n, double level, struct bench_interval *ci);
+
+enum bench_verdict { BENCH_AGREE, BENCH_INCONCLUSIVE, BENCH_DIFFERS };
+#define BENCH_SELFCHECK_BAND 0.10   /* harness/direct ratio within 1 +- this agrees */
+#define BENCH_SELFCHECK_LEVEL 0.95
+#define BENCH_SELFCHECK_ROUNDS 15   /* the least giving a 95% interval is 6 */
+
+/* Agree: the ratio's interval lies within 1 +- band; differs: wholly
+ * outside it; inconclusive: it reaches over a band edge (too much noise
+ * to tell). */
+enum bench_verdict bench_selfcheck_verdict(const struct bench_interval *ci, double band);
+const char *bench_verdict_name(enum bench_verdict v);
+
+struct bench_selfcheck_opts {
+	unsigned threads;       /* the harness's workers, as in bench_measure */
+	unsigned rounds;        /* pairs of measurements per phase; 0: the default */
+	double round_time;      /* CPU seconds each side spends per round, about */
+	/* Test hook (FLASHFS_BENCH_SLOW_DIRECT): the plain loop does each of
+	 * its passes this many times and counts the bytes once, so it reads
+	 * that many times slower than it is.  0 or 1: off. */
+	unsigned slow_direct;
+};
+
+/* One phase (compression or decompression): rounds of paired
+ * measurements, harness then loop or loop then harness in turn, each the
+ * best of passes_per_round passes; ratio = harness / direct speed of a
+ * pair. */
+struct bench_paired {
+	double harness_mbps, direct_mbps;   /* medians of the rounds' figures */
+	double direct_best;                 /* fastest pass of the loop */
+	struct bench_interval ratio;
+	unsigned rounds, passes_per_round;
+	enum bench_verdict verdict;
+};
+
+struct bench_selfcheck {
+	struct bench_paired comp, decomp;
+};
+
 int bench_selfcheck(const struct bench_layout *l, const struct bench_codec *bc,
-		    const struct bench_result *res, double min_time,
-		    struct bench_selfcheck *sc, struct ff_err *err);
+		    const struct bench_selfcheck_opts *o, struct bench_selfcheck *sc,
+		    struct ff_err *err);
 
 /* ---- the run loop (run.c) ---- */
 
@@ -230,6 +275,7 @@ struct bench_run_opts {
 	ff_warn_fn warn;
 	void *ctx;
 	int self_check;                    /* also fill selfcheck[] */
+	struct bench_selfcheck_opts check;
 };
 
 struct bench_run {

@@ -299,32 +299,70 @@ static void fill_identity(struct bench_result *res, const struct bench_codec *bc
 	res->fragment_blocks = l->n_frag_blocks;
 }
 
+struct bench_harness {
+	struct worker *w;
+	unsigned n;
+};
+
+struct bench_harness *bench_harness_new(const struct bench_layout *l, const struct ff_comp *comp,
+					unsigned threads, struct ff_err *err)
+{
+	struct bench_harness *h = calloc(1, sizeof(*h));
+
+	if (!h) {
+		ff_err_set(err, ENOMEM, "bench: out of memory");
+		return NULL;
+	}
+	h->n = threads < 1 ? 1 : threads > BENCH_MAX_THREADS ? BENCH_MAX_THREADS : threads;
+	h->w = make_workers(l, comp, h->n, err);
+	if (!h->w) {
+		free(h);
+		return NULL;
+	}
+	return h;
+}
+
+int bench_harness_pass(struct bench_harness *h, int decompress, double *mbps, double *secs,
+		       struct ff_err *err)
+{
+	uint64_t bytes;
+
+	if (run_pass(h->w, h->n, decompress, secs, &bytes, err))
+		return -1;
+	*mbps = *secs > 0 ? (double)bytes / 1e6 / *secs : 0;
+	return 0;
+}
+
+void bench_harness_free(struct bench_harness *h)
+{
+	if (!h)
+		return;
+	free_workers(h->w, h->n);
+	free(h);
+}
+
 int bench_measure(const struct bench_corpus *c, const struct bench_layout *l,
 		  const struct bench_codec *bc, const struct bench_measure_opts *o,
 		  struct bench_result *res, struct ff_err *err)
 {
-	unsigned n = o->threads < 1 ? 1 : o->threads > BENCH_MAX_THREADS ? BENCH_MAX_THREADS
-									  : o->threads;
 	struct ff_comp *comp = bench_codec_open(bc, l->opts.block_size, err);
-	struct worker *w;
+	struct bench_harness *h;
 	int rc;
 
 	if (!comp)
 		return -1;
 	fill_identity(res, bc, comp, l);
-	w = make_workers(l, comp, n, err);
-	rc = w ? 0 : -1;
+	h = bench_harness_new(l, comp, o->threads, err);
+	rc = h ? 0 : -1;
 	if (!rc)
-		rc = timed_passes(w, n, 0, o->min_time, o->comp_repeats ? o->comp_repeats : 1,
-				  &res->comp, err);
+		rc = timed_passes(h->w, h->n, 0, o->min_time, 1, &res->comp, err);
 	if (!rc)
-		rc = verify_pass(w, n, err);
+		rc = verify_pass(h->w, h->n, err);
 	if (!rc)
-		rc = timed_passes(w, n, 1, o->min_time, o->min_repeats, &res->decomp, err);
+		rc = timed_passes(h->w, h->n, 1, o->min_time, o->min_repeats, &res->decomp, err);
 	if (!rc)
-		rc = finish_sizes(c, l, comp, n, res, err);
-	if (w)
-		free_workers(w, n);
+		rc = finish_sizes(c, l, comp, h->n, res, err);
+	bench_harness_free(h);
 	ff_comp_free(comp);
 	return rc ? ff_err_prefix(err, "%s, %u-byte blocks", bc->label, l->opts.block_size) : 0;
 }

@@ -92,16 +92,47 @@ static void speed(struct ff_json *j, const char *key, const struct bench_speed *
 	ff_json_end_object(j);
 }
 
+/* One phase of the paired self-check: the medians, the ratio's interval
+ * and the verdict. */
+static void paired(struct ff_json *j, const char *key, const struct bench_paired *p)
+{
+	static const char *const verdict[] = {[BENCH_AGREE] = "agree",
+					      [BENCH_INCONCLUSIVE] = "inconclusive",
+					      [BENCH_DIFFERS] = "differs"};
+	const struct real f[] = {{"harness_mbps", p->harness_mbps, 3},
+				 {"direct_mbps", p->direct_mbps, 3},
+				 {"ratio_median", p->ratio.median, 4},
+				 {"ratio_low", p->ratio.lo, 4},
+				 {"ratio_high", p->ratio.hi, 4},
+				 {"confidence", p->ratio.coverage, 4}};
+
+	ff_json_key(j, key);
+	ff_json_begin_object(j);
+	reals(j, f, N(f));
+	ff_json_kv_uint(j, "rounds", p->rounds);
+	ff_json_kv_uint(j, "passes_per_round", p->passes_per_round);
+	ff_json_kv_str(j, "verdict", verdict[p->verdict]);
+	ff_json_end_object(j);
+}
+
+static double deviation(const struct bench_paired *p)
+{
+	return p->ratio.median > 1 ? p->ratio.median - 1 : 1 - p->ratio.median;
+}
+
 static void self_check(struct ff_json *j, const struct bench_selfcheck *sc)
 {
-	const struct real f[] = {{"comp_direct_mbps", sc->comp_direct, 3},
-				 {"decomp_direct_mbps", sc->decomp_direct, 3},
-				 {"comp_deviation", sc->comp_dev, 4},
-				 {"decomp_deviation", sc->decomp_dev, 4}};
+	const struct real f[] = {{"comp_direct_mbps", sc->comp.direct_best, 3},
+				 {"decomp_direct_mbps", sc->decomp.direct_best, 3},
+				 {"comp_deviation", deviation(&sc->comp), 4},
+				 {"decomp_deviation", deviation(&sc->decomp), 4},
+				 {"band", BENCH_SELFCHECK_BAND, 2}};
 
 	ff_json_key(j, "self_check");
 	ff_json_begin_object(j);
 	reals(j, f, N(f));
+	paired(j, "comp", &sc->comp);
+	paired(j, "decomp", &sc->decomp);
 	ff_json_end_object(j);
 }
 

@@ -13,10 +13,11 @@ static int run_one(const struct bench_corpus *c, const struct bench_layout *l,
 {
 	struct ff_err e = { 0 };
 	struct bench_result *r = &out->res[out->n];
+	struct bench_selfcheck_opts so = o->check;
 
+	so.threads = o->measure.threads;  /* the harness as it was measured */
 	if (bench_measure(c, l, &o->codecs[k], &o->measure, r, &e) ||
-	    (o->self_check &&
-	     bench_selfcheck(l, &o->codecs[k], r, o->measure.min_time, &out->sc[out->n], &e))) {
+	    (o->self_check && bench_selfcheck(l, &o->codecs[k], &so, &out->sc[out->n], &e))) {
 		out->failed++;
 		ff_warnf(o->warn, o->ctx, FF_WARN_FAILED, NULL, "%s", e.msg);
 		return 0;

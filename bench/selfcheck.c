@@ -1,33 +1,72 @@
 /* --self-check: the same blocks through the plainest possible loop — one
  * thread, one context, compress then decompress every block, timed as a
  * whole — to show the harness (worker split, per-pass bookkeeping) does not
- * distort the codec figures.  Both use thread CPU time.  On a busy machine
- * passes of one method differ by more than the 5% the two may differ by,
- * so a gap within the spread the passes showed is reported as noise, not
- * as a disagreement (issue 20). */
+ * distort the codec figures.  Both use thread CPU time.
+ *
+ * On a busy machine two best-of-N figures taken one after the other
+ * differ by 15-33% with nothing wrong (issue 20): the load changes between
+ * them.  So the two are measured in pairs, interleaved (harness then loop,
+ * then loop then harness, ...), each figure of a pair the best of a few
+ * passes, and what is judged is the ratio within each pair: a slow spell
+ * slows both members alike.  The median ratio gets a distribution-free
+ * 95% interval from order statistics (timing noise is skewed and
+ * heavy-tailed, so no normal approximation), and only an interval wholly
+ * outside the +-10% band says the two differ.
+ *
+ * The harness runs a worker per core, and on a small machine two workers
+ * of a cache-hungry codec (zstd -19, xz) slow each other by 10% and more
+ * per CPU second: a fact of the machine's shared cache, not of the
+ * harness.  So the plain loop runs with the same company: while it is
+ * timed, threads-1 copies of it run beside it on their own contexts (not
+ * timed, stopped when it finishes), and the comparison is left with what
+ * the harness itself does. */
 #include "bench/bench.h"
 #include "compress/compress.h"
 
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 struct direct {
+	const struct bench_layout *l;
 	struct ff_comp_ctx *ctx;
 	uint8_t *out;       /* compressed blocks back to back */
 	uint32_t *size;     /* 0 = not compressed (sparse or no shrink) */
 	uint8_t *scratch;
+	unsigned repeat;    /* the test hook's slowdown: passes per pass */
+	const atomic_int *stop; /* a companion's: leave between blocks once set */
 };
 
-static double comp_pass(const struct bench_layout *l, struct direct *d, uint64_t *bytes,
-			struct ff_err *err)
+/* A copy of the loop run beside the timed one, for the same load. */
+struct companion {
+	struct direct d;    /* its own context and buffers */
+	const struct direct *main;
+	pthread_t tid;
+	int decompress;
+};
+
+struct plain {
+	struct direct main; /* the timed loop */
+	struct companion *comp;
+	unsigned n_comp;
+	atomic_int stop;
+};
+
+static int stopped(const struct direct *d)
 {
-	double t0 = bench_cpu_now();
+	return d->stop && atomic_load_explicit(d->stop, memory_order_relaxed);
+}
+
+static int comp_blocks(struct direct *d, uint64_t *bytes, struct ff_err *err)
+{
+	const struct bench_layout *l = d->l;
 	uint64_t pos = 0;
 
 	*bytes = 0;
-	for (size_t i = 0; i < l->n_blocks; i++) {
+	for (size_t i = 0; i < l->n_blocks && !stopped(d); i++) {
 		ssize_t r;
 
 		d->size[i] = 0;
@@ -41,17 +80,16 @@ static double comp_pass(const struct bench_layout *l, struct direct *d, uint64_t
 		pos += (uint64_t)r;
 		*bytes += l->blocks[i].len;
 	}
-	return bench_cpu_now() - t0;
+	return 0;
 }
 
-static double decomp_pass(const struct bench_layout *l, struct direct *d, uint64_t *bytes,
-			  struct ff_err *err)
+static int decomp_blocks(struct direct *d, uint64_t *bytes, struct ff_err *err)
 {
-	double t0 = bench_cpu_now();
+	const struct bench_layout *l = d->l;
 	uint64_t pos = 0;
 
 	*bytes = 0;
-	for (size_t i = 0; i < l->n_blocks; i++) {
+	for (size_t i = 0; i < l->n_blocks && !stopped(d); i++) {
 		if (!d->size[i])
 			continue;
 		if (ff_comp_decompress(d->ctx, d->out + pos, d->size[i], d->scratch,
@@ -60,85 +98,301 @@ static double decomp_pass(const struct bench_layout *l, struct direct *d, uint64
 		pos += d->size[i];
 		*bytes += l->blocks[i].len;
 	}
-	return bench_cpu_now() - t0;
-}
-
-/* Best and worst MB/s over passes until min_time (at least 5 passes, so
- * that the spread says something about the machine's noise). */
-static int speed_of(const struct bench_layout *l, struct direct *d, int decompress,
-		    double min_time, struct bench_speed *sp, struct ff_err *err)
-{
-	double start = bench_wall_now();
-	unsigned k = 0;
-
-	memset(sp, 0, sizeof(*sp));
-	do {
-		uint64_t bytes;
-		double s = decompress ? decomp_pass(l, d, &bytes, err) : comp_pass(l, d, &bytes, err);
-		double v = s > 0 ? (double)bytes / 1e6 / s : 0;
-
-		if (s < 0)
-			return -1;
-		if (v > sp->best)
-			sp->best = v;
-		if (v > 0 && (sp->worst == 0 || v < sp->worst))
-			sp->worst = v;
-		k++;
-	} while (k < 5 || (bench_wall_now() - start < min_time && k < 1000));
-	sp->passes = k;
 	return 0;
 }
 
-static double spread(const struct bench_speed *s)
+/* A companion loops until stopped; decompression reads the timed loop's
+ * blocks (its own may be cut short by a stop).  A failure here would be
+ * the timed loop's too, which reports it. */
+static void *companion_run(void *arg)
 {
-	return s->best > 0 && s->worst > 0 ? (s->best - s->worst) / s->best : 0;
+	struct companion *c = arg;
+	struct direct v = c->d;
+	struct ff_err err = { 0 };
+	uint64_t bytes;
+
+	if (c->decompress) {
+		v.out = c->main->out;
+		v.size = c->main->size;
+	}
+	while (!stopped(&v)) {
+		if (c->decompress ? decomp_blocks(&v, &bytes, &err) : comp_blocks(&v, &bytes, &err))
+			break;
+	}
+	return NULL;
 }
 
-enum bench_verdict bench_selfcheck_verdict(const struct bench_speed *harness,
-					   const struct bench_speed *direct, double *dev,
-					   double *noise)
+static unsigned start_companions(struct plain *p, int decompress)
 {
-	double a = spread(harness), b = spread(direct);
+	unsigned started = 0;
 
-	*dev = direct->best > 0 ? fabs(harness->best - direct->best) / direct->best : 0;
-	*noise = a > b ? a : b;
-	if (*dev <= 0.05)
+	atomic_store(&p->stop, 0);
+	for (unsigned i = 0; i < p->n_comp; i++) {
+		struct companion *c = &p->comp[i];
+
+		c->decompress = decompress;
+		/* without a thread the load is only lighter: the pass goes on */
+		if (pthread_create(&c->tid, NULL, companion_run, c))
+			break;
+		started++;
+	}
+	return started;
+}
+
+static void stop_companions(struct plain *p, unsigned started)
+{
+	atomic_store(&p->stop, 1);
+	for (unsigned i = 0; i < started; i++)
+		pthread_join(p->comp[i].tid, NULL);
+}
+
+/* One timed pass of the loop, its companions beside it: MB/s and CPU
+ * seconds.  With the test hook the blocks go through `repeat` times and
+ * count once. */
+static int direct_pass(struct plain *p, int decompress, double *mbps, double *secs,
+		       struct ff_err *err)
+{
+	struct direct *d = &p->main;
+	unsigned started = start_companions(p, decompress);
+	double t0 = bench_cpu_now();
+	uint64_t bytes = 0;
+	int rc = 0;
+
+	for (unsigned r = 0; !rc && r < (d->repeat > 1 ? d->repeat : 1); r++)
+		rc = decompress ? decomp_blocks(d, &bytes, err) : comp_blocks(d, &bytes, err);
+	*secs = bench_cpu_now() - t0;
+	stop_companions(p, started);
+	*mbps = *secs > 0 ? (double)bytes / 1e6 / *secs : 0;
+	return rc;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median_of_sorted(const double *v, unsigned n)
+{
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+int bench_median_interval(double *v, unsigned n, double level, struct bench_interval *ci)
+{
+	double pj, cdf;   /* P(B = k - 1), P(B <= k - 1) */
+	unsigned k = 1;
+
+	memset(ci, 0, sizeof(*ci));
+	if (!n)
+		return -1;
+	qsort(v, n, sizeof(*v), cmp_double);
+	ci->median = median_of_sorted(v, n);
+	pj = cdf = pow(0.5, n);
+	/* widen k while v(k+1)..v(n-k) still covers the median often enough */
+	while (2 * (k + 1) <= n + 1) {
+		double next = pj * (double)(n - k + 1) / (double)k;
+
+		if (1 - 2 * (cdf + next) < level)
+			break;
+		pj = next;
+		cdf += next;
+		k++;
+	}
+	ci->lo = v[k - 1];
+	ci->hi = v[n - k];
+	ci->coverage = 1 - 2 * cdf;
+	return ci->coverage >= level ? 0 : -1;
+}
+
+enum bench_verdict bench_selfcheck_verdict(const struct bench_interval *ci, double band)
+{
+	if (ci->lo >= 1 - band && ci->hi <= 1 + band)
 		return BENCH_AGREE;
-	return *dev <= 0.05 + *noise ? BENCH_NOISE : BENCH_DIFFERS;
+	if (ci->hi < 1 - band || ci->lo > 1 + band)
+		return BENCH_DIFFERS;
+	return BENCH_INCONCLUSIVE;
+}
+
+const char *bench_verdict_name(enum bench_verdict v)
+{
+	return v == BENCH_AGREE ? "agree" : v == BENCH_DIFFERS ? "DIFFERS" : "inconclusive";
+}
+
+#define MAX_PASSES_PER_ROUND 100
+#define MAX_ROUNDS 1000
+#define MIN_ROUNDS 6    /* the fewest pairs with a 95% interval */
+
+/* Passes per round, the same for both sides (a best of more passes would
+ * favour one): enough that the slower spends about round_time, judged by
+ * one untimed pass of each, which also warms the caches and, for
+ * decompression, leaves each side its own compressed blocks. */
+static int calibrate(struct bench_harness *h, struct plain *d, int decompress,
+		     double round_time, unsigned *k, struct ff_err *err)
+{
+	double mbps, th, td, t;
+
+	if (bench_harness_pass(h, decompress, &mbps, &th, err) ||
+	    direct_pass(d, decompress, &mbps, &td, err))
+		return -1;
+	t = th > td ? th : td;
+	*k = t <= 0 || round_time / t >= MAX_PASSES_PER_ROUND ? MAX_PASSES_PER_ROUND
+							      : (unsigned)ceil(round_time / t);
+	if (*k < 1)
+		*k = 1;
+	return 0;
+}
+
+/* One pair: k passes of each side, alternating, the loop first when
+ * !harness_first; each side's figure is its best pass. */
+static int one_round(struct bench_harness *h, struct plain *d, int decompress, unsigned k,
+		     int harness_first, double *hm, double *dm, struct ff_err *err)
+{
+	*hm = *dm = 0;
+	for (unsigned j = 0; j < 2 * k; j++) {
+		int harness = (j % 2 == 0) == harness_first;
+		double mbps, secs;
+
+		if (harness ? bench_harness_pass(h, decompress, &mbps, &secs, err)
+			    : direct_pass(d, decompress, &mbps, &secs, err))
+			return -1;
+		if (harness && mbps > *hm)
+			*hm = mbps;
+		if (!harness && mbps > *dm)
+			*dm = mbps;
+	}
+	return 0;
+}
+
+static unsigned rounds_of(const struct bench_selfcheck_opts *o)
+{
+	unsigned n = o->rounds ? o->rounds : BENCH_SELFCHECK_ROUNDS;
+
+	return n < MIN_ROUNDS ? MIN_ROUNDS : n > MAX_ROUNDS ? MAX_ROUNDS : n;
+}
+
+/* The rounds of one phase, judged on the ratio within each pair. */
+static int paired_phase(struct bench_harness *h, struct plain *d, int decompress,
+			const struct bench_selfcheck_opts *o, struct bench_paired *p,
+			struct ff_err *err)
+{
+	unsigned n = rounds_of(o);
+	double *ratio = malloc(3 * (size_t)n * sizeof(*ratio)), *hm = ratio + n, *dm = hm + n;
+
+	memset(p, 0, sizeof(*p));
+	if (!ratio)
+		return ff_err_set(err, ENOMEM, "bench: out of memory");
+	if (calibrate(h, d, decompress, o->round_time, &p->passes_per_round, err))
+		goto fail;
+	for (unsigned i = 0; i < n; i++) {
+		if (one_round(h, d, decompress, p->passes_per_round, i % 2 == 0, &hm[i], &dm[i], err))
+			goto fail;
+		/* nothing went through the codec on either side: nothing differs */
+		ratio[i] = dm[i] > 0 ? hm[i] / dm[i] : 1;
+		if (dm[i] > p->direct_best)
+			p->direct_best = dm[i];
+	}
+	p->rounds = n;
+	bench_median_interval(ratio, n, BENCH_SELFCHECK_LEVEL, &p->ratio);
+	qsort(hm, n, sizeof(*hm), cmp_double);
+	qsort(dm, n, sizeof(*dm), cmp_double);
+	p->harness_mbps = median_of_sorted(hm, n);
+	p->direct_mbps = median_of_sorted(dm, n);
+	p->verdict = bench_selfcheck_verdict(&p->ratio, BENCH_SELFCHECK_BAND);
+	free(ratio);
+	return 0;
+fail:
+	free(ratio);
+	return -1;
+}
+
+static int direct_init(struct direct *d, const struct bench_layout *l, const struct ff_comp *comp,
+		       struct ff_err *err)
+{
+	d->l = l;
+	d->ctx = ff_comp_ctx_new(comp, err);
+	d->out = malloc(l->bytes + 1);
+	d->size = malloc((l->n_blocks + 1) * sizeof(*d->size));
+	d->scratch = malloc(l->opts.block_size);
+	if (!d->ctx)
+		return -1;
+	if (!d->out || !d->size || !d->scratch)
+		return ff_err_set(err, ENOMEM, "bench: out of memory");
+	/* fault the pages in now, as the harness does, not in a timed pass */
+	memset(d->out, 0, l->bytes + 1);
+	memset(d->scratch, 0, l->opts.block_size);
+	return 0;
+}
+
+static void direct_fini(struct direct *d)
+{
+	ff_comp_ctx_free(d->ctx);
+	free(d->out);
+	free(d->size);
+	free(d->scratch);
+}
+
+/* The timed loop and threads-1 companions, each with its own context. */
+static int plain_init(struct plain *p, const struct bench_layout *l, const struct ff_comp *comp,
+		      const struct bench_selfcheck_opts *o, struct ff_err *err)
+{
+	unsigned n = o->threads > 1 ? o->threads - 1 : 0;
+
+	memset(p, 0, sizeof(*p));
+	atomic_init(&p->stop, 0);
+	if (direct_init(&p->main, l, comp, err))
+		return -1;
+	p->main.repeat = o->slow_direct;
+	p->comp = calloc(n + 1, sizeof(*p->comp));
+	if (!p->comp)
+		return ff_err_set(err, ENOMEM, "bench: out of memory");
+	for (; p->n_comp < n; p->n_comp++) {
+		struct companion *c = &p->comp[p->n_comp];
+
+		if (direct_init(&c->d, l, comp, err))
+			return -1;
+		c->main = &p->main;
+		c->d.stop = &p->stop;
+	}
+	return 0;
+}
+
+static void plain_fini(struct plain *p)
+{
+	direct_fini(&p->main);
+	/* <=: one that failed half-way holds what it got */
+	for (unsigned i = 0; p->comp && i <= p->n_comp; i++)
+		direct_fini(&p->comp[i].d);
+	free(p->comp);
 }
 
 int bench_selfcheck(const struct bench_layout *l, const struct bench_codec *bc,
-		    const struct bench_result *res, double min_time,
-		    struct bench_selfcheck *sc, struct ff_err *err)
+		    const struct bench_selfcheck_opts *o, struct bench_selfcheck *sc,
+		    struct ff_err *err)
 {
 	struct ff_comp *comp = bench_codec_open(bc, l->opts.block_size, err);
-	struct direct d = { 0 };
-	struct bench_speed cd = { 0 }, dd = { 0 };
+	struct bench_harness *h = NULL;
+	struct plain *p = malloc(sizeof(*p));
 	int rc = -1;
 
-	if (!comp)
-		return -1;
-	d.ctx = ff_comp_ctx_new(comp, err);
-	d.out = malloc(l->bytes + 1);
-	d.size = malloc((l->n_blocks + 1) * sizeof(*d.size));
-	d.scratch = malloc(l->opts.block_size);
-	if (d.ctx && (!d.out || !d.size || !d.scratch))
-		ff_err_set(err, ENOMEM, "bench: out of memory");
-	else if (d.ctx) {
-		rc = speed_of(l, &d, 0, min_time, &cd, err) || speed_of(l, &d, 1, min_time, &dd, err)
+	memset(sc, 0, sizeof(*sc));
+	if (!comp || !p) {
+		if (comp)
+			ff_err_set(err, ENOMEM, "bench: out of memory");
+		ff_comp_free(comp);
+		free(p);
+		return ff_err_prefix(err, "self-check %s", bc->label);
+	}
+	if (!plain_init(p, l, comp, o, err) &&
+	    (h = bench_harness_new(l, comp, o->threads, err)) != NULL) {
+		/* compression first: each side decompresses its own output */
+		rc = paired_phase(h, p, 0, o, &sc->comp, err) ||
+				     paired_phase(h, p, 1, o, &sc->decomp, err)
 			     ? -1 : 0;
 	}
-	sc->comp_direct = cd.best;
-	sc->decomp_direct = dd.best;
-	sc->comp_harness = res->comp.best;
-	sc->decomp_harness = res->decomp.best;
-	sc->comp_verdict = bench_selfcheck_verdict(&res->comp, &cd, &sc->comp_dev, &sc->comp_noise);
-	sc->decomp_verdict = bench_selfcheck_verdict(&res->decomp, &dd, &sc->decomp_dev,
-						     &sc->decomp_noise);
-	ff_comp_ctx_free(d.ctx);
-	free(d.out);
-	free(d.size);
-	free(d.scratch);
+	bench_harness_free(h);
+	plain_fini(p);
+	free(p);
 	ff_comp_free(comp);
 	return rc ? ff_err_prefix(err, "self-check %s", bc->label) : 0;
 }

@@ -2,7 +2,7 @@
 # flashfs bench outputs: the JSON validates against docs/schemas/bench.schema.json,
 # the CSV carries the same results, the plot is written (SVG and PNG via
 # gnuplot), the table shows the recommendations, the self-check prints
-# both figures, sizes do not depend on -j, and bad input is refused.
+# both figures and the interval of their ratio, sizes do not depend on -j, and bad input is refused.
 . "$(dirname "$0")/../lib.sh"
 
 schema=$FF_TOP/docs/schemas/bench.schema.json
@@ -91,8 +91,9 @@ ok "no partial plot left behind" test ! -e "$T/r.gif"
 
 run -q --self-check -c lz4 -c gzip -b 128K "$T/src" > "$T/self.txt" 2>&1
 ok "self-check prints harness and direct figures" grep -q "direct" "$T/self.txt"
-ok "self-check has a line per codec" test "$(grep -cE ' (ok|ok \(noise\)|DIFFERS)$' "$T/self.txt")" -eq 2
-ok "self-check shows the noise (spread of the passes)" grep -q "noise" "$T/self.txt"
+ok "self-check has a line per codec and phase" \
+	test "$(grep -cE '^  (lz4|gzip) +128K (comp|decomp) .* (agree|inconclusive|DIFFERS)$' "$T/self.txt")" -eq 4
+ok "self-check shows the ratio's interval and the pairs" grep -qE ' [0-9.]+\.\.[0-9.]+ +15x[0-9]+ ' "$T/self.txt"
 
 # sizes are a property of the data, not of the thread count
 flashfs bench -q -j1 --min-time 0 --repeats 1 -c zstd -b 64K --json "$T/j1.json" "$T/src"

@@ -146,26 +146,57 @@ static void codec_parse(void **state)
 	assert_string_equal(d[n - 1].label, "zstd-19");
 }
 
-/* The self-check's verdict: a gap within the passes' own spread is noise
- * (issue 20: a healthy build printed DIFFERS on a busy machine), a gap
- * beyond it a disagreement. */
-static void selfcheck_verdict(void **state)
+/* The median's distribution-free interval: order statistics v(k) and
+ * v(n+1-k), k the largest with 1 - 2 P(Binomial(n, 1/2) < k) >= 95%.
+ * The binomial sums are worked by hand: n = 15, P(B <= 3) = 576/32768
+ * (k = 4; P(B <= 4) = 1941/32768 misses too often); n = 12,
+ * P(B <= 2) = 79/4096 (k = 3); n = 6, P(B = 0) = 1/64 (k = 1); n = 5
+ * has no 95% interval, 1 - 2/32 = 93.75% at most. */
+static void median_interval(void **state)
 {
-	struct bench_speed h = {.best = 100, .worst = 70}, d = {.best = 120, .worst = 110};
-	double dev, noise;
+	double v[15];
+	struct bench_interval ci;
 
 	(void)state;
-	/* 20% apart, but the harness's passes spread by 30%: noise */
-	assert_int_equal(bench_selfcheck_verdict(&h, &d, &dev, &noise), BENCH_NOISE);
-	assert_true(dev > 0.16 && dev < 0.17);
-	assert_true(noise > 0.29 && noise < 0.31);
-	/* 20% apart with tight passes: a real difference */
-	h.worst = 99;
-	d.worst = 119;
-	assert_int_equal(bench_selfcheck_verdict(&h, &d, &dev, &noise), BENCH_DIFFERS);
-	/* within 5%: agreement whatever the spread */
-	h.best = 118;
-	assert_int_equal(bench_selfcheck_verdict(&h, &d, &dev, &noise), BENCH_AGREE);
+	for (unsigned i = 0; i < 15; i++)
+		v[i] = (double)((i * 7) % 15) + 1; /* 1..15, shuffled */
+	assert_int_equal(bench_median_interval(v, 15, 0.95, &ci), 0);
+	assert_true(ci.median == 8 && ci.lo == 4 && ci.hi == 12);
+	assert_true(fabs(ci.coverage - (1 - 2 * 576.0 / 32768)) < 1e-12);
+	assert_true(v[0] == 1 && v[14] == 15); /* sorted in place */
+	for (unsigned i = 0; i < 12; i++)
+		v[i] = 12 - (double)i;
+	assert_int_equal(bench_median_interval(v, 12, 0.95, &ci), 0);
+	assert_true(ci.median == 6.5 && ci.lo == 3 && ci.hi == 10);
+	assert_true(fabs(ci.coverage - (1 - 2 * 79.0 / 4096)) < 1e-12);
+	assert_int_equal(bench_median_interval(v, 6, 0.95, &ci), 0);
+	assert_true(ci.lo == 1 && ci.hi == 6);
+	assert_true(fabs(ci.coverage - (1 - 2.0 / 64)) < 1e-12);
+	assert_int_equal(bench_median_interval(v, 5, 0.95, &ci), -1);
+	assert_true(ci.lo == 1 && ci.hi == 5 && fabs(ci.coverage - 0.9375) < 1e-12);
+	assert_int_equal(bench_median_interval(v, 0, 0.95, &ci), -1);
+}
+
+/* The verdict looks at the whole interval (issue 20: a healthy build
+ * printed DIFFERS on a busy machine): inside the band agrees, across an
+ * edge is inconclusive, wholly outside differs, on either side. */
+static void selfcheck_verdict(void **state)
+{
+	struct bench_interval in = {.lo = 0.93, .median = 1.0, .hi = 1.08},
+			      edge = {.lo = 0.9, .median = 1.0, .hi = 1.1},
+			      across = {.lo = 0.85, .median = 0.95, .hi = 1.02},
+			      wide = {.lo = 0.7, .median = 1.0, .hi = 1.3},
+			      slow = {.lo = 0.45, .median = 0.5, .hi = 0.55},
+			      fast = {.lo = 1.12, .median = 2.0, .hi = 2.1};
+
+	(void)state;
+	assert_int_equal(bench_selfcheck_verdict(&in, 0.1), BENCH_AGREE);
+	assert_int_equal(bench_selfcheck_verdict(&edge, 0.1), BENCH_AGREE);
+	assert_int_equal(bench_selfcheck_verdict(&across, 0.1), BENCH_INCONCLUSIVE);
+	assert_int_equal(bench_selfcheck_verdict(&wide, 0.1), BENCH_INCONCLUSIVE);
+	assert_int_equal(bench_selfcheck_verdict(&slow, 0.1), BENCH_DIFFERS);
+	assert_int_equal(bench_selfcheck_verdict(&fast, 0.1), BENCH_DIFFERS);
+	assert_string_equal(bench_verdict_name(BENCH_DIFFERS), "DIFFERS");
 }
 
 int main(void)
@@ -174,6 +205,7 @@ int main(void)
 		cmocka_unit_test(model_time),     cmocka_unit_test(break_even),
 		cmocka_unit_test(flash_parse),    cmocka_unit_test(recommendations),
 		cmocka_unit_test(codec_parse),    cmocka_unit_test(selfcheck_verdict),
+		cmocka_unit_test(median_interval),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,88 @@
+#!/bin/bash
+# flashfs bench --self-check under load (issue 20): with two CPU hogs
+# running beside it on a 2-core machine the harness and the plain loop
+# must never be called different, only "agree" or "inconclusive"; and the
+# check can say DIFFERS: FLASHFS_BENCH_SLOW_DIRECT=2, the test hook, makes
+# the plain loop count every second pass, and then it must.  Nothing here
+# asserts a time: only the verdicts the paired measurement gives.
+. "$(dirname "$0")/../lib.sh"
+
+python3 -c 'import jsonschema' 2> /dev/null || skip_all "python3-jsonschema not installed (scripts/install-deps)"
+schema=$FF_TOP/docs/schemas/bench.schema.json
+
+# a corpus of a few MB: text that compresses, and some that does not
+mkdir -p "$T/src/etc" "$T/src/bin"
+python3 - "$T/src" <<'PY'
+import os, random, sys
+rnd = random.Random(20)
+words = ['init', 'mount', 'busybox', 'eth0', 'root', 'flash', 'nand', 'ubi', 'sbin', 'echo']
+for i in range(60):
+    with open(os.path.join(sys.argv[1], 'etc', 'conf%02d' % i), 'w') as f:
+        f.write(' '.join(rnd.choice(words) + str(rnd.randint(0, 999)) for _ in range(rnd.randint(1000, 20000))))
+with open(os.path.join(sys.argv[1], 'bin', 'blob'), 'wb') as f:
+    f.write(rnd.randbytes(1 << 20))
+PY
+du -sk "$T/src" | awk '{ print "# corpus: " $1 " KiB" }'
+
+hogs=()
+stop_hogs() {
+	local p
+	for p in "${hogs[@]}"; do kill "$p" 2> /dev/null; done
+	for p in "${hogs[@]}"; do wait "$p" 2> /dev/null; done
+	hogs=()
+}
+trap 'stop_hogs; _tap_cleanup' EXIT
+for i in 1 2; do
+	sh -c 'while :; do :; done' &
+	hogs+=($!)
+done
+
+# verdicts FILE — the verdict words of the self-check's lines, counted
+verdicts() { awk '$3 == "comp" || $3 == "decomp" { print $NF }' "$1" | sort | uniq -c | tr -s ' ' | paste -sd,; }
+# said FILE WORD — how many of those lines end in WORD
+said() { awk -v w="$2" '($3 == "comp" || $3 == "decomp") && $NF == w' "$1" | wc -l; }
+
+flashfs bench --self-check -q --min-time 0.05 -c lz4 -c gzip:level=6 -b 128K \
+	--json "$T/busy.json" "$T/src" > "$T/busy.txt" 2> "$T/busy.err"
+rc=$?
+stop_hogs
+sed 's/^/# /' "$T/busy.txt"
+is "$rc" 0 "beside two CPU hogs: exit 0"
+is "$(awk '$3 == "comp" || $3 == "decomp"' "$T/busy.txt" | wc -l)" 4 "a line per codec and phase"
+is "$(said "$T/busy.txt" DIFFERS)" 0 "beside two CPU hogs: never DIFFERS ($(verdicts "$T/busy.txt"))"
+is "$(($(said "$T/busy.txt" agree) + $(said "$T/busy.txt" inconclusive)))" 4 "every line agrees or is inconclusive"
+ok "the interval and the pairs are printed" grep -qE ' [0-9.]+\.\.[0-9.]+ +15x[0-9]+ ' "$T/busy.txt"
+ok "JSON validates against bench.schema.json" python3 -c '
+import json, sys, jsonschema
+jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))' "$T/busy.json" "$schema"
+is "$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+out = set()
+for r in d["results"]:
+    for ph in ("comp", "decomp"):
+        s = r["self_check"][ph]
+        out.add((s["rounds"], s["verdict"] in ("agree", "inconclusive"),
+                 s["ratio_low"] <= s["ratio_median"] <= s["ratio_high"], s["confidence"] >= 0.95))
+print(sorted(out))' "$T/busy.json")" "[(15, True, True, True)]" \
+	"JSON: 15 pairs, the verdict, low <= median <= high, at least 95% confidence"
+
+# The hook slows the plain loop twofold: the check must see it.
+FLASHFS_BENCH_SLOW_DIRECT=2 flashfs bench --self-check -q --min-time 0.05 -c lz4 -c gzip:level=6 \
+	-b 128K --json "$T/slow.json" "$T/src" > "$T/slow.txt" 2> "$T/slow.err"
+rc=$?
+sed 's/^/# /' "$T/slow.txt"
+is "$rc" 1 "plain loop slowed twofold by the test hook: exit 1"
+ok "it says DIFFERS ($(verdicts "$T/slow.txt"))" test "$(said "$T/slow.txt" DIFFERS)" -ge 1
+is "$(said "$T/slow.txt" agree)" 0 "no line agrees"
+is "$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+print(sorted({r["self_check"][ph]["verdict"] != "agree" for r in d["results"] for ph in ("comp", "decomp")}))' \
+	"$T/slow.json")" "[True]" "JSON: no phase agrees"
+
+FLASHFS_BENCH_SLOW_DIRECT=two flashfs bench --self-check -q -c lz4 "$T/src" > /dev/null 2> "$T/bad.err"
+is "$?" 2 "a bad hook value is a usage error"
+ok "and says which" grep -q "FLASHFS_BENCH_SLOW_DIRECT 'two'" "$T/bad.err"
+
+done_testing
