@@ -123,7 +123,7 @@ bad "missing value" "-b" -comp lz4 -b
 bad "block size" "3K" -b 3K
 bad "codec" "nope" -comp nope
 bad "codec option" "dict-size" -comp gzip -Xdict-size 50%
-bad "refused mksquashfs word" "-tarstyle" -comp lz4 -tarstyle
+bad "refused mksquashfs word" "-stream" -comp lz4 -stream
 bad "a SOURCE after --" "extra" -comp lz4 extra
 bad "an -ef file that does not exist" "nosuchfile" -ef nosuchfile
 
