@@ -20,6 +20,8 @@ struct sqfs_readahead {
 	struct ff_node *const *files;
 	size_t n_files;
 	uint64_t done;        /* bytes the writer has consumed */
+	uint64_t wake_at;     /* the sleeping helper wants a signal once done
+				 reaches this */
 	int waiting;          /* the helper sleeps until done moves */
 	int stop;
 };
@@ -47,6 +49,9 @@ static void helper(void *arg, void *job, unsigned worker)
 	for (size_t i = 0; i < ra->n_files; i++) {
 		pthread_mutex_lock(&ra->lock);
 		while (!ra->stop && ahead > ra->done + AHEAD_MAX) {
+			/* sleep until half the window is free: woken per file,
+			 * a million small files cost a million thread switches */
+			ra->wake_at = ahead - AHEAD_MAX / 2;
 			ra->waiting = 1;
 			pthread_cond_wait(&ra->cond, &ra->lock);
 		}
@@ -87,7 +92,7 @@ void sqfs_readahead_progress(struct sqfs_readahead *ra, uint64_t bytes_done)
 		return;
 	pthread_mutex_lock(&ra->lock);
 	ra->done = bytes_done;
-	if (ra->waiting)
+	if (ra->waiting && bytes_done >= ra->wake_at)
 		pthread_cond_signal(&ra->cond);
 	pthread_mutex_unlock(&ra->lock);
 }

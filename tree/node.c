@@ -16,8 +16,14 @@ void ff_node_free(struct ff_node *n)
 	free(n->children);
 	free(n->target);
 	free(n->src_path);
-	free(n->name);
+	ff_node_free_name(n);
 	free(n);
+}
+
+void ff_node_free_name(struct ff_node *n)
+{
+	if (n->name != (char *)(n + 1))
+		free(n->name);
 }
 
 int ff_node_reset(struct ff_node *n, uint32_t new_mode, struct ff_err *err)

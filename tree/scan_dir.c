@@ -285,7 +285,11 @@ static int set_meta(struct scan *s, struct ff_node *n, const struct stat *st)
 static struct ff_node *entry_node(struct scan *s, struct ff_node *dir, const char *name,
 				  uint32_t mode)
 {
-	struct ff_node *n = ff_tree_put_child(s->tree, dir, name, strlen(name), mode, s->err);
+	/* an unindexed directory is one this scan is filling from empty: its
+	 * names are readdir's, each new */
+	struct ff_node *n = dir->unindexed
+		? ff_tree_add_child(s->tree, dir, name, strlen(name), mode, s->err)
+		: ff_tree_put_child(s->tree, dir, name, strlen(name), mode, s->err);
 
 	if (!n)
 		ff_err_prefix(s->err, "%s", s->path);
@@ -374,6 +378,10 @@ out:
 
 static int scan_entries(struct scan *s, struct ff_node *dir, struct names *nm)
 {
+	/* a directory no earlier source filled: its entries skip the tree's
+	 * name map (ff_tree_child indexes them if a later source asks) */
+	if (!dir->n_children)
+		dir->unindexed = 1;
 	for (size_t i = 0; i < nm->n; i++)
 		if (scan_one(s, dir, nm->v[i]))
 			return -1;
