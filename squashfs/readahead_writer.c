@@ -28,11 +28,13 @@ struct sqfs_readahead {
 
 static void hint(const struct ff_node *n)
 {
+	char buf[4096];
+	const char *path = ff_node_host_path(n, buf, sizeof(buf));
 	int fd;
 
-	if (!n->src_path || !n->size)
+	if (!path || !n->size)
 		return;
-	fd = open(n->src_path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return;
 	(void)posix_fadvise(fd, 0, 0, POSIX_FADV_WILLNEED);

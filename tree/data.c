@@ -37,12 +37,15 @@ struct ff_data *ff_tree_open_data(const struct ff_tree *tree, const struct ff_no
 		return NULL;
 	}
 	d->size = n->size;
-	if (n->src_path) {
-		snprintf(d->path, sizeof(d->path), "%s", n->src_path);
-		d->fd = open(n->src_path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (n->src_path || n->src_in_dir) {
+		if (!ff_node_host_path(n, d->path, sizeof(d->path)))
+			snprintf(d->path, sizeof(d->path), "%s", n->name); /* open fails */
+		else if (n->src_path)
+			snprintf(d->path, sizeof(d->path), "%s", n->src_path);
+		d->fd = open(d->path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 		d->own_fd = 1;
 		if (d->fd < 0) {
-			ff_err_sys(err, errno, "%s: cannot open", n->src_path);
+			ff_err_sys(err, errno, "%s: cannot open", d->path);
 			free(d);
 			return NULL;
 		}

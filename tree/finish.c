@@ -55,7 +55,7 @@ void ff_node_take_content(struct ff_node *to, struct ff_node *from)
 	to->target = from->target;
 	to->xattrs = from->xattrs;
 	to->n_xattrs = from->n_xattrs;
-	to->src_path = from->src_path;
+	to->src_path = from->src_path; /* never src_in_dir: a link target has its own */
 	to->mem = from->mem;
 	to->spool_off = from->spool_off;
 	to->img = from->img;

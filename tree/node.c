@@ -2,6 +2,7 @@
 #include "tree/tree_priv.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -46,6 +47,7 @@ int ff_node_reset(struct ff_node *n, uint32_t new_mode, struct ff_err *err)
 	n->target = NULL;
 	free(n->src_path);
 	n->src_path = NULL;
+	n->src_in_dir = 0;
 	n->mem = NULL;
 	n->spool_off = 0;
 	n->img = NULL;
@@ -79,7 +81,32 @@ int ff_node_set_src(struct ff_node *n, const char *path, struct ff_err *err)
 		return ff_err_set(err, ENOMEM, "%s: out of memory", n->name);
 	free(n->src_path);
 	n->src_path = p;
+	n->src_in_dir = 0;
 	return 0;
+}
+
+const char *ff_node_host_path(const struct ff_node *n, char *buf, size_t cap)
+{
+	const struct ff_node *dir = n->parent;
+	int len;
+
+	if (n->src_path || !n->src_in_dir)
+		return n->src_path;
+	len = snprintf(buf, cap, "%s/%s", dir->src_path, n->name);
+	return len >= 0 && (size_t)len < cap ? buf : NULL;
+}
+
+int ff_node_own_src(struct ff_node *n, struct ff_err *err)
+{
+	char buf[8192];
+	const char *p;
+
+	if (!n->src_in_dir)
+		return 0;
+	p = ff_node_host_path(n, buf, sizeof(buf));
+	if (!p)
+		return ff_err_set(err, ENAMETOOLONG, "%s: host path too long", n->name);
+	return ff_node_set_src(n, p, err);
 }
 
 int ff_node_set_xattr(struct ff_node *n, const char *name, const void *value, size_t len,
@@ -124,6 +151,9 @@ int ff_node_make_link(struct ff_node *n, struct ff_node *target, struct ff_err *
 		return ff_err_set(err, EPERM, "%s: hard link to a directory is not allowed", n->name);
 	if (target == n)
 		return ff_err_set(err, EINVAL, "%s: hard link to itself", n->name);
+	/* finish may move the content to another name of the group */
+	if (ff_node_own_src(target, err))
+		return -1;
 	if (ff_node_reset(n, target->mode, err))
 		return -1;
 	n->link = target;

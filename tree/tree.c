@@ -54,7 +54,7 @@ int ff_tree_rename(struct ff_tree *tree, struct ff_node *n, const char *name, si
 	char *copy = len <= FF_NAME_MAX ? malloc(len + 1) : NULL;
 	struct child_key k;
 
-	if (!copy || index_children(tree, n->parent)) {
+	if (!copy || index_children(tree, n->parent) || ff_node_own_src(n, err)) {
 		free(copy);
 		return ff_err_set(err, ENOMEM, "%s: out of memory", n->name);
 	}

@@ -42,7 +42,8 @@ struct ff_node {
 	struct ff_xattr *xattrs; /* after finish: sorted by name */
 
 	/* Content source (regular files). */
-	char *src_path;         /* host path to read, or NULL */
+	char *src_path;         /* host path to read, or NULL (then see
+				   src_in_dir); read it with ff_node_host_path */
 	const uint8_t *mem;     /* else the caller's bytes (ff_tree_set_mem), or NULL */
 	struct ff_fs *img;      /* else an object (img_handle) of an existing
 				   image (append): a builder may copy a file's
@@ -76,6 +77,11 @@ struct ff_node {
 	 * (parent, name) map yet (a directory scan adds them unindexed; the
 	 * first lookup indexes them). */
 	uint8_t unindexed;
+	/* A scanned file whose host path is its parent's src_path, "/" and its
+	 * name (src_path is then NULL): a million "dir/file" copies would cost
+	 * 48 MB.  Renames, hard links and new sources give the node its own
+	 * src_path first. */
+	uint8_t src_in_dir;
 };
 
 struct ff_actions;
@@ -159,6 +165,9 @@ int ff_tree_finish(struct ff_tree *tree, struct ff_err *err);
 struct ff_node *ff_tree_root(const struct ff_tree *tree);
 uint32_t ff_tree_count(const struct ff_tree *tree);   /* nodes incl. root */
 uint64_t ff_tree_data_bytes(const struct ff_tree *tree); /* sum of file sizes */
+/* The host file a node's content is read from: n->src_path, or (src_in_dir)
+ * the path put together in buf; NULL when there is none or it does not fit. */
+const char *ff_node_host_path(const struct ff_node *n, char *buf, size_t cap);
 /* Full path of a node relative to the root, "/"-joined, no leading slash. */
 int ff_node_path(const struct ff_node *n, char *buf, size_t cap);
 /* Nodes in pre-order (root first, children in sorted order). */

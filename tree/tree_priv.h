@@ -57,6 +57,9 @@ void ff_node_take_content(struct ff_node *to, struct ff_node *from);
 int ff_node_reset(struct ff_node *n, uint32_t new_mode, struct ff_err *err);
 int ff_node_set_target(struct ff_node *n, const char *target, size_t len, struct ff_err *err);
 int ff_node_set_src(struct ff_node *n, const char *path, struct ff_err *err);
+/* A src_in_dir node gets its own src_path (before a rename or a hard link
+ * could make the parent's path and its name the wrong file). */
+int ff_node_own_src(struct ff_node *n, struct ff_err *err);
 /* Add or replace one extended attribute. */
 int ff_node_set_xattr(struct ff_node *n, const char *name, const void *value, size_t len,
 		      struct ff_err *err);
