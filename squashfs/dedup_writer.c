@@ -113,7 +113,7 @@ static int dedup_crc_run(struct sqfs_writer *w, struct cand *c, size_t n, uint8_
 			if (same < 0)
 				return -1;
 			if (same) {
-				w->fdata[c[k].i].dup_of = &w->fdata[c[r].i];
+				w->fdata[c[k].i].dup_of = (uint32_t)c[r].i + 1;
 				break;
 			}
 		}
