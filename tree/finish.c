@@ -157,6 +157,7 @@ static void count_and_number(struct ff_tree *tree)
 	struct ff_node *n;
 
 	tree->data_bytes = 0;
+	tree->numbered = 0;
 	for (n = tree->root; n; n = ff_tree_next(tree, n)) {
 		n->index = ++index;
 		if (S_ISDIR(n->mode)) {
@@ -169,6 +170,7 @@ static void count_and_number(struct ff_tree *tree)
 				tree->data_bytes += n->size;
 		}
 	}
+	tree->numbered = 1;
 	for (n = tree->root; n; n = ff_tree_next(tree, n))
 		if (n->link)
 			n->link->nlink++;

@@ -2,7 +2,6 @@
 #include "tree/tree_priv.h"
 
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -87,13 +86,18 @@ int ff_node_set_src(struct ff_node *n, const char *path, struct ff_err *err)
 
 const char *ff_node_host_path(const struct ff_node *n, char *buf, size_t cap)
 {
-	const struct ff_node *dir = n->parent;
-	int len;
+	size_t dlen;
 
 	if (n->src_path || !n->src_in_dir)
 		return n->src_path;
-	len = snprintf(buf, cap, "%s/%s", dir->src_path, n->name);
-	return len >= 0 && (size_t)len < cap ? buf : NULL;
+	/* memcpy: snprintf was 13% of a small-file build's instructions */
+	dlen = strlen(n->parent->src_path);
+	if (dlen + 1 + n->name_len >= cap)
+		return NULL;
+	memcpy(buf, n->parent->src_path, dlen);
+	buf[dlen] = '/';
+	memcpy(buf + dlen + 1, n->name, n->name_len + 1);
+	return buf;
 }
 
 int ff_node_own_src(struct ff_node *n, struct ff_err *err)

@@ -333,15 +333,21 @@ static int name_cmp(const struct ff_node *a, const struct ff_node *b)
 	return (a->name_len > b->name_len) - (a->name_len < b->name_len);
 }
 
-/* Position of n among its (sorted) siblings. */
-static uint32_t child_pos(const struct ff_node *n)
+/* Position of n among its (sorted) siblings.  Once the nodes are numbered
+ * in pre-order, siblings' numbers rise with their position: comparing them
+ * instead of names took a quarter of the instructions of a small-file build
+ * (the builders walk the tree several times, ten name compares a step in a
+ * directory of a thousand files). */
+static uint32_t child_pos(const struct ff_tree *tree, const struct ff_node *n)
 {
 	const struct ff_node *dir = n->parent;
 	uint32_t lo = 0, hi = dir->n_children;
 
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
-		int c = name_cmp(dir->children[mid], n);
+		const struct ff_node *m = dir->children[mid];
+		int c = tree->numbered ? (m->index > n->index) - (m->index < n->index)
+				       : name_cmp(m, n);
 
 		if (c == 0)
 			return mid;
@@ -355,13 +361,12 @@ static uint32_t child_pos(const struct ff_node *n)
 
 struct ff_node *ff_tree_next(const struct ff_tree *tree, const struct ff_node *n)
 {
-	(void)tree;
 	if (!n)
 		return NULL;
 	if (n->n_children)
 		return n->children[0];
 	for (; n->parent; n = n->parent) {
-		uint32_t i = child_pos(n);
+		uint32_t i = child_pos(tree, n);
 
 		if (i + 1 < n->parent->n_children)
 			return n->parent->children[i + 1];

@@ -23,6 +23,7 @@ struct ff_tree {
 	int spool_fd;             /* -1 until a source needs it */
 	uint64_t spool_end;
 	int finished;
+	int numbered;             /* every node's index is its pre-order number */
 };
 
 /* tree.c: node lookup and creation.  Names are one component. */
