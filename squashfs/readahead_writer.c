@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #define AHEAD_MAX (64ull << 20) /* page cache asked for beyond the writer */
+#define HINT_MIN 4096           /* files up to this size are not hinted */
 
 struct sqfs_readahead {
 	pthread_mutex_t lock;
@@ -29,10 +30,12 @@ struct sqfs_readahead {
 static void hint(const struct ff_node *n)
 {
 	char buf[4096];
-	const char *path = ff_node_host_path(n, buf, sizeof(buf));
+	const char *path;
 	int fd;
 
-	if (!path || !n->size)
+	/* a file of one page is one read for the writer too: the hint's three
+	 * system calls cost more than they start (a million small files) */
+	if (n->size <= HINT_MIN || !(path = ff_node_host_path(n, buf, sizeof(buf))))
 		return;
 	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
