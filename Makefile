@@ -128,7 +128,7 @@ TOOL_BINS := $(patsubst tests/tools/%.c,$(BUILD)/tests/tools/%,$(TOOL_SRCS))
 TEST_LINK  = $(call link_flags,$(MODULES))
 
 .PHONY: all deps check unit integration asan demo install uninstall clean fuzz layers libs \
-        bench-mkfs bench-read bench-fuse bench-yaffs2 bench-rootfs nandsim-check \
+        bench-mkfs bench-read bench-fuse bench-yaffs2 bench-rootfs bench-scale nandsim-check \
         fresh-check
 .DEFAULT_GOAL := all
 

@@ -7,6 +7,8 @@ bench_USES := image squashfs tree compress common
 #   make bench-mkfs    mkfs.squashfs vs mksquashfs (time, size, RSS)
 #   make bench-read    flashfs extract vs unsquashfs
 #   make bench-yaffs2  mkfs.yaffs2 vs dd of the same bytes
+#   make bench-scale   10k/100k/1M small files: mkfs.squashfs vs gensquashfs
+#                      and mksquashfs (BENCH_SCALE_SIZES, BENCH_SCALE_LIMIT)
 #   make embedded-rootfs
 #
 # compress/module.mk adds `demo: demo-codecs`; the recipe of `demo` is here.
@@ -31,5 +33,8 @@ bench-read: all
 
 bench-yaffs2: all
 	$(BENCH_ENV) bench/scripts/bench-yaffs2.sh
+
+bench-scale: all
+	$(BENCH_ENV) bench/scripts/bench-scale.sh
 
 MANPAGES += docs/man/flashfs-bench.1

@@ -50,7 +50,7 @@ static int collect_files(struct sqfs_writer *w, struct ff_err *err)
 	for (size_t i = 0; i < n; i++) {
 		w->files[i] = ord[i].node;
 		w->fdata[i].frag_index = SQFS_INVALID_FRAG;
-		w->info[ord[i].node->index].data = &w->fdata[i];
+		w->info[ord[i].node->index].file = (uint32_t)i + 1;
 		w->bytes_total += ord[i].node->size;
 	}
 	w->n_files = n;

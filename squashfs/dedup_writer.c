@@ -17,9 +17,11 @@
 
 #define CHUNK (256u * 1024)
 
+/* 16 bytes: one for every file is held next to the writer's own records,
+ * the peak of a million-file build */
 struct cand {
-	size_t i;
 	uint64_t size;
+	uint32_t i;           /* index in files (a tree has at most 2^32 nodes) */
 	uint32_t crc;
 };
 
@@ -113,7 +115,7 @@ static int dedup_crc_run(struct sqfs_writer *w, struct cand *c, size_t n, uint8_
 			if (same < 0)
 				return -1;
 			if (same) {
-				w->fdata[c[k].i].dup_of = &w->fdata[c[r].i];
+				w->fdata[c[k].i].dup_of = (uint32_t)c[r].i + 1;
 				break;
 			}
 		}
@@ -251,7 +253,7 @@ int sqfs_dedup(struct sqfs_writer *w, struct ff_err *err)
 		goto out;
 	}
 	for (size_t i = 0; i < w->n_files; i++) {
-		c[i].i = i;
+		c[i].i = (uint32_t)i;
 		c[i].size = w->files[i]->size;
 	}
 	qsort(c, w->n_files, sizeof(*c), by_size);

@@ -38,9 +38,9 @@ static void fill_common(const struct sqfs_writer *w, const struct ff_node *n,
 static const struct sqfs_file_data *file_data(const struct sqfs_writer *w,
 					      const struct ff_node *n)
 {
-	const struct sqfs_file_data *fd = w->info[n->index].data;
+	const struct sqfs_file_data *fd = &w->fdata[w->info[n->index].file - 1];
 
-	return fd->dup_of ? fd->dup_of : fd;
+	return fd->dup_of ? &w->fdata[fd->dup_of - 1] : fd;
 }
 
 static void fill_type(const struct sqfs_writer *w, const struct ff_node *n,

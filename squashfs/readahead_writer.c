@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #define AHEAD_MAX (64ull << 20) /* page cache asked for beyond the writer */
+#define HINT_MIN 4096           /* files up to this size are not hinted */
 
 struct sqfs_readahead {
 	pthread_mutex_t lock;
@@ -20,17 +21,23 @@ struct sqfs_readahead {
 	struct ff_node *const *files;
 	size_t n_files;
 	uint64_t done;        /* bytes the writer has consumed */
+	uint64_t wake_at;     /* the sleeping helper wants a signal once done
+				 reaches this */
 	int waiting;          /* the helper sleeps until done moves */
 	int stop;
 };
 
 static void hint(const struct ff_node *n)
 {
+	char buf[4096];
+	const char *path;
 	int fd;
 
-	if (!n->src_path || !n->size)
+	/* a file of one page is one read for the writer too: the hint's three
+	 * system calls cost more than they start (a million small files) */
+	if (n->size <= HINT_MIN || !(path = ff_node_host_path(n, buf, sizeof(buf))))
 		return;
-	fd = open(n->src_path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return;
 	(void)posix_fadvise(fd, 0, 0, POSIX_FADV_WILLNEED);
@@ -47,6 +54,9 @@ static void helper(void *arg, void *job, unsigned worker)
 	for (size_t i = 0; i < ra->n_files; i++) {
 		pthread_mutex_lock(&ra->lock);
 		while (!ra->stop && ahead > ra->done + AHEAD_MAX) {
+			/* sleep until half the window is free: woken per file,
+			 * a million small files cost a million thread switches */
+			ra->wake_at = ahead - AHEAD_MAX / 2;
 			ra->waiting = 1;
 			pthread_cond_wait(&ra->cond, &ra->lock);
 		}
@@ -87,7 +97,7 @@ void sqfs_readahead_progress(struct sqfs_readahead *ra, uint64_t bytes_done)
 		return;
 	pthread_mutex_lock(&ra->lock);
 	ra->done = bytes_done;
-	if (ra->waiting)
+	if (ra->waiting && bytes_done >= ra->wake_at)
 		pthread_cond_signal(&ra->cond);
 	pthread_mutex_unlock(&ra->lock);
 }

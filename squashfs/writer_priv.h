@@ -92,22 +92,25 @@ void sqfs_readahead_progress(struct sqfs_readahead *ra, uint64_t bytes_done);
 void sqfs_readahead_stop(struct sqfs_readahead *ra);
 
 /* ---- per-node state ---- */
+/* Both are held for every file or node at once: indices instead of
+ * pointers and no padding keep them at 40 and 24 bytes (a million files). */
 struct sqfs_file_data {
 	uint64_t blocks_start;
 	uint32_t *sizes;      /* on-disk size of each block, with the raw bit */
+	uint64_t sparse;      /* bytes in sparse blocks */
 	uint32_t n_blocks;
 	uint32_t frag_index;  /* SQFS_INVALID_FRAG when no tail fragment */
 	uint32_t frag_offset;
-	uint64_t sparse;      /* bytes in sparse blocks */
-	struct sqfs_file_data *dup_of; /* same content as an earlier file */
+	uint32_t dup_of;      /* 1 + index in fdata of an earlier file with the
+				 same content, or 0 */
 };
 
 struct sqfs_node_info {
 	uint64_t ref;         /* inode reference once written */
 	uint32_t ino;         /* inode number, 0 until numbered */
 	uint32_t xattr;       /* xattr id or SQFS_INVALID_XATTR */
-	int written;
-	struct sqfs_file_data *data; /* regular files */
+	uint32_t file;        /* regular files: 1 + index in fdata, else 0 */
+	uint32_t written;
 };
 
 /* ---- fragment_writer.c: packing tail ends into fragment blocks ---- */

@@ -80,6 +80,7 @@ int ff_tree_set_mem(struct ff_node *n, const void *buf, uint64_t len, struct ff_
 				  (unsigned long long)len);
 	free(n->src_path);
 	n->src_path = NULL;
+	n->src_in_dir = 0;
 	n->mem = buf;
 	n->size = len;
 	return 0;

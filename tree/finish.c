@@ -55,7 +55,7 @@ void ff_node_take_content(struct ff_node *to, struct ff_node *from)
 	to->target = from->target;
 	to->xattrs = from->xattrs;
 	to->n_xattrs = from->n_xattrs;
-	to->src_path = from->src_path;
+	to->src_path = from->src_path; /* never src_in_dir: a link target has its own */
 	to->mem = from->mem;
 	to->spool_off = from->spool_off;
 	to->img = from->img;
@@ -157,6 +157,7 @@ static void count_and_number(struct ff_tree *tree)
 	struct ff_node *n;
 
 	tree->data_bytes = 0;
+	tree->numbered = 0;
 	for (n = tree->root; n; n = ff_tree_next(tree, n)) {
 		n->index = ++index;
 		if (S_ISDIR(n->mode)) {
@@ -169,6 +170,7 @@ static void count_and_number(struct ff_tree *tree)
 				tree->data_bytes += n->size;
 		}
 	}
+	tree->numbered = 1;
 	for (n = tree->root; n; n = ff_tree_next(tree, n))
 		if (n->link)
 			n->link->nlink++;

@@ -16,8 +16,14 @@ void ff_node_free(struct ff_node *n)
 	free(n->children);
 	free(n->target);
 	free(n->src_path);
-	free(n->name);
+	ff_node_free_name(n);
 	free(n);
+}
+
+void ff_node_free_name(struct ff_node *n)
+{
+	if (n->name != (char *)(n + 1))
+		free(n->name);
 }
 
 int ff_node_reset(struct ff_node *n, uint32_t new_mode, struct ff_err *err)
@@ -40,6 +46,7 @@ int ff_node_reset(struct ff_node *n, uint32_t new_mode, struct ff_err *err)
 	n->target = NULL;
 	free(n->src_path);
 	n->src_path = NULL;
+	n->src_in_dir = 0;
 	n->mem = NULL;
 	n->spool_off = 0;
 	n->img = NULL;
@@ -73,7 +80,37 @@ int ff_node_set_src(struct ff_node *n, const char *path, struct ff_err *err)
 		return ff_err_set(err, ENOMEM, "%s: out of memory", n->name);
 	free(n->src_path);
 	n->src_path = p;
+	n->src_in_dir = 0;
 	return 0;
+}
+
+const char *ff_node_host_path(const struct ff_node *n, char *buf, size_t cap)
+{
+	size_t dlen;
+
+	if (n->src_path || !n->src_in_dir)
+		return n->src_path;
+	/* memcpy: snprintf was 13% of a small-file build's instructions */
+	dlen = strlen(n->parent->src_path);
+	if (dlen + 1 + n->name_len >= cap)
+		return NULL;
+	memcpy(buf, n->parent->src_path, dlen);
+	buf[dlen] = '/';
+	memcpy(buf + dlen + 1, n->name, n->name_len + 1);
+	return buf;
+}
+
+int ff_node_own_src(struct ff_node *n, struct ff_err *err)
+{
+	char buf[8192];
+	const char *p;
+
+	if (!n->src_in_dir)
+		return 0;
+	p = ff_node_host_path(n, buf, sizeof(buf));
+	if (!p)
+		return ff_err_set(err, ENAMETOOLONG, "%s: host path too long", n->name);
+	return ff_node_set_src(n, p, err);
 }
 
 int ff_node_set_xattr(struct ff_node *n, const char *name, const void *value, size_t len,
@@ -118,6 +155,9 @@ int ff_node_make_link(struct ff_node *n, struct ff_node *target, struct ff_err *
 		return ff_err_set(err, EPERM, "%s: hard link to a directory is not allowed", n->name);
 	if (target == n)
 		return ff_err_set(err, EINVAL, "%s: hard link to itself", n->name);
+	/* finish may move the content to another name of the group */
+	if (ff_node_own_src(target, err))
+		return -1;
 	if (ff_node_reset(n, target->mode, err))
 		return -1;
 	n->link = target;

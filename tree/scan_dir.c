@@ -233,6 +233,16 @@ static struct ff_node **hardlink_slot(struct scan *s, const struct stat *st)
 	return ino_slot(s, st->st_dev, st->st_ino);
 }
 
+/* Whether n's host path (s->path) is its parent's src_path and its name. */
+static int in_dir(const struct scan *s, const struct ff_node *n)
+{
+	const char *d = n->parent->src_path;
+	size_t len = d ? strlen(d) : 0;
+
+	return d && !strncmp(s->path, d, len) && s->path[len] == '/' &&
+	       !strcmp(s->path + len + 1, n->name);
+}
+
 static int set_content(struct scan *s, struct ff_node *n, const struct stat *st)
 {
 	char target[PATH_MAX];
@@ -253,6 +263,12 @@ static int set_content(struct scan *s, struct ff_node *n, const struct stat *st)
 		return 0;
 	n->size = (uint64_t)st->st_size;
 	n->dense = (uint64_t)st->st_blocks * 512 >= n->size;
+	if (st->st_nlink == 1 && in_dir(s, n)) {
+		free(n->src_path);
+		n->src_path = NULL;
+		n->src_in_dir = 1;
+		return 0;
+	}
 	return ff_node_set_src(n, s->path, s->err);
 }
 
@@ -286,7 +302,11 @@ static int set_meta(struct scan *s, struct ff_node *n, const struct stat *st)
 static struct ff_node *entry_node(struct scan *s, struct ff_node *dir, const char *name,
 				  uint32_t mode)
 {
-	struct ff_node *n = ff_tree_put_child(s->tree, dir, name, strlen(name), mode, s->err);
+	/* an unindexed directory is one this scan is filling from empty: its
+	 * names are readdir's, each new */
+	struct ff_node *n = dir->unindexed
+		? ff_tree_add_child(s->tree, dir, name, strlen(name), mode, s->err)
+		: ff_tree_put_child(s->tree, dir, name, strlen(name), mode, s->err);
 
 	if (!n)
 		ff_err_prefix(s->err, "%s", s->path);
@@ -392,6 +412,14 @@ out:
 
 static int scan_entries(struct scan *s, struct ff_node *dir, struct names *nm)
 {
+	/* a directory no earlier source filled: its entries skip the tree's
+	 * name map (ff_tree_child indexes them if a later source asks) */
+	if (!dir->n_children) {
+		dir->unindexed = 1;
+		/* its files' host paths are this one and their names */
+		if (ff_node_set_src(dir, s->path, s->err))
+			return -1;
+	}
 	for (size_t i = 0; i < nm->n; i++)
 		if (scan_one(s, dir, nm->v[i]))
 			return -1;

@@ -29,43 +29,59 @@ struct ff_xattr {
 };
 
 struct ff_node {
-	char *name;             /* one component; "" for the root */
-	uint32_t name_len;
+	/* Pointers, then 64-bit, then 32-bit fields, then flags: no padding
+	 * (152 bytes on LP64).  A million-file tree holds a million of these. */
+	char *name;             /* one component; "" for the root.  Allocated
+				   with the node, just after it, unless renamed */
 	struct ff_node *parent; /* NULL for the root */
 	struct ff_node **children; /* after finish: sorted by memcmp of names */
-	uint32_t n_children;
-
-	uint32_t mode;          /* S_IFMT | permissions */
-	uint32_t uid, gid;
-	int64_t mtime;
-	uint32_t rdev_major, rdev_minor;
-	uint64_t size;          /* regular files: content length */
-	/* A host file without holes (st_blocks * 512 >= size).  Its all-zero
-	 * blocks are still stored sparse, but like mksquashfs the inode then
-	 * reports no sparse bytes (and so stays a basic inode). */
-	int dense;
 	char *target;           /* symlinks: the target */
-
 	/* Hard links: every extra name points at the primary node, which carries
 	 * the metadata and content; `link` is NULL on the primary itself. */
 	struct ff_node *link;
-	uint32_t nlink;         /* after finish: names of a file; 2 + subdirs for a dir */
-
 	struct ff_xattr *xattrs; /* after finish: sorted by name */
-	uint32_t n_xattrs;
 
 	/* Content source (regular files). */
-	char *src_path;         /* host path to read, or NULL */
+	char *src_path;         /* host path to read, or NULL (then see
+				   src_in_dir); read it with ff_node_host_path */
 	const uint8_t *mem;     /* else the caller's bytes (ff_tree_set_mem), or NULL */
-	uint64_t spool_off;     /* else: offset in the tree's spool */
-	struct ff_fs *img;      /* an object (img_handle) of an existing image
-				   (append): a builder may copy a file's stored
-				   data; finish leaves its attributes alone */
-	uint64_t img_handle;
+	struct ff_fs *img;      /* else an object (img_handle) of an existing
+				   image (append): a builder may copy a file's
+				   stored data; finish leaves its attributes
+				   alone */
+	void *priv;             /* builder's scratch (one writer at a time) */
 
+	int64_t mtime;
+	uint64_t size;          /* regular files: content length */
+	union {
+		uint64_t spool_off;  /* no src_path, mem or img: offset in the
+					tree's spool */
+		uint64_t img_handle; /* img: the object in that image */
+	};
+
+	uint32_t name_len;
+	uint32_t n_children;
+	uint32_t mode;          /* S_IFMT | permissions */
+	uint32_t uid, gid;
+	uint32_t rdev_major, rdev_minor;
+	uint32_t nlink;         /* after finish: names of a file; 2 + subdirs for a dir */
+	uint32_t n_xattrs;
 	int32_t sort_priority;  /* --sort: higher is placed first (default 0) */
 	uint32_t index;         /* after finish: 1..n in depth-first pre-order */
-	void *priv;             /* builder's scratch (one writer at a time) */
+
+	/* A host file without holes (st_blocks * 512 >= size).  Its all-zero
+	 * blocks are still stored sparse, but like mksquashfs the inode then
+	 * reports no sparse bytes (and so stays a basic inode). */
+	uint8_t dense;
+	/* tree/ private: this directory's children are not in the tree's
+	 * (parent, name) map yet (a directory scan adds them unindexed; the
+	 * first lookup indexes them). */
+	uint8_t unindexed;
+	/* A scanned file whose host path is its parent's src_path, "/" and its
+	 * name (src_path is then NULL): a million "dir/file" copies would cost
+	 * 48 MB.  Renames, hard links and new sources give the node its own
+	 * src_path first. */
+	uint8_t src_in_dir;
 };
 
 struct ff_actions;
@@ -187,6 +203,9 @@ int ff_tree_finish(struct ff_tree *tree, struct ff_err *err);
 struct ff_node *ff_tree_root(const struct ff_tree *tree);
 uint32_t ff_tree_count(const struct ff_tree *tree);   /* nodes incl. root */
 uint64_t ff_tree_data_bytes(const struct ff_tree *tree); /* sum of file sizes */
+/* The host file a node's content is read from: n->src_path, or (src_in_dir)
+ * the path put together in buf; NULL when there is none or it does not fit. */
+const char *ff_node_host_path(const struct ff_node *n, char *buf, size_t cap);
 /* Full path of a node relative to the root, "/"-joined, no leading slash. */
 int ff_node_path(const struct ff_node *n, char *buf, size_t cap);
 /* Nodes in pre-order (root first, children in sorted order). */

@@ -31,10 +31,11 @@ struct ff_tree {
 	int spool_fd;             /* -1 until a source needs it */
 	uint64_t spool_end;
 	int finished;
+	int numbered;             /* every node's index is its pre-order number */
 };
 
 /* tree.c: node lookup and creation.  Names are one component. */
-struct ff_node *ff_tree_child(const struct ff_tree *tree, const struct ff_node *dir,
+struct ff_node *ff_tree_child(struct ff_tree *tree, struct ff_node *dir,
 			      const char *name, size_t len);
 struct ff_node *ff_tree_add_child(struct ff_tree *tree, struct ff_node *dir,
 				  const char *name, size_t len, uint32_t mode,
@@ -43,7 +44,7 @@ struct ff_node *ff_tree_add_child(struct ff_tree *tree, struct ff_node *dir,
 int ff_tree_rename(struct ff_tree *tree, struct ff_node *n, const char *name, size_t len,
 		   struct ff_err *err);
 /* Look a "/"-separated path up from the root ("" or "/" is the root). */
-struct ff_node *ff_tree_lookup(const struct ff_tree *tree, const char *path);
+struct ff_node *ff_tree_lookup(struct ff_tree *tree, const char *path);
 /* Mtime for directories nobody described (implied parents, a bare root). */
 int64_t ff_tree_default_mtime(const struct ff_tree *tree);
 /* A warning through the tree's callback; path is the entry, or NULL. */
@@ -65,12 +66,17 @@ void ff_node_take_content(struct ff_node *to, struct ff_node *from);
 int ff_node_reset(struct ff_node *n, uint32_t new_mode, struct ff_err *err);
 int ff_node_set_target(struct ff_node *n, const char *target, size_t len, struct ff_err *err);
 int ff_node_set_src(struct ff_node *n, const char *path, struct ff_err *err);
+/* A src_in_dir node gets its own src_path (before a rename or a hard link
+ * could make the parent's path and its name the wrong file). */
+int ff_node_own_src(struct ff_node *n, struct ff_err *err);
 /* Add or replace one extended attribute. */
 int ff_node_set_xattr(struct ff_node *n, const char *name, const void *value, size_t len,
 		      struct ff_err *err);
 /* Make n another name of `target` (resolved to its primary). */
 int ff_node_make_link(struct ff_node *n, struct ff_node *target, struct ff_err *err);
 void ff_node_free(struct ff_node *n);
+/* Frees n->name unless it is the copy allocated with the node. */
+void ff_node_free_name(struct ff_node *n);
 
 /* path.c: normalise an archive/spec path in place: strips "./", leading and
  * doubled "/", trailing "/"; rejects ".." and over-long components.  Returns
