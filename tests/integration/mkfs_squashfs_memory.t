@@ -38,10 +38,18 @@ files_kb() {
 	rm -rf "$T/f$1" "$T/f$1.sqfs"
 	cat "$T/rssf$1"
 }
-f20=$(files_kb 20000)
-f50=$(files_kb 50000)
-ok "small-file builds succeeded ($f20 KiB, $f50 KiB)" test "${f20##*[!0-9]*}" -a "${f50##*[!0-9]*}"
-per_file=$(( (${f50:-999999} - ${f20:-0}) * 1024 / 30000 ))
-ok "each small file costs $per_file bytes of peak RSS (under 384)" test "$per_file" -lt 384
+
+# AddressSanitizer pads every allocation with redzones and keeps freed
+# memory in quarantine, so under it the slope measures ASan, not us.
+if nm "$(command -v mkfs.squashfs)" 2> /dev/null | grep -q __asan_init; then
+	skip "mkfs.squashfs is built with AddressSanitizer (its allocator pads each allocation)" \
+		"each small file costs under 384 bytes of peak RSS"
+else
+	f20=$(files_kb 20000)
+	f50=$(files_kb 50000)
+	ok "small-file builds succeeded ($f20 KiB, $f50 KiB)" test "${f20##*[!0-9]*}" -a "${f50##*[!0-9]*}"
+	per_file=$(( (${f50:-999999} - ${f20:-0}) * 1024 / 30000 ))
+	ok "each small file costs $per_file bytes of peak RSS (under 384)" test "$per_file" -lt 384
+fi
 
 done_testing
