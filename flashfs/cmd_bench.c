@@ -494,9 +494,9 @@ static int self_check_report(const struct bench_report *r)
 {
 	int bad = 0;
 
-	printf("\nSelf-check: the harness against a plain one-thread library loop, in pairs of\n"
-	       "interleaved measurements (rounds x passes: each figure the best of its passes;\n"
-	       "MB/s: the medians of the pairs).\n"
+	printf("\nSelf-check: the harness against a plain one-thread library loop, both on one\n"
+	       "CPU by turns, in pairs of interleaved measurements (rounds x passes: each\n"
+	       "figure the best of its passes; MB/s: the medians of the pairs).\n"
 	       "ratio = harness / direct speed per pair: the median and its distribution-free\n"
 	       "%.0f%% interval.  agree: the interval within %.2f..%.2f; DIFFERS: wholly\n"
 	       "outside it; inconclusive: across an edge (too noisy to tell).\n"
