@@ -269,6 +269,30 @@ int ff_outfile_commit(struct ff_outfile *of, struct ff_err *err)
 	return ret;
 }
 
+int ff_outfile_detach(struct ff_outfile *of, struct ff_outfile_kept *k, struct ff_err *err)
+{
+	/* Through the descriptor that wrote it, fusefat reads a named file
+	 * back wrong (the last writes out of place); a fresh one reads it
+	 * right.  An unnamed file needs no such care. */
+	if (of->tmp_path) {
+		int fd = close(of->fd) < 0 ? -1 : open(of->tmp_path, O_RDONLY | O_CLOEXEC);
+
+		of->fd = -1;
+		if (fd < 0) {
+			write_error(of, errno, err);
+			ff_outfile_abort(of);
+			return -1;
+		}
+		of->fd = fd;
+	}
+	k->fd = of->fd;
+	k->name = of->tmp_path;
+	of->fd = -1;
+	of->tmp_path = NULL;
+	ff_outfile_abort(of);
+	return 0;
+}
+
 void ff_outfile_abort(struct ff_outfile *of)
 {
 	if (of->fd >= 0)

@@ -38,6 +38,20 @@ int ff_outfile_skip(struct ff_outfile *of, uint64_t bytes, struct ff_err *err);
 int ff_outfile_pad(struct ff_outfile *of, uint64_t align, struct ff_err *err);
 /* fsync, link or rename into place.  Always releases of. */
 int ff_outfile_commit(struct ff_outfile *of, struct ff_err *err);
+/* An output kept unnamed by ff_outfile_detach: its descriptor (to read it
+ * by offset) and, only where the file system refused
+ * O_TMPFILE, the named temporary's path (else NULL), which the caller
+ * unlinks after its last read (FUSE file systems such as fusefat lose an
+ * unlinked file's data at once) and frees. */
+struct ff_outfile_kept {
+	int fd;
+	char *name;
+};
+
+/* Keep the output instead of linking it into place: for a file wanted
+ * only while the process lives, which a kill -9 must not leave behind.
+ * Always releases of. */
+int ff_outfile_detach(struct ff_outfile *of, struct ff_outfile_kept *k, struct ff_err *err);
 /* Drop the output (and a named temporary).  Safe after commit or on a
  * never-opened struct. */
 void ff_outfile_abort(struct ff_outfile *of);

@@ -62,7 +62,7 @@ static int write_image(const struct ff_sqfs_args *a, const struct ff_sqfs_build_
 		.raw_fragments = a->raw_fragments, .raw_xattrs = a->raw_xattrs,
 		.offset = a->offset, .no_pad = a->no_pad,
 		.warn = h->warn, .progress = h->progress, .cb_ctx = h->ctx,
-		.tmp_path_slot = h->tmp_path_slot, .append = old,
+		.tmp_path_slot = h->tmp_path_slot, .keep = h->keep, .append = old,
 	};
 	struct ff_sqfs_write_stats st;
 

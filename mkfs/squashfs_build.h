@@ -27,6 +27,7 @@ struct ff_sqfs_build_hooks {
 			const struct ff_sqfs_write_stats *st);
 	void *ctx;
 	const char *volatile *tmp_path_slot;       /* see ff_sqfs_write_opts */
+	struct ff_outfile_kept *keep;              /* see ff_sqfs_write_opts */
 };
 
 /* The compressor the options name, with its -X options; NULL with err

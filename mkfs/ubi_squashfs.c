@@ -20,6 +20,10 @@ void ff_ubi_sqfs_init(struct ff_ubi_sqfs *q)
 
 void ff_ubi_sqfs_free(struct ff_ubi_sqfs *q)
 {
+	if (q->kept.name)
+		unlink(q->kept.name);
+	free(q->kept.name);
+	q->kept.name = NULL;
 	ff_sqfs_args_free(&q->sq);
 }
 
@@ -99,30 +103,28 @@ int ff_ubi_sqfs_finish(struct ff_ubi_sqfs *q, const char *epoch, const char *out
 	return r;
 }
 
-/* Writes the image into a fresh private directory, then keeps only an
- * open descriptor of it (nothing is left behind, whatever happens). */
+/* Writes the image as an unnamed file in $TMPDIR and keeps only its
+ * descriptor: nothing is left behind, even by a kill -9.  The name below
+ * is never created; it says where, and names the volume in messages.
+ * (Where $TMPDIR refuses O_TMPFILE the image has a temporary name until
+ * ff_ubi_sqfs_free.) */
 static int build_fd(struct ff_ubi_sqfs *q, const struct ff_sqfs_build_hooks *h, int *fd,
 		    struct ff_err *err)
 {
-	const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-	char dir[4096], path[4200];
+	const char *tmp = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	struct ff_sqfs_build_hooks keep = *h;
+	char path[4200];
 	int r;
 
-	snprintf(dir, sizeof(dir), "%s/mkfs.ubi.XXXXXX", tmp);
-	if (!mkdtemp(dir)) {
-		ff_err_sys(err, errno, "%s: temporary directory", tmp);
+	if (snprintf(path, sizeof(path), "%s/mkfs.ubi-volume.sqfs", tmp) >= (int)sizeof(path)) {
+		ff_err_set(err, ENAMETOOLONG, "TMPDIR '%s': too long", tmp);
 		return FF_SQFS_ARGS_ERROR;
 	}
-	snprintf(path, sizeof(path), "%s/volume.sqfs", dir);
+	keep.keep = &q->kept;
 	q->sq.image = path;
-	r = ff_sqfs_args_build(&q->sq, h, err);
+	r = ff_sqfs_args_build(&q->sq, &keep, err);
 	q->sq.image = NULL;
-	if (r == 0 && (*fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
-		ff_err_sys(err, errno, "%s", path);
-		r = FF_SQFS_ARGS_ERROR;
-	}
-	unlink(path);
-	rmdir(dir);
+	*fd = r == 0 ? q->kept.fd : -1;
 	return r;
 }
 

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "common/error.h"
+#include "common/outfile.h"
 #include "mkfs/squashfs_args.h"
 #include "mkfs/squashfs_build.h"
 #include "ubi/ini.h"
@@ -16,6 +17,7 @@ struct ff_ubi_sqfs {
 	const char *name, *type, *flags, *size; /* --vol-*: NULL for the default */
 	int64_t id;                 /* --vol-id; -1: the lowest ID the ini leaves free */
 	struct ff_sqfs_args sq;     /* sq.src.source is DIR, NULL without --squashfs */
+	struct ff_outfile_kept kept; /* the built volume (its fd goes to the ini) */
 };
 
 /* Volume rootfs, dynamic, the lowest free ID; gzip, 128K blocks. */

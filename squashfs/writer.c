@@ -223,7 +223,9 @@ int ff_sqfs_write(const struct ff_tree *tree, const struct ff_sqfs_write_opts *o
 	}
 	ret = build(&w, err);
 	if (image_path) {
-		if (ret == 0)
+		if (ret == 0 && opts->keep)
+			ret = ff_outfile_detach(&of, opts->keep, err);
+		else if (ret == 0)
 			ret = ff_outfile_commit(&of, err);
 		else
 			ff_outfile_abort(&of);

@@ -67,6 +67,12 @@ struct ff_sqfs_write_opts {
 	/* Optional: while the temporary image exists its path is published
 	 * here (else NULL), so a main's signal handler can unlink it. */
 	const char *volatile *tmp_path_slot;
+
+	/* Optional: the image is not linked into place (image_path only says
+	 * in which directory, and names it in messages) but kept here, the
+	 * caller's (see ff_outfile_detach).  For an image wanted only by this
+	 * process (mkfs.ubi's volume), which a kill -9 must not leave behind. */
+	struct ff_outfile_kept *keep;
 };
 
 struct ff_sqfs_write_stats {

@@ -45,6 +45,12 @@ else
 	wait "$pid" 2> /dev/null
 	is "$(ls -A "$T/v" | tr '\n' ' ')" "a.sqfs b.sqfs c.yaffs2 " "vfat: SIGTERM removes the temporary"
 	ok "vfat: ... and leaves IMAGE as it was" unsquashfs -l "$T/v/b.sqfs"
+	# mkfs.ubi's volume, unnamed in $TMPDIR: there a named one, unlinked
+	# once written
+	ok "vfat as \$TMPDIR: mkfs.ubi --squashfs builds its volume there" \
+		env TMPDIR="$T/v" mkfs.ubi -o "$T/u.ubi" -p 128KiB -m 2048 -s 512 --squashfs "$T/src"
+	ok "  ... a volume that reads back" sh -c "flashfs cat --volume rootfs '$T/u.ubi' /f | grep -qx data"
+	is "$(ls -A "$T/v" | tr '\n' ' ')" "a.sqfs b.sqfs c.yaffs2 " "  ... and leaves no temporary there"
 	umount "$T/v" 2> /dev/null || fusermount3 -u "$T/v"
 fi
 done_testing

@@ -149,4 +149,26 @@ flashfs extract --no-progress --volume rootfs -C out2 read2.ubi > /dev/null 2>&1
 rm -rf want && cp -a src want && rm -rf want/skip want/etc/skip.txt && chown -R 0:0 want &&
 	touch -d @1500000000 want want/etc
 same_manifest "extracted volume with -all-root -e: the source without skip/, owned by root" want out2
+# kill -9 while the volume is being built: it is an unnamed file in
+# $TMPDIR, so nothing is left there (nor an output image).
+mkdir -p big tmpk
+head -c 24M /dev/urandom > big/blob
+TMPDIR=$PWD/tmpk mkfs.ubi -o killed.ubi "${GEOM[@]}" --squashfs big -- -comp xz -Xbcj x86 \
+	-processors 1 > /dev/null 2>&1 &
+pid=$!
+n=0
+while [ $n -lt 200 ] && ! ls -l "/proc/$pid/fd" 2> /dev/null | grep -q " $PWD/tmpk/#[0-9]* (deleted)$"; do
+	sleep 0.05
+	n=$((n + 1))
+done
+ok "while building, the volume is an unnamed file in \$TMPDIR" \
+	sh -c "ls -l /proc/$pid/fd 2> /dev/null | grep -q ' $PWD/tmpk/#[0-9]* (deleted)\$'"
+is "$(ls -A tmpk)" "" "while building, no name in \$TMPDIR"
+kill -9 "$pid"
+wait "$pid" 2> /dev/null
+is "$(ls -A tmpk)" "" "kill -9 mid-build: nothing left in \$TMPDIR"
+ok "kill -9 mid-build: no output image" test ! -e killed.ubi
+TMPDIR=$PWD/tmpk mkfs.ubi -o done.ubi "${GEOM[@]}" --squashfs src > /dev/null 2>&1
+is "$(ls -A tmpk)" "" "a finished build leaves nothing in \$TMPDIR either"
+ok "  ... and writes its image" test -s done.ubi
 done_testing
