@@ -12,6 +12,15 @@ FF_BIN=${FF_BIN:-$FF_TOP/build/bin}
 FF_TOOLS=${FF_TOOLS:-$FF_TOP/build/tests/tools}
 FF_BUILD=${FF_BUILD:-$FF_TOP/build}
 export PATH="$FF_BIN:$PATH"
+# A version manager's python3 (pyenv) is a shell script that costs about
+# half a second a call, and some tests call python3 hundreds of times: put
+# the interpreter it resolves to first on PATH, for subprocesses too.
+case $(command -v python3) in
+*/shims/python3)
+	_ff_py=$(python3 -c 'import os, sys; print(os.path.dirname(sys.executable))' 2> /dev/null) &&
+		[ -x "$_ff_py/python3" ] && export PATH="$_ff_py:$PATH"
+	;;
+esac
 MANIFEST="python3 $FF_TOP/tests/tools/manifest.py"
 
 _tap_n=0
