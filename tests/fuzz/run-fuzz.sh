@@ -18,7 +18,8 @@
 # limit, -reload=0 (re-reading the corpus directory every few seconds runs
 # inputs at times that depend on speed) and without address randomisation
 # (norandom), so the same commit fuzzes the same inputs (on a quiet machine
-# it does; under load some timing dependence is left, see docs/fuzzing.md).  A cap
+# it does; under load some timing dependence is left, see docs/fuzzing.md);
+# two targets run at a time (FUZZ_CI_JOBS).  A cap
 # of 5x that minute only guards CI's budget on a much slower machine (then
 # the pass is cut short and says so).  FUZZ_CI_PERCENT scales the runs.
 # The first crash ends the target's pass and fails it.
@@ -147,7 +148,24 @@ fuzz)
 ci)
 	seed=$1
 	shift
-	for t in "$@"; do ci_one "$t" "$seed" || fail=1; done
+	# FUZZ_CI_JOBS targets at a time (default 2, CI's cores): each is one
+	# process on its own inputs and directories, so the pass is the same;
+	# the reports come in target order when all have ended.
+	out=$(mktemp -d)
+	for t in "$@"; do
+		while [ "$(jobs -rp | wc -l)" -ge "${FUZZ_CI_JOBS:-2}" ]; do wait -n; done
+		(
+			rc=0
+			ci_one "$t" "$seed" > "$out/$t" 2>&1 || rc=$?
+			echo "$rc" > "$out/$t.rc"
+		) &
+	done
+	wait
+	for t in "$@"; do
+		cat "$out/$t"
+		[ "$(cat "$out/$t.rc" 2> /dev/null)" = 0 ] || fail=1
+	done
+	rm -rf "$out"
 	;;
 regress)
 	for t in "$@"; do regress_one "$t" || fail=1; done
