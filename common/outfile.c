@@ -271,21 +271,23 @@ int ff_outfile_commit(struct ff_outfile *of, struct ff_err *err)
 
 int ff_outfile_detach(struct ff_outfile *of, struct ff_outfile_kept *k, struct ff_err *err)
 {
+	int fd = of->fd;
+
 	/* Through the descriptor that wrote it, fusefat reads a named file
 	 * back wrong (the last writes out of place); a fresh one reads it
 	 * right.  An unnamed file needs no such care. */
 	if (of->tmp_path) {
-		int fd = close(of->fd) < 0 ? -1 : open(of->tmp_path, O_RDONLY | O_CLOEXEC);
-
+		close(of->fd);
 		of->fd = -1;
+		fd = open(of->tmp_path, O_RDONLY | O_CLOEXEC);
 		if (fd < 0) {
-			write_error(of, errno, err);
+			ff_err_sys(err, errno, "%s: cannot reopen the temporary output",
+				   of->tmp_path);
 			ff_outfile_abort(of);
 			return -1;
 		}
-		of->fd = fd;
 	}
-	k->fd = of->fd;
+	k->fd = fd;
 	k->name = of->tmp_path;
 	of->fd = -1;
 	of->tmp_path = NULL;

@@ -2,7 +2,6 @@
 #include "mkfs/ubi_squashfs.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,7 +110,7 @@ int ff_ubi_sqfs_finish(struct ff_ubi_sqfs *q, const char *epoch, const char *out
 static int build_fd(struct ff_ubi_sqfs *q, const struct ff_sqfs_build_hooks *h, int *fd,
 		    struct ff_err *err)
 {
-	const char *tmp = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	const char *env = getenv("TMPDIR"), *tmp = env && *env ? env : "/tmp";
 	struct ff_sqfs_build_hooks keep = *h;
 	char path[4200];
 	int r;
