@@ -126,7 +126,8 @@ static void self_check(struct ff_json *j, const struct bench_selfcheck *sc)
 				 {"decomp_direct_mbps", sc->decomp.direct_best, 3},
 				 {"comp_deviation", deviation(&sc->comp), 4},
 				 {"decomp_deviation", deviation(&sc->decomp), 4},
-				 {"band", BENCH_SELFCHECK_BAND, 2}};
+				 {"band", BENCH_SELFCHECK_BAND, 2},
+				 {"differs_factor", BENCH_SELFCHECK_DIFFERS, 2}};
 
 	ff_json_key(j, "self_check");
 	ff_json_begin_object(j);

@@ -211,11 +211,12 @@ int bench_median_interval(double *v, unsigned n, double level, struct bench_inte
 	return ci->coverage >= level ? 0 : -1;
 }
 
-enum bench_verdict bench_selfcheck_verdict(const struct bench_interval *ci, double band)
+enum bench_verdict bench_selfcheck_verdict(const struct bench_interval *ci, double band,
+					   double factor)
 {
 	if (ci->lo >= 1 - band && ci->hi <= 1 + band)
 		return BENCH_AGREE;
-	if (ci->hi < 1 - band || ci->lo > 1 + band)
+	if (ci->hi < 1 / factor || ci->lo > factor)
 		return BENCH_DIFFERS;
 	return BENCH_INCONCLUSIVE;
 }
@@ -304,7 +305,8 @@ static int paired_phase(struct bench_harness *h, struct plain *d, int decompress
 	qsort(dm, n, sizeof(*dm), cmp_double);
 	p->harness_mbps = median_of_sorted(hm, n);
 	p->direct_mbps = median_of_sorted(dm, n);
-	p->verdict = bench_selfcheck_verdict(&p->ratio, BENCH_SELFCHECK_BAND);
+	p->verdict = bench_selfcheck_verdict(&p->ratio, BENCH_SELFCHECK_BAND,
+					      BENCH_SELFCHECK_DIFFERS);
 	free(ratio);
 	return 0;
 fail:

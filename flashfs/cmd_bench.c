@@ -499,9 +499,11 @@ static int self_check_report(const struct bench_report *r)
 	       "figure the best of its passes; MB/s: the medians of the pairs).\n"
 	       "ratio = harness / direct speed per pair: the median and its distribution-free\n"
 	       "%.0f%% interval.  agree: the interval within %.2f..%.2f; DIFFERS: wholly\n"
-	       "outside it; inconclusive: across an edge (too noisy to tell).\n"
+	       "outside %.2f..%.2f; inconclusive: between (noise, or a gap this shared\n"
+	       "machine can make alone).\n"
 	       "  %-12s %6s %-6s %9s %9s %6s  %-14s %-8s %s\n",
 	       100 * BENCH_SELFCHECK_LEVEL, 1 - BENCH_SELFCHECK_BAND, 1 + BENCH_SELFCHECK_BAND,
+	       1 / BENCH_SELFCHECK_DIFFERS, BENCH_SELFCHECK_DIFFERS,
 	       "codec", "block", "phase", "harness", "direct", "ratio", "interval", "pairs",
 	       "verdict");
 	for (size_t i = 0; i < r->n; i++) {

@@ -2,8 +2,8 @@
 # flashfs bench --self-check under load (issue 20): with two CPU hogs
 # running beside it on a 2-core machine the harness and the plain loop
 # must never be called different, only "agree" or "inconclusive"; and the
-# check can say DIFFERS: FLASHFS_BENCH_SLOW_DIRECT=2, the test hook, makes
-# the plain loop count every second pass, and then it must.  Nothing here
+# check can say DIFFERS: FLASHFS_BENCH_SLOW_DIRECT=3, the test hook, makes
+# the plain loop count every third pass, and then it must.  Nothing here
 # asserts a time: only the verdicts the paired measurement gives.
 . "$(dirname "$0")/../lib.sh"
 
@@ -29,19 +29,20 @@ verdicts() { awk '$3 == "comp" || $3 == "decomp" { print $NF }' "$1" | sort | un
 # said FILE WORD — how many of those lines end in WORD
 said() { awk -v w="$2" '($3 == "comp" || $3 == "decomp") && $NF == w' "$1" | wc -l; }
 
-# On a quiet 2-core virtual machine zstd -19 read 0.75x (compression) and
-# 1.17x (decompression) when the harness's two workers and the plain loop
-# with its companion ran on both CPUs at once: the machine's pairing, not
-# the harness.  Run on one CPU by turns, they must not differ.
-# The corpus is the demo's, where it was seen (a corpus of text files did
-# not show it).
+# On a 2-core virtual machine zstd -19 read 0.75x (compression) and 1.17x
+# (decompression) when the harness's two workers and the plain loop with
+# its companion ran on both CPUs at once: the machine's pairing, not the
+# harness.  Run on one CPU by turns they agreed here, but in CI, with the
+# ASan pass busy on the other CPU, decompression still read 0.63..0.76.
+# Only a gap beyond 1.5x either way is called a difference; this corpus
+# (the demo's, where it was seen) must never be.
 "$FF_TOP/bench/rootfs/make-embedded-rootfs.sh" "$T/e" > /dev/null || skip_all "embedded rootfs did not build"
 flashfs bench --quick --self-check -q -c zstd:level=19 "$T/e/root" \
 	> "$T/quiet.txt" 2> "$T/quiet.err"
 rc=$?
 sed 's/^/# /' "$T/quiet.txt" "$T/quiet.err"
-is "$rc" 0 "zstd -19 on a quiet machine: exit 0"
-is "$(said "$T/quiet.txt" DIFFERS)" 0 "zstd -19 on a quiet machine: never DIFFERS ($(verdicts "$T/quiet.txt"))"
+is "$rc" 0 "zstd -19 on the demo's corpus: exit 0"
+is "$(said "$T/quiet.txt" DIFFERS)" 0 "zstd -19 on the demo's corpus: never DIFFERS ($(verdicts "$T/quiet.txt"))"
 ok "the report says both sides ran on one CPU by turns" grep -q "both on one" "$T/quiet.txt"
 
 hogs=()
@@ -80,15 +81,17 @@ for r in d["results"]:
         s = r["self_check"][ph]
         out.add((s["rounds"], s["verdict"] in ("agree", "inconclusive"),
                  s["ratio_low"] <= s["ratio_median"] <= s["ratio_high"], s["confidence"] >= 0.95))
-print(sorted(out))' "$T/busy.json")" "[(15, True, True, True)]" \
-	"JSON: 15 pairs, the verdict, low <= median <= high, at least 95% confidence"
+    out.add(r["self_check"]["differs_factor"])
+print(sorted(out, key=str))' "$T/busy.json")" "[(15, True, True, True), 1.5]" \
+	"JSON: 15 pairs, the verdict, low <= median <= high, at least 95% confidence, differs beyond 1.5x"
 
-# The hook slows the plain loop twofold: the check must see it.
-FLASHFS_BENCH_SLOW_DIRECT=2 flashfs bench --self-check -q --min-time 0.05 -c lz4 -c gzip:level=6 \
+# The hook slows the plain loop threefold: the check must see it, even
+# where the machine alone puts the pair 0.7x apart.
+FLASHFS_BENCH_SLOW_DIRECT=3 flashfs bench --self-check -q --min-time 0.05 -c lz4 -c gzip:level=6 \
 	-b 128K --json "$T/slow.json" "$T/src" > "$T/slow.txt" 2> "$T/slow.err"
 rc=$?
 sed 's/^/# /' "$T/slow.txt"
-is "$rc" 1 "plain loop slowed twofold by the test hook: exit 1"
+is "$rc" 1 "plain loop slowed threefold by the test hook: exit 1"
 ok "it says DIFFERS ($(verdicts "$T/slow.txt"))" test "$(said "$T/slow.txt" DIFFERS)" -ge 1
 is "$(said "$T/slow.txt" agree)" 0 "no line agrees"
 is "$(python3 -c '

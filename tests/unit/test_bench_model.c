@@ -178,8 +178,10 @@ static void median_interval(void **state)
 }
 
 /* The verdict looks at the whole interval (issue 20: a healthy build
- * printed DIFFERS on a busy machine): inside the band agrees, across an
- * edge is inconclusive, wholly outside differs, on either side. */
+ * printed DIFFERS on a busy machine): inside the band agrees, wholly
+ * beyond the factor differs, on either side, and anything between is
+ * inconclusive -- also a tight interval like the 0.63..0.76 CI's shared
+ * machine gave a healthy build. */
 static void selfcheck_verdict(void **state)
 {
 	struct bench_interval in = {.lo = 0.93, .median = 1.0, .hi = 1.08},
@@ -187,15 +189,19 @@ static void selfcheck_verdict(void **state)
 			      across = {.lo = 0.85, .median = 0.95, .hi = 1.02},
 			      wide = {.lo = 0.7, .median = 1.0, .hi = 1.3},
 			      slow = {.lo = 0.45, .median = 0.5, .hi = 0.55},
-			      fast = {.lo = 1.12, .median = 2.0, .hi = 2.1};
+			      fast = {.lo = 1.6, .median = 2.0, .hi = 2.1},
+			      ci_seen = {.lo = 0.627, .median = 0.712, .hi = 0.764},
+			      short_of = {.lo = 1.12, .median = 1.3, .hi = 1.45};
 
 	(void)state;
-	assert_int_equal(bench_selfcheck_verdict(&in, 0.1), BENCH_AGREE);
-	assert_int_equal(bench_selfcheck_verdict(&edge, 0.1), BENCH_AGREE);
-	assert_int_equal(bench_selfcheck_verdict(&across, 0.1), BENCH_INCONCLUSIVE);
-	assert_int_equal(bench_selfcheck_verdict(&wide, 0.1), BENCH_INCONCLUSIVE);
-	assert_int_equal(bench_selfcheck_verdict(&slow, 0.1), BENCH_DIFFERS);
-	assert_int_equal(bench_selfcheck_verdict(&fast, 0.1), BENCH_DIFFERS);
+	assert_int_equal(bench_selfcheck_verdict(&in, 0.1, 1.5), BENCH_AGREE);
+	assert_int_equal(bench_selfcheck_verdict(&edge, 0.1, 1.5), BENCH_AGREE);
+	assert_int_equal(bench_selfcheck_verdict(&across, 0.1, 1.5), BENCH_INCONCLUSIVE);
+	assert_int_equal(bench_selfcheck_verdict(&wide, 0.1, 1.5), BENCH_INCONCLUSIVE);
+	assert_int_equal(bench_selfcheck_verdict(&slow, 0.1, 1.5), BENCH_DIFFERS);
+	assert_int_equal(bench_selfcheck_verdict(&fast, 0.1, 1.5), BENCH_DIFFERS);
+	assert_int_equal(bench_selfcheck_verdict(&ci_seen, 0.1, 1.5), BENCH_INCONCLUSIVE);
+	assert_int_equal(bench_selfcheck_verdict(&short_of, 0.1, 1.5), BENCH_INCONCLUSIVE);
 	assert_string_equal(bench_verdict_name(BENCH_DIFFERS), "DIFFERS");
 }
 
