@@ -4,9 +4,10 @@
  * directories matches.  A pattern starting with "... " (mksquashfs
  * -wildcards) matches at any depth. */
 #include "tree/tree_priv.h"
+#include "common/regex.h"
 
+#include <errno.h>
 #include <fnmatch.h>
-#include <regex.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -22,7 +23,8 @@ static int regex_component(const char *pat, size_t plen, const char *name, size_
 		return 0;
 	snprintf(re_text, sizeof(re_text), "%.*s", (int)plen, pat);
 	snprintf(subject, sizeof(subject), "%.*s", (int)nlen, name);
-	if (regcomp(&re, re_text, REG_EXTENDED | REG_NOSUB))
+	/* every part compiled once before (ff_tree_check_excludes) */
+	if (ff_regcomp_ere(&re, re_text, NULL))
 		return 0;
 	hit = regexec(&re, subject, 0, NULL, 0) == 0;
 	regfree(&re);
@@ -86,6 +88,33 @@ int ff_tree_excluded(const struct ff_tree *tree, const char *rel)
 		*s = '\0';
 		if (matches(tree, buf))
 			return 1;
+	}
+	return 0;
+}
+
+/* -regex patterns are compiled part by part while matching; a part that is
+ * no regular expression (or one too costly to compile) is an error up
+ * front, as in mksquashfs, not an exclude that silently never matches. */
+int ff_tree_check_excludes(const struct ff_tree *tree, struct ff_err *err)
+{
+	char part[4096];
+	regex_t re;
+
+	if (tree->opts.exclude_mode != FF_EXCLUDE_REGEX)
+		return 0;
+	for (size_t i = 0; i < tree->n_excludes; i++) {
+		for (const char *p = tree->excludes[i]; *p; p += *p == '/') {
+			size_t len = strcspn(p, "/");
+
+			if (len >= sizeof(part))
+				return ff_err_set(err, EINVAL, "exclude '%s': a part longer than %zu bytes",
+						  tree->excludes[i], sizeof(part) - 1);
+			snprintf(part, sizeof(part), "%.*s", (int)len, p);
+			p += len;
+			if (ff_regcomp_ere(&re, part, err))
+				return ff_err_prefix(err, "exclude '%s'", tree->excludes[i]);
+			regfree(&re);
+		}
 	}
 	return 0;
 }

@@ -252,6 +252,10 @@ struct ff_tree *ff_tree_new(const struct ff_tree_opts *opts, struct ff_err *err)
 	tree->opts.n_excludes = 0;
 	if (opts && copy_excludes(tree, opts))
 		goto oom;
+	if (ff_tree_check_excludes(tree, err)) {
+		ff_tree_free(tree);
+		return NULL;
+	}
 	tree->root = calloc(1, sizeof(*tree->root) + 1);
 	if (tree->root)
 		tree->root->name = (char *)(tree->root + 1); /* "", as ff_tree_add_child */

@@ -118,6 +118,8 @@ int ff_tree_xattrs_add(struct ff_tree *tree, struct ff_err *err);
 
 /* exclude.c: mksquashfs -e semantics on a path relative to the source. */
 int ff_tree_excluded(const struct ff_tree *tree, const char *rel);
+/* -regex patterns: each part compiles (0), or -1 and why. */
+int ff_tree_check_excludes(const struct ff_tree *tree, struct ff_err *err);
 
 /* spool.c: the one temporary file holding tar and pseudo-file contents. */
 int ff_spool_reserve(struct ff_tree *tree, uint64_t size, uint64_t *off, struct ff_err *err);

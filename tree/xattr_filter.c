@@ -2,24 +2,18 @@
  * extended attributes whose full name ("user.comment") matches, or does not
  * match, a POSIX extended regular expression. */
 #include "tree/tree_priv.h"
+#include "common/regex.h"
 
-#include <errno.h>
-#include <regex.h>
 #include <stdlib.h>
 
 int ff_xattr_regex_check(const char *opt, const char *re_text, struct ff_err *err)
 {
 	regex_t re;
-	int rc = regcomp(&re, re_text, REG_EXTENDED | REG_NOSUB);
-	char msg[128];
 
-	if (rc == 0) {
-		regfree(&re);
-		return 0;
-	}
-	regerror(rc, &re, msg, sizeof(msg));
-	return ff_err_set(err, EINVAL, "%s: '%s' is not a regular expression: %s", opt, re_text,
-			  msg);
+	if (ff_regcomp_ere(&re, re_text, err))
+		return ff_err_prefix(err, "%s", opt);
+	regfree(&re);
+	return 0;
 }
 
 /* Keep the xattrs of n for which (match == keep_if). */
@@ -47,8 +41,8 @@ static int filter_all(struct ff_tree *tree, const char *re_text, int keep_if,
 
 	if (!re_text)
 		return 0;
-	if (regcomp(&re, re_text, REG_EXTENDED | REG_NOSUB))
-		return ff_xattr_regex_check("xattr filter", re_text, err);
+	if (ff_regcomp_ere(&re, re_text, err))
+		return ff_err_prefix(err, "xattr filter");
 	for (struct ff_node *n = tree->root; n; n = ff_tree_next(tree, n))
 		if (!n->link && n->n_xattrs)
 			filter_node(n, &re, keep_if);

@@ -158,6 +158,15 @@ is "$(xattrs_of "$T/xe.img" usr/lib/main.c)" "trusted.b" "-xattrs-exclude '^user
 mkfs.squashfs -quiet "$S" "$T/xi.img" -noappend -xattrs-include '^user\.'
 is "$(xattrs_of "$T/xi.img" usr/lib/main.c)" "user.a" "-xattrs-include '^user\.' keeps only them"
 rejects "-xattrs-exclude with a bad regex" "(" -xattrs-exclude '('
+# glibc's regcomp copies a repeated subtree once per count: a{1000}{1000}
+# builds a million nodes, and a chain of '+' doubles per '+' (the options
+# fuzzer's 2.5 GB).  Refused up front, by the estimate in common/regex.c.
+rejects "-xattrs-exclude whose repetitions explode" "a{1000}{1000}" -xattrs-exclude 'a{1000}{1000}'
+ok "  and says why" grep -q "expand to more than 131072 nodes" "$T/r.err"
+# mksquashfs: "FATAL ERROR: invalid regex (ab in export x/(ab"; we used to
+# build the image with an exclude that never matched
+rejects "-regex -e with a bad regex" "x/(ab" -regex -e 'x/(ab'
+rejects "-regex -e whose repetitions explode" "x/a{1000}{1000}" -regex -e 'x/a{1000}{1000}'
 mkfs.squashfs "$S" "$T/i.img" -noappend -info > "$T/i.out"
 ok "-info lists the entries" grep -q '^/usr/lib/libbig.so: ' "$T/i.out"
 
