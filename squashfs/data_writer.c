@@ -127,8 +127,11 @@ static int add_tail(struct sqfs_writer *w, struct ff_data *d, struct sqfs_file_d
 		got = ff_err_set(err, EIO, "short read of the last %u bytes", len);
 	if (got >= 0 && !w->o->no_sparse && ff_is_zero(tail, len)) {
 		/* like mksquashfs: an all-zero tail is a sparse block, not a
-		 * fragment (stream_file left room for one more size) */
+		 * fragment (stream_file left room for one more
+		 * size, or none when there was no block) */
 		free(tail);
+		if (!fd->sizes && !(fd->sizes = calloc(1, sizeof(*fd->sizes))))
+			return ff_err_set(err, ENOMEM, "out of memory");
 		fd->n_blocks++;
 		return submit_block(w, d, fd, fd->n_blocks - 1, off, len, err);
 	}
@@ -147,8 +150,9 @@ static int stream_file(struct sqfs_writer *w, struct ff_node *n, struct sqfs_fil
 	int ret = 0;
 
 	fd->n_blocks = (uint32_t)(size / w->block_size) + (tail && !frag);
-	fd->sizes = calloc(fd->n_blocks + 1, sizeof(*fd->sizes));
-	if (!fd->sizes)
+	/* Most small files have no block: no array (a million 4-byte
+	 * allocations cost 32 MB).  add_tail makes one if it needs it. */
+	if (fd->n_blocks && !(fd->sizes = calloc(fd->n_blocks + 1, sizeof(*fd->sizes))))
 		return ff_err_set(err, ENOMEM, "out of memory for %u block sizes", fd->n_blocks);
 	d = ff_tree_open_data(w->tree, n, err);
 	if (!d)
@@ -240,13 +244,18 @@ int sqfs_data_write(struct sqfs_writer *w, struct ff_err *err)
 	return 0;
 }
 
-void sqfs_data_free(struct sqfs_writer *w)
+void sqfs_files_free(struct sqfs_writer *w)
 {
 	for (size_t i = 0; w->fdata && i < w->n_files; i++)
 		free(w->fdata[i].sizes);
 	free(w->fdata);
 	free(w->files);
-	sqfs_frag_free(&w->frags);
 	w->fdata = NULL;
 	w->files = NULL;
+}
+
+void sqfs_data_free(struct sqfs_writer *w)
+{
+	sqfs_files_free(w);
+	sqfs_frag_free(&w->frags);
 }

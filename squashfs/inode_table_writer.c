@@ -137,7 +137,6 @@ static int write_inode(struct sqfs_writer *w, const struct ff_node *n,
 	fill_type(w, n, di, &in);
 	info->ref = sqfs_meta_ref(&w->inodes);
 	info->written = 1;
-	w->export_refs[info->ino - 1] = info->ref;
 	count(w, n);
 	sqfs_inode_encode_fixed(&in, fixed);
 	if (sqfs_meta_write(&w->inodes, fixed, sqfs_inode_fixed_size(in.type), err) < 0)
@@ -206,13 +205,13 @@ int sqfs_inodes_number(struct sqfs_writer *w, struct ff_err *err)
 	w->info[root->index].ino = ++w->next_ino;
 	w->inode_count = w->next_ino;
 	w->st->inode_count = w->inode_count;
-	w->export_refs = calloc(w->inode_count + 1, sizeof(*w->export_refs));
-	if (!w->export_refs)
-		return ff_err_set(err, ENOMEM, "out of memory for %u inodes", w->inode_count);
+	(void)err;
 	return 0;
 }
 
 int sqfs_inodes_write(struct sqfs_writer *w, struct ff_err *err)
 {
+	/* the table comes right after the data, which is all written now */
+	sqfs_meta_stream(&w->inodes, &w->sink);
 	return write_subtree(w, ff_tree_root(w->tree), err);
 }
