@@ -11,50 +11,45 @@
 
 #include "common/bytes.h"
 
-struct order {
-	struct ff_node *node;
-	size_t pos;
-};
-
+/* Data order: --sort priority, higher first, then tree order (a node's
+ * index is its pre-order number, so no second array is needed). */
 static int order_cmp(const void *a, const void *b)
 {
-	const struct order *x = a, *y = b;
+	const struct ff_node *x = *(struct ff_node *const *)a, *y = *(struct ff_node *const *)b;
 
-	if (x->node->sort_priority != y->node->sort_priority)
-		return x->node->sort_priority > y->node->sort_priority ? -1 : 1;
-	return (x->pos > y->pos) - (x->pos < y->pos);
+	if (x->sort_priority != y->sort_priority)
+		return x->sort_priority > y->sort_priority ? -1 : 1;
+	return (x->index > y->index) - (x->index < y->index);
 }
 
 static int collect_files(struct sqfs_writer *w, struct ff_err *err)
 {
-	struct order *ord;
 	size_t n = 0;
+	int sorted = 1;
 
 	for (struct ff_node *x = ff_tree_root(w->tree); x; x = ff_tree_next(w->tree, x))
-		n += !x->link && S_ISREG(x->mode);
-	ord = calloc(n + 1, sizeof(*ord));
+		if (!x->link && S_ISREG(x->mode)) {
+			n++;
+			sorted &= x->sort_priority == 0;
+		}
 	w->files = calloc(n + 1, sizeof(*w->files));
 	w->fdata = calloc(n + 1, sizeof(*w->fdata));
-	if (!ord || !w->files || !w->fdata) {
-		free(ord);
+	if (!w->files || !w->fdata)
 		return ff_err_set(err, ENOMEM, "out of memory for %zu files", n);
-	}
 	n = 0;
 	for (struct ff_node *x = ff_tree_root(w->tree); x; x = ff_tree_next(w->tree, x))
-		if (!x->link && S_ISREG(x->mode)) {
-			ord[n].node = x;
-			ord[n].pos = n;
-			n++;
-		}
-	qsort(ord, n, sizeof(*ord), order_cmp);
+		if (!x->link && S_ISREG(x->mode))
+			w->files[n++] = x;
+	/* without --sort the tree order is the data order: no sort, whose
+	 * merge buffer would be 8 MB at a million files */
+	if (!sorted)
+		qsort(w->files, n, sizeof(*w->files), order_cmp);
 	for (size_t i = 0; i < n; i++) {
-		w->files[i] = ord[i].node;
 		w->fdata[i].frag_index = SQFS_INVALID_FRAG;
-		w->info[ord[i].node->index].file = (uint32_t)i + 1;
-		w->bytes_total += ord[i].node->size;
+		w->info[w->files[i]->index].file = (uint32_t)i + 1;
+		w->bytes_total += w->files[i]->size;
 	}
 	w->n_files = n;
-	free(ord);
 	return 0;
 }
 
@@ -81,7 +76,6 @@ static int retire(void *user, struct sqfs_block *b, struct ff_err *err)
 		fd->blocks_start = w->sink.pos;
 	if (b->kind == FF_SQFS_BLOCK_SPARSE) {
 		fd->sizes[b->idx] = 0;
-		fd->sparse += b->in_len;
 		w->st->n_sparse_blocks++;
 		return 0;
 	}

@@ -43,6 +43,23 @@ static const struct sqfs_file_data *file_data(const struct sqfs_writer *w,
 	return fd->dup_of ? &w->fdata[fd->dup_of - 1] : fd;
 }
 
+/* The bytes a file's sparse blocks stand for, counted here rather than
+ * kept per file (few files have any): a stored block is never 0 bytes
+ * long, so a size of 0 marks a sparse one. */
+static uint64_t sparse_count(const struct sqfs_writer *w, const struct sqfs_file_data *fd,
+			     uint64_t size)
+{
+	uint64_t sum = 0;
+
+	for (uint32_t i = 0; i < fd->n_blocks; i++) {
+		uint64_t left = size - (uint64_t)i * w->block_size;
+
+		if (!fd->sizes[i])
+			sum += left < w->block_size ? left : w->block_size;
+	}
+	return sum < size ? sum : size - 1;
+}
+
 static void fill_type(const struct sqfs_writer *w, const struct ff_node *n,
 		      const struct sqfs_dir_info *di, struct sqfs_inode *in)
 {
@@ -63,7 +80,7 @@ static void fill_type(const struct sqfs_writer *w, const struct ff_node *n,
 		in->file_size = n->size;
 		/* mksquashfs: no sparse count for a host file without holes,
 		 * and never more than size - 1 */
-		in->sparse = n->dense ? 0 : fd->sparse < n->size ? fd->sparse : n->size - 1;
+		in->sparse = n->dense ? 0 : sparse_count(w, fd, n->size);
 		in->frag_index = fd->frag_index;
 		in->frag_offset = fd->frag_index == SQFS_INVALID_FRAG ? 0 : fd->frag_offset;
 		break;

@@ -102,11 +102,12 @@ void sqfs_readahead_stop(struct sqfs_readahead *ra);
 
 /* ---- per-node state ---- */
 /* Both are held for every file or node at once: indices instead of
- * pointers and no padding keep them at 40 and 24 bytes (a million files). */
+ * pointers and no padding keep them at 32 and 24 bytes (a million files). */
 struct sqfs_file_data {
 	uint64_t blocks_start;
-	uint32_t *sizes;      /* on-disk size of each block, with the raw bit */
-	uint64_t sparse;      /* bytes in sparse blocks */
+	uint32_t *sizes;      /* on-disk size of each block, with the raw bit;
+				 0 for a sparse block (which stands for
+				 block_size bytes, or the rest of the file) */
 	uint32_t n_blocks;
 	uint32_t frag_index;  /* SQFS_INVALID_FRAG when no tail fragment */
 	uint32_t frag_offset;
