@@ -33,7 +33,7 @@ static int collect_files(struct sqfs_writer *w, struct ff_err *err)
 			sorted &= x->sort_priority == 0;
 		}
 	w->files = calloc(n + 1, sizeof(*w->files));
-	w->fdata = calloc(n + 1, sizeof(*w->fdata));
+	w->fdata = calloc((size_t)ff_tree_count(w->tree) + 1, sizeof(*w->fdata));
 	if (!w->files || !w->fdata)
 		return ff_err_set(err, ENOMEM, "out of memory for %zu files", n);
 	n = 0;
@@ -45,8 +45,7 @@ static int collect_files(struct sqfs_writer *w, struct ff_err *err)
 	if (!sorted)
 		qsort(w->files, n, sizeof(*w->files), order_cmp);
 	for (size_t i = 0; i < n; i++) {
-		w->fdata[i].frag_index = SQFS_INVALID_FRAG;
-		w->info[w->files[i]->index].file = (uint32_t)i + 1;
+		sqfs_fdata(w, i)->frag_index = SQFS_INVALID_FRAG;
 		w->bytes_total += w->files[i]->size;
 	}
 	w->n_files = n;
@@ -174,7 +173,7 @@ static int write_all(struct sqfs_writer *w, struct ff_err *err)
 	char path[4096];
 
 	for (size_t i = 0; i < w->n_files; i++) {
-		struct sqfs_file_data *fd = &w->fdata[i];
+		struct sqfs_file_data *fd = sqfs_fdata(w, i);
 
 		if (!fd->dup_of && w->files[i]->size &&
 		    (w->o->append && w->files[i]->img == w->o->append
@@ -194,7 +193,7 @@ static int write_all(struct sqfs_writer *w, struct ff_err *err)
 static void count_dups(struct sqfs_writer *w)
 {
 	for (size_t i = 0; i < w->n_files; i++)
-		if (w->fdata[i].dup_of) {
+		if (sqfs_fdata(w, i)->dup_of) {
 			w->st->n_dup_files++;
 			w->st->dup_bytes += w->files[i]->size;
 		}
@@ -241,7 +240,7 @@ int sqfs_data_write(struct sqfs_writer *w, struct ff_err *err)
 void sqfs_files_free(struct sqfs_writer *w)
 {
 	for (size_t i = 0; w->fdata && i < w->n_files; i++)
-		free(w->fdata[i].sizes);
+		free(sqfs_fdata(w, i)->sizes);
 	free(w->fdata);
 	free(w->files);
 	w->fdata = NULL;

@@ -118,13 +118,13 @@ static int dedup_crc_run(struct sqfs_writer *w, const uint32_t *c, size_t n, uin
 		for (size_t r = 0; r < k; r++) {
 			int same;
 
-			if (w->fdata[c[r]].dup_of)
+			if (sqfs_fdata(w, c[r])->dup_of)
 				continue;
 			same = same_content(w, c[r], c[k], buf, err);
 			if (same < 0)
 				return -1;
 			if (same) {
-				w->fdata[c[k]].dup_of = c[r] + 1;
+				sqfs_fdata(w, c[k])->dup_of = w->files[c[r]]->index;
 				break;
 			}
 		}

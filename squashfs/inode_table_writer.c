@@ -38,9 +38,9 @@ static void fill_common(const struct sqfs_writer *w, const struct ff_node *n,
 static const struct sqfs_file_data *file_data(const struct sqfs_writer *w,
 					      const struct ff_node *n)
 {
-	const struct sqfs_file_data *fd = &w->fdata[w->info[n->index].file - 1];
+	const struct sqfs_file_data *fd = &w->fdata[n->index];
 
-	return fd->dup_of ? &w->fdata[fd->dup_of - 1] : fd;
+	return fd->dup_of ? &w->fdata[fd->dup_of] : fd;
 }
 
 /* The bytes a file's sparse blocks stand for, counted here rather than
@@ -153,12 +153,27 @@ static int write_inode(struct sqfs_writer *w, const struct ff_node *n,
 	fill_common(w, n, &in);
 	fill_type(w, n, di, &in);
 	info->ref = sqfs_meta_ref(&w->inodes);
-	info->written = 1;
 	count(w, n);
 	sqfs_inode_encode_fixed(&in, fixed);
 	if (sqfs_meta_write(&w->inodes, fixed, sqfs_inode_fixed_size(in.type), err) < 0)
 		return -1;
 	return write_tail(w, n, di, &in, err);
+}
+
+/* A hard-linked inode is written at the first of its names met.  The few
+ * such inodes are remembered in a map rather than with a flag on every
+ * node.  1 when p is to be written now, 0 when it was, -1 out of memory. */
+static int first_meeting(struct sqfs_writer *w, const struct ff_node *p, struct ff_err *err)
+{
+	uint32_t key = p->index;
+
+	if (p->nlink < 2)
+		return 1;
+	if (ff_hmap_find(&w->linked_written, &key, sizeof(key), NULL))
+		return 0;
+	if (ff_hmap_set(&w->linked_written, &key, sizeof(key), 1) < 0)
+		return ff_err_set(err, ENOMEM, "out of memory for hard links");
+	return 1;
 }
 
 static int write_dir(struct sqfs_writer *w, const struct ff_node *d, struct ff_err *err)
@@ -200,6 +215,7 @@ static int write_subtree(struct sqfs_writer *w, const struct ff_node *d, struct 
 	for (uint32_t i = 0; i < d->n_children; i++) {
 		const struct ff_node *c = d->children[i];
 		const struct ff_node *p = c->link ? c->link : c;
+		int first;
 
 		if (S_ISDIR(c->mode)) {
 			if (write_subtree(w, c, err) < 0)
@@ -207,7 +223,8 @@ static int write_subtree(struct sqfs_writer *w, const struct ff_node *d, struct 
 			continue;
 		}
 		w->st->n_hardlinks += c->link != NULL;
-		if (!w->info[p->index].written && write_inode(w, p, NULL, err) < 0)
+		first = first_meeting(w, p, err);
+		if (first < 0 || (first && write_inode(w, p, NULL, err) < 0))
 			return -1;
 	}
 	return write_dir(w, d, err);

@@ -194,6 +194,7 @@ static void release(struct sqfs_writer *w)
 	sqfs_ids_free(&w->ids);
 	sqfs_meta_free(&w->inodes);
 	sqfs_meta_free(&w->dirs);
+	ff_hmap_clear(&w->linked_written, NULL);
 	free(w->info);
 	ff_comp_ctx_free(w->mctx);
 }

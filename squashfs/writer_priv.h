@@ -101,8 +101,8 @@ void sqfs_readahead_progress(struct sqfs_readahead *ra, uint64_t bytes_done);
 void sqfs_readahead_stop(struct sqfs_readahead *ra);
 
 /* ---- per-node state ---- */
-/* Both are held for every file or node at once: indices instead of
- * pointers and no padding keep them at 32 and 24 bytes (a million files). */
+/* Both are held for every node at once (a million files): indices
+ * instead of pointers and no padding keep them at 32 and 16 bytes. */
 struct sqfs_file_data {
 	uint64_t blocks_start;
 	uint32_t *sizes;      /* on-disk size of each block, with the raw bit;
@@ -111,16 +111,14 @@ struct sqfs_file_data {
 	uint32_t n_blocks;
 	uint32_t frag_index;  /* SQFS_INVALID_FRAG when no tail fragment */
 	uint32_t frag_offset;
-	uint32_t dup_of;      /* 1 + index in fdata of an earlier file with the
-				 same content, or 0 */
+	uint32_t dup_of;      /* node index of an earlier file in data order
+				 with the same content, or 0 */
 };
 
 struct sqfs_node_info {
 	uint64_t ref;         /* inode reference once written */
 	uint32_t ino;         /* inode number, 0 until numbered */
 	uint32_t xattr;       /* xattr id or SQFS_INVALID_XATTR */
-	uint32_t file;        /* regular files: 1 + index in fdata, else 0 */
-	uint32_t written;
 };
 
 /* ---- fragment_writer.c: packing tail ends into fragment blocks ---- */
@@ -161,7 +159,9 @@ struct sqfs_writer {
 	struct sqfs_block_proc *bp;
 	struct sqfs_readahead *ra;
 	struct ff_node **files;         /* regular files (primaries), data order */
-	struct sqfs_file_data *fdata;   /* parallel to files */
+	struct sqfs_file_data *fdata;   /* by ff_node.index (sqfs_fdata): no
+					   per-node map to a data position */
+	struct ff_hmap linked_written;  /* hard-linked inodes already written */
 	size_t n_files;
 	uint64_t bytes_done, bytes_total;
 };
@@ -170,6 +170,12 @@ static inline struct sqfs_node_info *sqfs_info(const struct sqfs_writer *w,
 					       const struct ff_node *n)
 {
 	return &w->info[(n->link ? n->link : n)->index];
+}
+
+/* The file record of files[i] (i in data order). */
+static inline struct sqfs_file_data *sqfs_fdata(const struct sqfs_writer *w, size_t i)
+{
+	return &w->fdata[w->files[i]->index];
 }
 
 /* writer.c */
@@ -192,8 +198,9 @@ int sqfs_frag_flush(struct sqfs_writer *w, struct ff_err *err);
 int sqfs_frag_retire(struct sqfs_writer *w, struct sqfs_block *b, struct ff_err *err);
 void sqfs_frag_free(struct sqfs_frag_writer *f);
 
-/* dedup_writer.c: fdata[i].dup_of set when files[i] has the same content
- * as an earlier file in data order (always a first copy, never a chain). */
+/* dedup_writer.c: sqfs_fdata(w, i)->dup_of set when files[i] has the same
+ * content as an earlier file in data order (always a first copy, never a
+ * chain). */
 int sqfs_dedup(struct sqfs_writer *w, struct ff_err *err);
 
 /* data_writer.c: every file's blocks and tails, in data order. */
