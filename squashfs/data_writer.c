@@ -120,8 +120,8 @@ static int add_tail(struct sqfs_writer *w, struct ff_data *d, struct sqfs_file_d
 		got = ff_err_set(err, EIO, "short read of the last %u bytes", len);
 	if (got >= 0 && !w->o->no_sparse && ff_is_zero(tail, len)) {
 		/* like mksquashfs: an all-zero tail is a sparse block, not a
-		 * fragment (stream_file left room for one more
-		 * size, or none when there was no block) */
+		 * fragment (stream_file left room for one more size, or
+		 * made no array when there was no block) */
 		free(tail);
 		if (!fd->sizes && !(fd->sizes = calloc(1, sizeof(*fd->sizes))))
 			return ff_err_set(err, ENOMEM, "out of memory");
