@@ -139,8 +139,5 @@ int sqfs_append_file(struct sqfs_writer *w, const struct ff_node *n, struct sqfs
 	fd->blocks_start = in.blocks_start;
 	fd->frag_index = in.frag_index;
 	fd->frag_offset = in.frag_offset;
-	for (uint32_t i = 0; i < fd->n_blocks; i++)
-		if (!fd->sizes[i]) /* sparse: the bytes it stands for */
-			fd->sparse += i + 1 == fd->n_blocks && tail ? tail : bs;
 	return 0;
 }

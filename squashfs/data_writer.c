@@ -11,50 +11,44 @@
 
 #include "common/bytes.h"
 
-struct order {
-	struct ff_node *node;
-	size_t pos;
-};
-
+/* Data order: --sort priority, higher first, then tree order (a node's
+ * index is its pre-order number, so no second array is needed). */
 static int order_cmp(const void *a, const void *b)
 {
-	const struct order *x = a, *y = b;
+	const struct ff_node *x = *(struct ff_node *const *)a, *y = *(struct ff_node *const *)b;
 
-	if (x->node->sort_priority != y->node->sort_priority)
-		return x->node->sort_priority > y->node->sort_priority ? -1 : 1;
-	return (x->pos > y->pos) - (x->pos < y->pos);
+	if (x->sort_priority != y->sort_priority)
+		return x->sort_priority > y->sort_priority ? -1 : 1;
+	return (x->index > y->index) - (x->index < y->index);
 }
 
 static int collect_files(struct sqfs_writer *w, struct ff_err *err)
 {
-	struct order *ord;
 	size_t n = 0;
+	int sorted = 1;
 
 	for (struct ff_node *x = ff_tree_root(w->tree); x; x = ff_tree_next(w->tree, x))
-		n += !x->link && S_ISREG(x->mode);
-	ord = calloc(n + 1, sizeof(*ord));
+		if (!x->link && S_ISREG(x->mode)) {
+			n++;
+			sorted &= x->sort_priority == 0;
+		}
 	w->files = calloc(n + 1, sizeof(*w->files));
-	w->fdata = calloc(n + 1, sizeof(*w->fdata));
-	if (!ord || !w->files || !w->fdata) {
-		free(ord);
+	w->fdata = calloc((size_t)ff_tree_count(w->tree) + 1, sizeof(*w->fdata));
+	if (!w->files || !w->fdata)
 		return ff_err_set(err, ENOMEM, "out of memory for %zu files", n);
-	}
 	n = 0;
 	for (struct ff_node *x = ff_tree_root(w->tree); x; x = ff_tree_next(w->tree, x))
-		if (!x->link && S_ISREG(x->mode)) {
-			ord[n].node = x;
-			ord[n].pos = n;
-			n++;
-		}
-	qsort(ord, n, sizeof(*ord), order_cmp);
+		if (!x->link && S_ISREG(x->mode))
+			w->files[n++] = x;
+	/* without --sort the tree order is the data order: no sort, whose
+	 * merge buffer would be 8 MB at a million files */
+	if (!sorted)
+		qsort(w->files, n, sizeof(*w->files), order_cmp);
 	for (size_t i = 0; i < n; i++) {
-		w->files[i] = ord[i].node;
-		w->fdata[i].frag_index = SQFS_INVALID_FRAG;
-		w->info[ord[i].node->index].file = (uint32_t)i + 1;
-		w->bytes_total += ord[i].node->size;
+		sqfs_fdata(w, i)->frag_index = SQFS_INVALID_FRAG;
+		w->bytes_total += w->files[i]->size;
 	}
 	w->n_files = n;
-	free(ord);
 	return 0;
 }
 
@@ -81,7 +75,6 @@ static int retire(void *user, struct sqfs_block *b, struct ff_err *err)
 		fd->blocks_start = w->sink.pos;
 	if (b->kind == FF_SQFS_BLOCK_SPARSE) {
 		fd->sizes[b->idx] = 0;
-		fd->sparse += b->in_len;
 		w->st->n_sparse_blocks++;
 		return 0;
 	}
@@ -127,8 +120,11 @@ static int add_tail(struct sqfs_writer *w, struct ff_data *d, struct sqfs_file_d
 		got = ff_err_set(err, EIO, "short read of the last %u bytes", len);
 	if (got >= 0 && !w->o->no_sparse && ff_is_zero(tail, len)) {
 		/* like mksquashfs: an all-zero tail is a sparse block, not a
-		 * fragment (stream_file left room for one more size) */
+		 * fragment (stream_file left room for one more size, or
+		 * made no array when there was no block) */
 		free(tail);
+		if (!fd->sizes && !(fd->sizes = calloc(1, sizeof(*fd->sizes))))
+			return ff_err_set(err, ENOMEM, "out of memory");
 		fd->n_blocks++;
 		return submit_block(w, d, fd, fd->n_blocks - 1, off, len, err);
 	}
@@ -147,8 +143,9 @@ static int stream_file(struct sqfs_writer *w, struct ff_node *n, struct sqfs_fil
 	int ret = 0;
 
 	fd->n_blocks = (uint32_t)(size / w->block_size) + (tail && !frag);
-	fd->sizes = calloc(fd->n_blocks + 1, sizeof(*fd->sizes));
-	if (!fd->sizes)
+	/* Most small files have no block: no array (a million 4-byte
+	 * allocations cost 32 MB).  add_tail makes one if it needs it. */
+	if (fd->n_blocks && !(fd->sizes = calloc(fd->n_blocks + 1, sizeof(*fd->sizes))))
 		return ff_err_set(err, ENOMEM, "out of memory for %u block sizes", fd->n_blocks);
 	d = ff_tree_open_data(w->tree, n, err);
 	if (!d)
@@ -176,7 +173,7 @@ static int write_all(struct sqfs_writer *w, struct ff_err *err)
 	char path[4096];
 
 	for (size_t i = 0; i < w->n_files; i++) {
-		struct sqfs_file_data *fd = &w->fdata[i];
+		struct sqfs_file_data *fd = sqfs_fdata(w, i);
 
 		if (!fd->dup_of && w->files[i]->size &&
 		    (w->o->append && w->files[i]->img == w->o->append
@@ -196,7 +193,7 @@ static int write_all(struct sqfs_writer *w, struct ff_err *err)
 static void count_dups(struct sqfs_writer *w)
 {
 	for (size_t i = 0; i < w->n_files; i++)
-		if (w->fdata[i].dup_of) {
+		if (sqfs_fdata(w, i)->dup_of) {
 			w->st->n_dup_files++;
 			w->st->dup_bytes += w->files[i]->size;
 		}
@@ -240,13 +237,18 @@ int sqfs_data_write(struct sqfs_writer *w, struct ff_err *err)
 	return 0;
 }
 
-void sqfs_data_free(struct sqfs_writer *w)
+void sqfs_files_free(struct sqfs_writer *w)
 {
 	for (size_t i = 0; w->fdata && i < w->n_files; i++)
-		free(w->fdata[i].sizes);
+		free(sqfs_fdata(w, i)->sizes);
 	free(w->fdata);
 	free(w->files);
-	sqfs_frag_free(&w->frags);
 	w->fdata = NULL;
 	w->files = NULL;
+}
+
+void sqfs_data_free(struct sqfs_writer *w)
+{
+	sqfs_files_free(w);
+	sqfs_frag_free(&w->frags);
 }

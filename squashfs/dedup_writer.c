@@ -17,30 +17,39 @@
 
 #define CHUNK (256u * 1024)
 
-/* 16 bytes: one for every file is held next to the writer's own records,
- * the peak of a million-file build */
-struct cand {
-	uint64_t size;
-	uint32_t i;           /* index in files (a tree has at most 2^32 nodes) */
-	uint32_t crc;
+/* The candidates are file indices (4 bytes; a tree has at most 2^32
+ * nodes) sorted in place, first by size, then each run of one size by crc:
+ * 16-byte records and the sort's merge buffer for them held 32 bytes a
+ * file, the peak of a million-file build. */
+struct sort_ctx {
+	const struct sqfs_writer *w;
+	const uint32_t *crcs;
 };
 
-static int by_size(const void *a, const void *b)
+static int by_size(const void *a, const void *b, void *arg)
 {
-	const struct cand *x = a, *y = b;
+	const struct sort_ctx *s = arg;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	uint64_t sx = s->w->files[x]->size, sy = s->w->files[y]->size;
 
-	if (x->size != y->size)
-		return x->size < y->size ? -1 : 1;
-	return (x->i > y->i) - (x->i < y->i);
+	if (sx != sy)
+		return sx < sy ? -1 : 1;
+	return (x > y) - (x < y);
 }
 
-static int by_crc(const void *a, const void *b)
+static int by_crc(const void *a, const void *b, void *arg)
 {
-	const struct cand *x = a, *y = b;
+	const struct sort_ctx *s = arg;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
 
-	if (x->crc != y->crc)
-		return x->crc < y->crc ? -1 : 1;
-	return (x->i > y->i) - (x->i < y->i);
+	if (s->crcs[x] != s->crcs[y])
+		return s->crcs[x] < s->crcs[y] ? -1 : 1;
+	return (x > y) - (x < y);
+}
+
+static uint64_t cand_size(const struct sqfs_writer *w, uint32_t i)
+{
+	return w->files[i]->size;
 }
 
 static int file_crc(struct sqfs_writer *w, size_t i, uint8_t *buf, uint32_t *crc,
@@ -102,36 +111,35 @@ static int same_content(struct sqfs_writer *w, size_t a, size_t b, uint8_t *buf,
 	return ret;
 }
 
-static int dedup_crc_run(struct sqfs_writer *w, struct cand *c, size_t n, uint8_t *buf,
+static int dedup_crc_run(struct sqfs_writer *w, const uint32_t *c, size_t n, uint8_t *buf,
 			 struct ff_err *err)
 {
 	for (size_t k = 1; k < n; k++)
 		for (size_t r = 0; r < k; r++) {
 			int same;
 
-			if (w->fdata[c[r].i].dup_of)
+			if (sqfs_fdata(w, c[r])->dup_of)
 				continue;
-			same = same_content(w, c[r].i, c[k].i, buf, err);
+			same = same_content(w, c[r], c[k], buf, err);
 			if (same < 0)
 				return -1;
 			if (same) {
-				w->fdata[c[k].i].dup_of = (uint32_t)c[r].i + 1;
+				sqfs_fdata(w, c[k])->dup_of = w->files[c[r]]->index;
 				break;
 			}
 		}
 	return 0;
 }
 
-static int dedup_size_run(struct sqfs_writer *w, struct cand *c, size_t n, const uint32_t *crcs,
+static int dedup_size_run(struct sqfs_writer *w, uint32_t *c, size_t n, const uint32_t *crcs,
 			  uint8_t *buf, struct ff_err *err)
 {
+	struct sort_ctx ctx = { .w = w, .crcs = crcs };
 	size_t s = 0;
 
-	for (size_t k = 0; k < n; k++)
-		c[k].crc = crcs[c[k].i];
-	qsort(c, n, sizeof(*c), by_crc);
+	qsort_r(c, n, sizeof(*c), by_crc, &ctx);
 	for (size_t k = 1; k <= n; k++) {
-		if (k < n && c[k].crc == c[s].crc)
+		if (k < n && crcs[c[k]] == crcs[c[s]])
 			continue;
 		if (k - s > 1 && dedup_crc_run(w, c + s, k - s, buf, err) < 0)
 			return -1;
@@ -141,15 +149,16 @@ static int dedup_size_run(struct sqfs_writer *w, struct cand *c, size_t n, const
 }
 
 /* Marks in want[] (by data index) the files whose size is shared. */
-static void mark_shared_sizes(const struct cand *c, size_t n, uint8_t *want)
+static void mark_shared_sizes(const struct sqfs_writer *w, const uint32_t *c, size_t n,
+			      uint8_t *want)
 {
 	size_t s = 0;
 
 	for (size_t k = 1; k <= n; k++) {
-		if (k < n && c[k].size == c[s].size)
+		if (k < n && cand_size(w, c[k]) == cand_size(w, c[s]))
 			continue;
-		for (size_t r = s; k - s > 1 && c[s].size && r < k; r++)
-			want[c[r].i] = 1;
+		for (size_t r = s; k - s > 1 && cand_size(w, c[s]) && r < k; r++)
+			want[c[r]] = 1;
 		s = k;
 	}
 }
@@ -225,15 +234,16 @@ static int crc_wanted(struct sqfs_writer *w, const uint8_t *want, uint32_t *crcs
 	return -1;
 }
 
-static int dedup_groups(struct sqfs_writer *w, struct cand *c, const uint32_t *crcs,
+static int dedup_groups(struct sqfs_writer *w, uint32_t *c, const uint32_t *crcs,
 			uint8_t *buf, struct ff_err *err)
 {
 	size_t s = 0;
 
 	for (size_t k = 1; k <= w->n_files; k++) {
-		if (k < w->n_files && c[k].size == c[s].size)
+		if (k < w->n_files && cand_size(w, c[k]) == cand_size(w, c[s]))
 			continue;
-		if (k - s > 1 && c[s].size && dedup_size_run(w, c + s, k - s, crcs, buf, err) < 0)
+		if (k - s > 1 && cand_size(w, c[s]) &&
+		    dedup_size_run(w, c + s, k - s, crcs, buf, err) < 0)
 			return -1;
 		s = k;
 	}
@@ -242,7 +252,8 @@ static int dedup_groups(struct sqfs_writer *w, struct cand *c, const uint32_t *c
 
 int sqfs_dedup(struct sqfs_writer *w, struct ff_err *err)
 {
-	struct cand *c = calloc(w->n_files + 1, sizeof(*c));
+	struct sort_ctx ctx = { .w = w };
+	uint32_t *c = calloc(w->n_files + 1, sizeof(*c));
 	uint32_t *crcs = calloc(w->n_files + 1, sizeof(*crcs));
 	uint8_t *want = calloc(w->n_files + 1, 1);
 	uint8_t *buf = malloc(2 * CHUNK);
@@ -252,12 +263,10 @@ int sqfs_dedup(struct sqfs_writer *w, struct ff_err *err)
 		ff_err_set(err, ENOMEM, "dedup: out of memory");
 		goto out;
 	}
-	for (size_t i = 0; i < w->n_files; i++) {
-		c[i].i = (uint32_t)i;
-		c[i].size = w->files[i]->size;
-	}
-	qsort(c, w->n_files, sizeof(*c), by_size);
-	mark_shared_sizes(c, w->n_files, want);
+	for (size_t i = 0; i < w->n_files; i++)
+		c[i] = (uint32_t)i;
+	qsort_r(c, w->n_files, sizeof(*c), by_size, &ctx);
+	mark_shared_sizes(w, c, w->n_files, want);
 	if (crc_wanted(w, want, crcs, err) == 0)
 		ret = dedup_groups(w, c, crcs, buf, err);
 out:

@@ -38,9 +38,26 @@ static void fill_common(const struct sqfs_writer *w, const struct ff_node *n,
 static const struct sqfs_file_data *file_data(const struct sqfs_writer *w,
 					      const struct ff_node *n)
 {
-	const struct sqfs_file_data *fd = &w->fdata[w->info[n->index].file - 1];
+	const struct sqfs_file_data *fd = &w->fdata[n->index];
 
-	return fd->dup_of ? &w->fdata[fd->dup_of - 1] : fd;
+	return fd->dup_of ? &w->fdata[fd->dup_of] : fd;
+}
+
+/* The bytes a file's sparse blocks stand for, counted here rather than
+ * kept per file (few files have any): a stored block is never 0 bytes
+ * long, so a size of 0 marks a sparse one. */
+static uint64_t sparse_count(const struct sqfs_writer *w, const struct sqfs_file_data *fd,
+			     uint64_t size)
+{
+	uint64_t sum = 0;
+
+	for (uint32_t i = 0; i < fd->n_blocks; i++) {
+		uint64_t left = size - (uint64_t)i * w->block_size;
+
+		if (!fd->sizes[i])
+			sum += left < w->block_size ? left : w->block_size;
+	}
+	return sum < size ? sum : size - 1;
 }
 
 static void fill_type(const struct sqfs_writer *w, const struct ff_node *n,
@@ -63,7 +80,7 @@ static void fill_type(const struct sqfs_writer *w, const struct ff_node *n,
 		in->file_size = n->size;
 		/* mksquashfs: no sparse count for a host file without holes,
 		 * and never more than size - 1 */
-		in->sparse = n->dense ? 0 : fd->sparse < n->size ? fd->sparse : n->size - 1;
+		in->sparse = n->dense ? 0 : sparse_count(w, fd, n->size);
 		in->frag_index = fd->frag_index;
 		in->frag_offset = fd->frag_index == SQFS_INVALID_FRAG ? 0 : fd->frag_offset;
 		break;
@@ -136,13 +153,27 @@ static int write_inode(struct sqfs_writer *w, const struct ff_node *n,
 	fill_common(w, n, &in);
 	fill_type(w, n, di, &in);
 	info->ref = sqfs_meta_ref(&w->inodes);
-	info->written = 1;
-	w->export_refs[info->ino - 1] = info->ref;
 	count(w, n);
 	sqfs_inode_encode_fixed(&in, fixed);
 	if (sqfs_meta_write(&w->inodes, fixed, sqfs_inode_fixed_size(in.type), err) < 0)
 		return -1;
 	return write_tail(w, n, di, &in, err);
+}
+
+/* A hard-linked inode is written at the first of its names met.  The few
+ * such inodes are remembered in a map rather than with a flag on every
+ * node.  1 when p is to be written now, 0 when it was, -1 out of memory. */
+static int first_meeting(struct sqfs_writer *w, const struct ff_node *p, struct ff_err *err)
+{
+	uint32_t key = p->index;
+
+	if (p->nlink < 2)
+		return 1;
+	if (ff_hmap_find(&w->linked_written, &key, sizeof(key), NULL))
+		return 0;
+	if (ff_hmap_set(&w->linked_written, &key, sizeof(key), 1) < 0)
+		return ff_err_set(err, ENOMEM, "out of memory for hard links");
+	return 1;
 }
 
 static int write_dir(struct sqfs_writer *w, const struct ff_node *d, struct ff_err *err)
@@ -184,6 +215,7 @@ static int write_subtree(struct sqfs_writer *w, const struct ff_node *d, struct 
 	for (uint32_t i = 0; i < d->n_children; i++) {
 		const struct ff_node *c = d->children[i];
 		const struct ff_node *p = c->link ? c->link : c;
+		int first;
 
 		if (S_ISDIR(c->mode)) {
 			if (write_subtree(w, c, err) < 0)
@@ -191,7 +223,8 @@ static int write_subtree(struct sqfs_writer *w, const struct ff_node *d, struct 
 			continue;
 		}
 		w->st->n_hardlinks += c->link != NULL;
-		if (!w->info[p->index].written && write_inode(w, p, NULL, err) < 0)
+		first = first_meeting(w, p, err);
+		if (first < 0 || (first && write_inode(w, p, NULL, err) < 0))
 			return -1;
 	}
 	return write_dir(w, d, err);
@@ -206,13 +239,13 @@ int sqfs_inodes_number(struct sqfs_writer *w, struct ff_err *err)
 	w->info[root->index].ino = ++w->next_ino;
 	w->inode_count = w->next_ino;
 	w->st->inode_count = w->inode_count;
-	w->export_refs = calloc(w->inode_count + 1, sizeof(*w->export_refs));
-	if (!w->export_refs)
-		return ff_err_set(err, ENOMEM, "out of memory for %u inodes", w->inode_count);
+	(void)err;
 	return 0;
 }
 
 int sqfs_inodes_write(struct sqfs_writer *w, struct ff_err *err)
 {
+	/* the table comes right after the data, which is all written now */
+	sqfs_meta_stream(&w->inodes, &w->sink);
 	return write_subtree(w, ff_tree_root(w->tree), err);
 }

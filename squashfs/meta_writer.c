@@ -1,7 +1,9 @@
 /* Metadata blocks: the stream is cut into 8 KiB pieces, each compressed on
  * its own (stored raw when compression does not shrink it) behind a 2-byte
  * header.  Tables are small next to file data, so the finished blocks stay
- * in memory until the image layout places them. */
+ * in memory until the image layout places them; the inode table, which
+ * directly follows the data and is the largest (about 10 bytes a small
+ * file), is streamed to the image instead. */
 #include "squashfs/writer_priv.h"
 
 #include <errno.h>
@@ -14,6 +16,25 @@ void sqfs_meta_init(struct sqfs_meta_writer *mw, struct ff_comp_ctx *ctx)
 {
 	memset(mw, 0, sizeof(*mw));
 	mw->ctx = ctx;
+}
+
+/* Streamed blocks are written in runs of at least this many bytes. */
+#define SPILL_BYTES (64u * 1024)
+
+void sqfs_meta_stream(struct sqfs_meta_writer *mw, struct sqfs_sink *s)
+{
+	/* what out holds now is not written yet: the table starts here */
+	mw->direct = s;
+	mw->direct_start = s->pos;
+}
+
+static int spill(struct sqfs_meta_writer *mw, struct ff_err *err)
+{
+	if (sqfs_sink_write(mw->direct, mw->out, mw->len, err) < 0)
+		return -1;
+	mw->base += mw->len;
+	mw->len = 0;
+	return 0;
 }
 
 void sqfs_meta_free(struct sqfs_meta_writer *mw)
@@ -68,13 +89,13 @@ int sqfs_meta_flush(struct sqfs_meta_writer *mw, struct ff_err *err)
 	raw = n == FF_COMP_NOSHRINK;
 	if (raw)
 		n = (ssize_t)mw->fill;
-	mw->starts[mw->n_starts++] = mw->len;
+	mw->starts[mw->n_starts++] = mw->base + mw->len;
 	ff_put_le16(mw->out + mw->len, sqfs_meta_header_encode((uint32_t)n, raw));
 	memcpy(mw->out + mw->len + SQFS_META_HEADER_SIZE, raw ? mw->block : mw->scratch,
 	       (size_t)n);
 	mw->len += SQFS_META_HEADER_SIZE + (size_t)n;
 	mw->fill = 0;
-	return 0;
+	return mw->direct && mw->len >= SPILL_BYTES ? spill(mw, err) : 0;
 }
 
 int sqfs_meta_write(struct sqfs_meta_writer *mw, const void *buf, size_t len,

@@ -15,7 +15,7 @@ int sqfs_meta_emit(struct sqfs_sink *s, struct sqfs_meta_writer *mw, uint64_t *s
 {
 	if (sqfs_meta_flush(mw, err) < 0)
 		return -1;
-	*start = s->pos;
+	*start = mw->direct ? mw->direct_start : s->pos;
 	return sqfs_sink_write(s, mw->out, mw->len, err);
 }
 

@@ -106,11 +106,12 @@ static uint16_t super_flags(const struct ff_sqfs_write_opts *o)
 
 static int write_tables(struct sqfs_writer *w, struct sqfs_super *sb, struct ff_err *err)
 {
-	uint64_t start = w->sink.pos;
+	uint64_t start;
 
+	/* streamed since the data ended: mostly written already */
 	if (sqfs_meta_emit(&w->sink, &w->inodes, &sb->inode_table, err) < 0)
 		return -1;
-	w->st->inode_table_bytes = w->sink.pos - start;
+	w->st->inode_table_bytes = w->sink.pos - sb->inode_table;
 	start = w->sink.pos;
 	if (sqfs_meta_emit(&w->sink, &w->dirs, &sb->dir_table, err) < 0)
 		return -1;
@@ -182,6 +183,7 @@ static int build(struct sqfs_writer *w, struct ff_err *err)
 	    sqfs_data_write(w, err) < 0 ||
 	    sqfs_inodes_write(w, err) < 0)
 		return -1;
+	sqfs_files_free(w);
 	return finish(w, &sb, err);
 }
 
@@ -192,7 +194,7 @@ static void release(struct sqfs_writer *w)
 	sqfs_ids_free(&w->ids);
 	sqfs_meta_free(&w->inodes);
 	sqfs_meta_free(&w->dirs);
-	free(w->export_refs);
+	ff_hmap_clear(&w->linked_written, NULL);
 	free(w->info);
 	ff_comp_ctx_free(w->mctx);
 }

@@ -22,7 +22,8 @@ struct sqfs_sink {
 int sqfs_sink_write(struct sqfs_sink *s, const void *buf, size_t len, struct ff_err *err);
 
 
-/* ---- meta_writer.c: a stream of 8 KiB metadata blocks kept in memory ---- */
+/* ---- meta_writer.c: a stream of 8 KiB metadata blocks kept in memory,
+ * or written to the image as they fill (sqfs_meta_stream) ---- */
 struct sqfs_meta_writer {
 	struct ff_comp_ctx *ctx; /* NULL: blocks are stored uncompressed */
 	uint8_t block[SQFS_META_SIZE];
@@ -30,11 +31,19 @@ struct sqfs_meta_writer {
 	size_t fill;          /* bytes in block; always < SQFS_META_SIZE */
 	uint64_t raw_pos;     /* uncompressed bytes written so far */
 	uint8_t *out;         /* finished blocks, each with its 2-byte header */
-	size_t len, cap;
-	uint64_t *starts;     /* offset of each finished block in out */
+	size_t len, cap;      /* bytes in out */
+	uint64_t *starts;     /* offset of each finished block in the table */
 	size_t n_starts, starts_cap;
+	struct sqfs_sink *direct; /* streaming: out is written here past a size */
+	uint64_t direct_start;    /* where the table starts in direct */
+	uint64_t base;            /* table bytes already written to direct */
 };
 void sqfs_meta_init(struct sqfs_meta_writer *mw, struct ff_comp_ctx *ctx);
+/* From now on finished blocks go to s, at its current position, whenever
+ * 64 KiB of them are waiting; nothing else may write to s until
+ * sqfs_meta_emit.  For a table that directly follows what is already
+ * written (the inode table after the data), so it is never held whole. */
+void sqfs_meta_stream(struct sqfs_meta_writer *mw, struct sqfs_sink *s);
 int sqfs_meta_write(struct sqfs_meta_writer *mw, const void *buf, size_t len,
 		    struct ff_err *err);
 /* Close a partial block. */
@@ -43,7 +52,7 @@ void sqfs_meta_free(struct sqfs_meta_writer *mw);
 /* Where the next byte goes: block start relative to the table, offset. */
 static inline uint64_t sqfs_meta_ref(const struct sqfs_meta_writer *mw)
 {
-	return sqfs_ref(mw->len, (uint32_t)mw->fill);
+	return sqfs_ref(mw->base + mw->len, (uint32_t)mw->fill);
 }
 
 /* ---- table_writer.c: lookup tables (metadata blocks + u64 locations) ---- */
@@ -92,25 +101,24 @@ void sqfs_readahead_progress(struct sqfs_readahead *ra, uint64_t bytes_done);
 void sqfs_readahead_stop(struct sqfs_readahead *ra);
 
 /* ---- per-node state ---- */
-/* Both are held for every file or node at once: indices instead of
- * pointers and no padding keep them at 40 and 24 bytes (a million files). */
+/* Both are held for every node at once (a million files): indices
+ * instead of pointers and no padding keep them at 32 and 16 bytes. */
 struct sqfs_file_data {
 	uint64_t blocks_start;
-	uint32_t *sizes;      /* on-disk size of each block, with the raw bit */
-	uint64_t sparse;      /* bytes in sparse blocks */
+	uint32_t *sizes;      /* on-disk size of each block, with the raw bit;
+				 0 for a sparse block (which stands for
+				 block_size bytes, or the rest of the file) */
 	uint32_t n_blocks;
 	uint32_t frag_index;  /* SQFS_INVALID_FRAG when no tail fragment */
 	uint32_t frag_offset;
-	uint32_t dup_of;      /* 1 + index in fdata of an earlier file with the
-				 same content, or 0 */
+	uint32_t dup_of;      /* node index of an earlier file in data order
+				 with the same content, or 0 */
 };
 
 struct sqfs_node_info {
 	uint64_t ref;         /* inode reference once written */
 	uint32_t ino;         /* inode number, 0 until numbered */
 	uint32_t xattr;       /* xattr id or SQFS_INVALID_XATTR */
-	uint32_t file;        /* regular files: 1 + index in fdata, else 0 */
-	uint32_t written;
 };
 
 /* ---- fragment_writer.c: packing tail ends into fragment blocks ---- */
@@ -148,11 +156,12 @@ struct sqfs_writer {
 	struct sqfs_id_table ids;
 	struct sqfs_xattr_writer *xattrs;
 	struct sqfs_frag_writer frags;
-	uint64_t *export_refs;          /* by inode number - 1 */
 	struct sqfs_block_proc *bp;
 	struct sqfs_readahead *ra;
 	struct ff_node **files;         /* regular files (primaries), data order */
-	struct sqfs_file_data *fdata;   /* parallel to files */
+	struct sqfs_file_data *fdata;   /* by ff_node.index (sqfs_fdata): no
+					   per-node map to a data position */
+	struct ff_hmap linked_written;  /* hard-linked inodes already written */
 	size_t n_files;
 	uint64_t bytes_done, bytes_total;
 };
@@ -161,6 +170,12 @@ static inline struct sqfs_node_info *sqfs_info(const struct sqfs_writer *w,
 					       const struct ff_node *n)
 {
 	return &w->info[(n->link ? n->link : n)->index];
+}
+
+/* The file record of files[i] (i in data order). */
+static inline struct sqfs_file_data *sqfs_fdata(const struct sqfs_writer *w, size_t i)
+{
+	return &w->fdata[w->files[i]->index];
 }
 
 /* writer.c */
@@ -183,12 +198,18 @@ int sqfs_frag_flush(struct sqfs_writer *w, struct ff_err *err);
 int sqfs_frag_retire(struct sqfs_writer *w, struct sqfs_block *b, struct ff_err *err);
 void sqfs_frag_free(struct sqfs_frag_writer *f);
 
-/* dedup_writer.c: fdata[i].dup_of set when files[i] has the same content
- * as an earlier file in data order (always a first copy, never a chain). */
+/* dedup_writer.c: sqfs_fdata(w, i)->dup_of set when files[i] has the same
+ * content as an earlier file in data order (always a first copy, never a
+ * chain). */
 int sqfs_dedup(struct sqfs_writer *w, struct ff_err *err);
 
 /* data_writer.c: every file's blocks and tails, in data order. */
 int sqfs_data_write(struct sqfs_writer *w, struct ff_err *err);
+/* The per-file records, wanted only until the inodes are written: freed
+ * then, before the tables after them are built (a million files hold
+ * 48 MB of them). */
+void sqfs_files_free(struct sqfs_writer *w);
+/* The above and the fragment table. */
 void sqfs_data_free(struct sqfs_writer *w);
 
 /* id_table_writer.c */

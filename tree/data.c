@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 struct ff_data {
@@ -81,13 +82,25 @@ struct ff_data *ff_tree_open_data(const struct ff_tree *tree, const struct ff_no
 	return d;
 }
 
-/* Checked once the last byte has been read: an image holding only the
- * scanned prefix of a file still being written would be silently wrong. */
-static int grew(const struct ff_data *d)
+/* One pread, or, for a host file when it reaches the scanned size, a
+ * preadv that asks for one byte more: getting it means the file grew
+ * since the scan, and an image holding only the scanned prefix of a file
+ * still being written would be silently wrong.  That byte used to be an
+ * fstat after the last read, one system call per read pass per file
+ * (two passes for most small files: the duplicate check and the data). */
+static ssize_t host_pread(const struct ff_data *d, char *buf, size_t len, uint64_t off,
+			  int *grew)
 {
-	struct stat st;
+	char extra;
+	struct iovec v[2] = { { buf, len }, { &extra, 1 } };
+	int at_end = d->own_fd && off + len == d->size;
+	ssize_t r = preadv(d->fd, v, at_end ? 2 : 1, (off_t)(d->base + off));
 
-	return !fstat(d->fd, &st) && (uint64_t)st.st_size > d->size;
+	if (r > (ssize_t)len) {
+		*grew = 1;
+		r = (ssize_t)len;
+	}
+	return r;
 }
 
 static ssize_t image_pread(struct ff_data *d, void *buf, size_t want, uint64_t off,
@@ -114,6 +127,7 @@ ssize_t ff_data_pread(struct ff_data *d, void *buf, size_t len, uint64_t off,
 		      struct ff_err *err)
 {
 	size_t want, got = 0;
+	int grew = 0;
 
 	if (off >= d->size)
 		return 0;
@@ -125,8 +139,7 @@ ssize_t ff_data_pread(struct ff_data *d, void *buf, size_t len, uint64_t off,
 	if (d->img)
 		return image_pread(d, buf, want, off, err);
 	while (got < want) {
-		ssize_t r = pread(d->fd, (char *)buf + got, want - got,
-				  (off_t)(d->base + off + got));
+		ssize_t r = host_pread(d, (char *)buf + got, want - got, off + got, &grew);
 
 		if (r < 0 && errno == EINTR)
 			continue;
@@ -140,7 +153,7 @@ ssize_t ff_data_pread(struct ff_data *d, void *buf, size_t len, uint64_t off,
 					  (unsigned long long)(off + got));
 		got += (size_t)r;
 	}
-	if (off + got == d->size && d->own_fd && grew(d))
+	if (grew)
 		return ff_err_set(err, EIO,
 				  "%s: file grew while being read (scanned %llu bytes, now longer)",
 				  d->path, (unsigned long long)d->size);

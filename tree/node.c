@@ -17,7 +17,8 @@ void ff_node_free(struct ff_node *n)
 	free(n->target);
 	free(n->src_path);
 	ff_node_free_name(n);
-	free(n);
+	if (!n->in_slab)
+		free(n);
 }
 
 void ff_node_free_name(struct ff_node *n)

@@ -30,7 +30,8 @@ struct ff_xattr {
 
 struct ff_node {
 	/* Pointers, then 64-bit, then 32-bit fields, then flags: no padding
-	 * (152 bytes on LP64).  A million-file tree holds a million of these. */
+	 * (152 bytes on LP64).  A million-file tree holds a million of these,
+	 * packed with their names in slabs (tree.c). */
 	char *name;             /* one component; "" for the root.  Allocated
 				   with the node, just after it, unless renamed */
 	struct ff_node *parent; /* NULL for the root */
@@ -82,6 +83,9 @@ struct ff_node {
 	 * 48 MB.  Renames, hard links and new sources give the node its own
 	 * src_path first. */
 	uint8_t src_in_dir;
+	/* tree/ private: allocated in one of the tree's node slabs, freed
+	 * with the tree, not on its own (fits the padding: still 152). */
+	uint8_t in_slab;
 };
 
 struct ff_actions;

@@ -17,6 +17,7 @@ struct ff_tree {
 	char **excludes;          /* our own copies of opts->excludes */
 	size_t n_excludes;
 	struct ff_node *root;
+	struct ff_node_slab *slabs; /* where ff_tree_add_child's nodes live */
 	struct ff_hmap children;  /* (parent, name) -> node, while building */
 	uint32_t count;
 	uint64_t data_bytes;
