@@ -126,3 +126,83 @@ void ff_hmap_free(struct ff_hmap *m, void (*free_val)(void *))
 			free_val((void *)(uintptr_t)m->slots[i].val);
 	ff_hmap_clear(m, NULL);
 }
+
+/* ---- the compact set ---- */
+struct ff_hset_slot {
+	uint32_t id1;  /* id + 1; 0 is an empty slot */
+	uint32_t hash;
+};
+
+/* hash * cap / 2^32: any capacity, all of the hash's bits used. */
+static size_t hset_home(const struct ff_hset *s, uint32_t hash)
+{
+	return (size_t)(((uint64_t)hash * s->cap) >> 32);
+}
+
+static void hset_place(struct ff_hset *s, struct ff_hset_slot v)
+{
+	size_t i = hset_home(s, v.hash);
+
+	while (s->slots[i].id1)
+		i = i + 1 == s->cap ? 0 : i + 1;
+	s->slots[i] = v;
+}
+
+/* Capacity for n at a load of at most 3/4; rehashes what is stored. */
+static int hset_resize(struct ff_hset *s, size_t n)
+{
+	struct ff_hset bigger = { NULL, n + n / 3 + 8, s->n };
+
+	if (bigger.cap <= s->cap)
+		return 0;
+	bigger.slots = calloc(bigger.cap, sizeof(*bigger.slots));
+	if (!bigger.slots)
+		return -1;
+	for (size_t i = 0; i < s->cap; i++)
+		if (s->slots[i].id1)
+			hset_place(&bigger, s->slots[i]);
+	free(s->slots);
+	*s = bigger;
+	return 0;
+}
+
+int ff_hset_reserve(struct ff_hset *s, size_t n)
+{
+	return hset_resize(s, n);
+}
+
+int ff_hset_add(struct ff_hset *s, uint32_t hash, uint32_t id)
+{
+	if ((s->n + 1) * 4 > s->cap * 3 && hset_resize(s, 2 * (s->n + 1)) < 0)
+		return -1;
+	hset_place(s, (struct ff_hset_slot){ id + 1, hash });
+	s->n++;
+	return 0;
+}
+
+int ff_hset_find(const struct ff_hset *s, uint32_t hash, ff_hset_match_fn match, void *ctx,
+		 uint32_t *id)
+{
+	if (!s->cap)
+		return 0;
+	for (size_t i = hset_home(s, hash); s->slots[i].id1; i = i + 1 == s->cap ? 0 : i + 1) {
+		int r;
+
+		if (s->slots[i].hash != hash)
+			continue;
+		r = match(ctx, s->slots[i].id1 - 1);
+		if (r < 0)
+			return -1;
+		if (r) {
+			*id = s->slots[i].id1 - 1;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+void ff_hset_free(struct ff_hset *s)
+{
+	free(s->slots);
+	*s = (struct ff_hset){0};
+}

@@ -30,4 +30,31 @@ void *ff_hmap_get(const struct ff_hmap *m, uint64_t key);   /* NULL if absent */
 int ff_hmap_put(struct ff_hmap *m, uint64_t key, void *val);
 void ff_hmap_free(struct ff_hmap *m, void (*free_val)(void *));
 
+/* The compact face, for a million entries: a set of 32-bit ids, each
+ * slot only the id and the caller's 32-bit hash (8 bytes; the map's slot
+ * is 40).  The caller keeps the keys: several ids may share a hash, and
+ * ff_hset_find asks `match` about each id stored with the hash sought.
+ * Any capacity, not only powers of two, so ff_hset_reserve can size it
+ * to the count at a load of 3/4.  A zeroed struct is an empty set. */
+struct ff_hset_slot;
+
+struct ff_hset {
+	struct ff_hset_slot *slots;
+	size_t cap, n;
+};
+
+/* 1: id is the one sought; 0: it is not; -1: an error, returned as is. */
+typedef int (*ff_hset_match_fn)(void *ctx, uint32_t id);
+
+/* Room for n ids in all without growing; -1 when out of memory. */
+int ff_hset_reserve(struct ff_hset *s, size_t n);
+/* Adds id (up to UINT32_MAX - 1; not checked for being there already);
+ * -1 when out of memory. */
+int ff_hset_add(struct ff_hset *s, uint32_t hash, uint32_t id);
+/* 1 and *id for the first stored id with this hash that match accepts,
+ * 0 when none does, -1 when match returned -1. */
+int ff_hset_find(const struct ff_hset *s, uint32_t hash, ff_hset_match_fn match, void *ctx,
+		 uint32_t *id);
+void ff_hset_free(struct ff_hset *s);
+
 #endif

@@ -1,7 +1,10 @@
 /* File contents: every regular file is read once, in data order (--sort
  * priority, then tree order), cut into blocks for the block processor and
  * a tail for the fragment packer.  Files found identical by the dedup pass
- * are not read again; they share the first copy's blocks and fragment. */
+ * are not read again; they share the first copy's blocks and fragment.
+ * A file smaller than a block whose size another file has is read whole
+ * first, checked against the earlier ones (sqfs_dedup_small) and, when
+ * it is a first copy, packed from those bytes: one read for both. */
 #include "squashfs/writer_priv.h"
 
 #include <errno.h>
@@ -82,15 +85,20 @@ static int retire(void *user, struct sqfs_block *b, struct ff_err *err)
 	return sqfs_sink_write(&w->sink, b->raw ? b->in : b->out, b->out_len, err);
 }
 
-static int submit_block(struct sqfs_writer *w, struct ff_data *d, struct sqfs_file_data *fd,
-			uint32_t idx, uint64_t off, uint32_t len, struct ff_err *err)
+/* The bytes come from d, or from mem (the whole file) when it is not NULL. */
+static int submit_block(struct sqfs_writer *w, struct ff_data *d, const uint8_t *mem,
+			struct sqfs_file_data *fd, uint32_t idx, uint64_t off, uint32_t len,
+			struct ff_err *err)
 {
 	struct sqfs_block *b = sqfs_block_proc_get(w->bp, err);
-	ssize_t got;
+	ssize_t got = len;
 
 	if (!b)
 		return -1;
-	got = ff_data_pread(d, b->in, len, off, err);
+	if (mem)
+		memcpy(b->in, mem + off, len);
+	else
+		got = ff_data_pread(d, b->in, len, off, err);
 	if (got < 0)
 		return -1;
 	if ((uint32_t)got != len)
@@ -106,19 +114,22 @@ static int submit_block(struct sqfs_writer *w, struct ff_data *d, struct sqfs_fi
 	return 0;
 }
 
-static int add_tail(struct sqfs_writer *w, struct ff_data *d, struct sqfs_file_data *fd,
-		    uint64_t off, uint32_t len, struct ff_err *err)
+/* The tail's bytes from d, or from mem (the whole file) when not NULL. */
+static int add_tail(struct sqfs_writer *w, struct ff_data *d, const uint8_t *mem,
+		    struct sqfs_file_data *fd, uint64_t off, uint32_t len, struct ff_err *err)
 {
-	uint8_t *tail = malloc(len);
-	ssize_t got;
+	uint8_t *tail = mem ? NULL : malloc(len);
+	const uint8_t *bytes = mem ? mem + off : tail;
+	ssize_t got = len;
 	int ret;
 
-	if (!tail)
+	if (!mem && !tail)
 		return ff_err_set(err, ENOMEM, "out of memory");
-	got = ff_data_pread(d, tail, len, off, err);
+	if (!mem)
+		got = ff_data_pread(d, tail, len, off, err);
 	if (got >= 0 && (uint32_t)got != len)
 		got = ff_err_set(err, EIO, "short read of the last %u bytes", len);
-	if (got >= 0 && !w->o->no_sparse && ff_is_zero(tail, len)) {
+	if (got >= 0 && !w->o->no_sparse && ff_is_zero(bytes, len)) {
 		/* like mksquashfs: an all-zero tail is a sparse block, not a
 		 * fragment (stream_file left room for one more size, or
 		 * made no array when there was no block) */
@@ -126,20 +137,21 @@ static int add_tail(struct sqfs_writer *w, struct ff_data *d, struct sqfs_file_d
 		if (!fd->sizes && !(fd->sizes = calloc(1, sizeof(*fd->sizes))))
 			return ff_err_set(err, ENOMEM, "out of memory");
 		fd->n_blocks++;
-		return submit_block(w, d, fd, fd->n_blocks - 1, off, len, err);
+		return submit_block(w, d, mem, fd, fd->n_blocks - 1, off, len, err);
 	}
-	ret = got < 0 ? -1 : sqfs_frag_add(w, fd, tail, len, err);
+	ret = got < 0 ? -1 : sqfs_frag_add(w, fd, bytes, len, err);
 	free(tail);
 	return ret;
 }
 
-static int stream_file(struct sqfs_writer *w, struct ff_node *n, struct sqfs_file_data *fd,
-		       struct ff_err *err)
+/* Cuts a file into blocks and a tail, its bytes read through d or, when
+ * mem is not NULL, already read (the whole file, smaller than a block). */
+static int stream_bytes(struct sqfs_writer *w, struct ff_node *n, struct ff_data *d,
+			const uint8_t *mem, struct sqfs_file_data *fd, struct ff_err *err)
 {
 	uint64_t size = n->size, off = 0;
 	int frag = use_fragment(w, size);
 	uint32_t tail = (uint32_t)(size % w->block_size);
-	struct ff_data *d;
 	int ret = 0;
 
 	fd->n_blocks = (uint32_t)(size / w->block_size) + (tail && !frag);
@@ -147,18 +159,72 @@ static int stream_file(struct sqfs_writer *w, struct ff_node *n, struct sqfs_fil
 	 * allocations cost 32 MB).  add_tail makes one if it needs it. */
 	if (fd->n_blocks && !(fd->sizes = calloc(fd->n_blocks + 1, sizeof(*fd->sizes))))
 		return ff_err_set(err, ENOMEM, "out of memory for %u block sizes", fd->n_blocks);
-	d = ff_tree_open_data(w->tree, n, err);
-	if (!d)
-		return -1;
 	for (uint32_t i = 0; i < fd->n_blocks && !ret; i++, off += w->block_size) {
 		uint32_t len = size - off < w->block_size ? (uint32_t)(size - off) : w->block_size;
 
-		ret = submit_block(w, d, fd, i, off, len, err);
+		ret = submit_block(w, d, mem, fd, i, off, len, err);
 	}
 	if (!ret && frag)
-		ret = add_tail(w, d, fd, off, tail, err);
+		ret = add_tail(w, d, mem, fd, off, tail, err);
+	return ret;
+}
+
+static int stream_file(struct sqfs_writer *w, struct ff_node *n, struct sqfs_file_data *fd,
+		       struct ff_err *err)
+{
+	struct ff_data *d = ff_tree_open_data(w->tree, n, err);
+	int ret;
+
+	if (!d)
+		return -1;
+	ret = stream_bytes(w, n, d, NULL, fd, err);
 	ff_data_close(d);
 	return ret;
+}
+
+/* Whether a file is the old image's, its blocks copied already. */
+static int from_old_image(const struct sqfs_writer *w, const struct ff_node *n)
+{
+	return w->o->append && n->img == w->o->append;
+}
+
+/* A dedup candidate below a block: read whole once, into w->small_buf,
+ * then either a duplicate or written from those bytes. */
+static int small_file(struct sqfs_writer *w, size_t i, struct ff_err *err)
+{
+	struct ff_node *n = w->files[i];
+	struct ff_data *d = ff_tree_open_data(w->tree, n, err);
+	ssize_t got;
+	int dup;
+
+	if (!d)
+		return -1;
+	got = ff_data_pread(d, w->small_buf, n->size, 0, err);
+	ff_data_close(d);
+	if (got >= 0 && (uint64_t)got != n->size)
+		got = ff_err_set(err, EIO, "short read (%zd of %llu bytes)", got,
+				 (unsigned long long)n->size);
+	if (got < 0)
+		return -1;
+	dup = sqfs_dedup_small(w, i, w->small_buf, err);
+	if (dup)
+		return dup;
+	if (from_old_image(w, n))
+		return sqfs_append_file(w, n, sqfs_fdata(w, i), err);
+	return stream_bytes(w, n, NULL, w->small_buf, sqfs_fdata(w, i), err);
+}
+
+static int write_file(struct sqfs_writer *w, size_t i, struct ff_err *err)
+{
+	struct ff_node *n = w->files[i];
+
+	if (sqfs_fdata(w, i)->dup_of || !n->size)
+		return 0;
+	if (sqfs_dedup_small_wanted(w, n->size))
+		return small_file(w, i, err) < 0 ? -1 : 0;
+	if (from_old_image(w, n))
+		return sqfs_append_file(w, n, sqfs_fdata(w, i), err);
+	return stream_file(w, n, sqfs_fdata(w, i), err);
 }
 
 static void report_progress(struct sqfs_writer *w, uint64_t files_done)
@@ -173,12 +239,7 @@ static int write_all(struct sqfs_writer *w, struct ff_err *err)
 	char path[4096];
 
 	for (size_t i = 0; i < w->n_files; i++) {
-		struct sqfs_file_data *fd = sqfs_fdata(w, i);
-
-		if (!fd->dup_of && w->files[i]->size &&
-		    (w->o->append && w->files[i]->img == w->o->append
-			     ? sqfs_append_file(w, w->files[i], fd, err)
-			     : stream_file(w, w->files[i], fd, err)) < 0)
+		if (write_file(w, i, err) < 0)
 			return ff_err_prefix(err, "%s",
 					     sqfs_node_name(w->files[i], path, sizeof(path)));
 		w->bytes_done += w->files[i]->size;
@@ -205,6 +266,10 @@ static int write_data(struct sqfs_writer *w, struct ff_err *err)
 
 	if (!w->o->no_dedup && sqfs_dedup(w, err) < 0)
 		return -1;
+	if (sqfs_dedup_small_init(w, err) < 0)
+		return -1;
+	if (w->small.seen && !(w->small_buf = malloc(w->block_size)))
+		return ff_err_set(err, ENOMEM, "out of memory");
 	if (sqfs_frag_init(&w->frags, w->block_size, err) < 0 ||
 	    (w->o->append && sqfs_append_frags(w, err) < 0))
 		return -1;
@@ -227,6 +292,9 @@ int sqfs_data_write(struct sqfs_writer *w, struct ff_err *err)
 	w->st->data_in = w->bytes_total;
 	w->ra = sqfs_readahead_start(w->files, w->n_files);
 	ret = write_data(w, err);
+	sqfs_dedup_small_free(w);
+	free(w->small_buf);
+	w->small_buf = NULL;
 	sqfs_readahead_stop(w->ra);
 	w->ra = NULL;
 	if (ret < 0)

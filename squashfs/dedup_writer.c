@@ -1,12 +1,20 @@
-/* Whole-file deduplication, decided before anything is compressed: only
- * files whose size occurs more than once are read; a zlib crc32 of each
- * groups likely twins, and a byte-by-byte comparison confirms them, so a
- * crc collision can never merge different files.  The first file in data
- * order keeps the content; later copies point at it.
+/* Whole-file deduplication: only files whose size occurs more than once
+ * are candidates; a zlib crc32 of each groups likely twins, and a
+ * byte-by-byte comparison confirms them, so a crc collision can never
+ * merge different files.  The first file in data order keeps the content;
+ * later copies point at it.
  *
- * The crcs are taken in data order, the order the read-ahead helper and
- * the data pass follow, so a cold page cache is filled front to back; two
- * threads take alternate files. */
+ * Files of at least one block are decided before anything is compressed
+ * (sqfs_dedup), so a duplicate is never read twice nor compressed.  Their
+ * crcs are taken in data order, the order the read-ahead helper and the
+ * data pass follow, so a cold page cache is filled front to back; two
+ * threads take alternate files.
+ *
+ * Smaller files (nearly all of a tree of many small files) are decided
+ * in the data pass instead (sqfs_dedup_small), from the bytes it has
+ * just read: a pre-pass read each of them twice, and opening a small file
+ * costs more than reading it.  The two classes never share a size, so
+ * each finds the same first copies as one pass over all would. */
 #include "squashfs/writer_priv.h"
 
 #include <errno.h>
@@ -234,13 +242,13 @@ static int crc_wanted(struct sqfs_writer *w, const uint8_t *want, uint32_t *crcs
 	return -1;
 }
 
-static int dedup_groups(struct sqfs_writer *w, uint32_t *c, const uint32_t *crcs,
+static int dedup_groups(struct sqfs_writer *w, uint32_t *c, size_t n, const uint32_t *crcs,
 			uint8_t *buf, struct ff_err *err)
 {
 	size_t s = 0;
 
-	for (size_t k = 1; k <= w->n_files; k++) {
-		if (k < w->n_files && cand_size(w, c[k]) == cand_size(w, c[s]))
+	for (size_t k = 1; k <= n; k++) {
+		if (k < n && cand_size(w, c[k]) == cand_size(w, c[s]))
 			continue;
 		if (k - s > 1 && cand_size(w, c[s]) &&
 		    dedup_size_run(w, c + s, k - s, crcs, buf, err) < 0)
@@ -250,29 +258,152 @@ static int dedup_groups(struct sqfs_writer *w, uint32_t *c, const uint32_t *crcs
 	return 0;
 }
 
+static size_t count_large(const struct sqfs_writer *w)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < w->n_files; i++)
+		n += w->files[i]->size >= w->block_size;
+	return n;
+}
+
 int sqfs_dedup(struct sqfs_writer *w, struct ff_err *err)
 {
 	struct sort_ctx ctx = { .w = w };
-	uint32_t *c = calloc(w->n_files + 1, sizeof(*c));
-	uint32_t *crcs = calloc(w->n_files + 1, sizeof(*crcs));
-	uint8_t *want = calloc(w->n_files + 1, 1);
-	uint8_t *buf = malloc(2 * CHUNK);
+	size_t n = count_large(w);
+	uint32_t *c = NULL, *crcs = NULL;
+	uint8_t *want = NULL, *buf = NULL;
 	int ret = -1;
 
+	if (n < 2)
+		return 0;
+	c = calloc(n + 1, sizeof(*c));
+	crcs = calloc(w->n_files + 1, sizeof(*crcs));
+	want = calloc(w->n_files + 1, 1);
+	buf = malloc(2 * CHUNK);
 	if (!c || !crcs || !want || !buf) {
 		ff_err_set(err, ENOMEM, "dedup: out of memory");
 		goto out;
 	}
+	n = 0;
 	for (size_t i = 0; i < w->n_files; i++)
-		c[i] = (uint32_t)i;
-	qsort_r(c, w->n_files, sizeof(*c), by_size, &ctx);
-	mark_shared_sizes(w, c, w->n_files, want);
+		if (w->files[i]->size >= w->block_size)
+			c[n++] = (uint32_t)i;
+	qsort_r(c, n, sizeof(*c), by_size, &ctx);
+	mark_shared_sizes(w, c, n, want);
 	if (crc_wanted(w, want, crcs, err) == 0)
-		ret = dedup_groups(w, c, crcs, buf, err);
+		ret = dedup_groups(w, c, n, crcs, buf, err);
 out:
 	free(c);
 	free(crcs);
 	free(want);
 	free(buf);
 	return ret;
+}
+
+/* ---- files smaller than a block, in the data pass ---- */
+
+/* Which sizes below a block occur more than once (a count per size,
+ * saturating at 2): a file of a size no other has needs no crc and no
+ * slot in the set. */
+int sqfs_dedup_small_init(struct sqfs_writer *w, struct ff_err *err)
+{
+	struct sqfs_dedup_small *ds = &w->small;
+	size_t n = 0;
+
+	if (w->o->no_dedup)
+		return 0;
+	ds->seen = calloc(w->block_size, 1);
+	if (!ds->seen)
+		return ff_err_set(err, ENOMEM, "dedup: out of memory");
+	for (size_t i = 0; i < w->n_files; i++) {
+		uint64_t size = w->files[i]->size;
+
+		if (size && size < w->block_size && ds->seen[size] < 2)
+			ds->seen[size]++;
+	}
+	for (size_t i = 0; i < w->n_files; i++)
+		n += sqfs_dedup_small_wanted(w, w->files[i]->size);
+	if (ff_hset_reserve(&ds->set, n) < 0)
+		return ff_err_set(err, ENOMEM, "dedup: out of memory for %zu files", n);
+	return 0;
+}
+
+int sqfs_dedup_small_wanted(const struct sqfs_writer *w, uint64_t size)
+{
+	return w->small.seen && size && size < w->block_size && w->small.seen[size] == 2;
+}
+
+/* The set's hash: for one size, equal exactly when the crcs are. */
+static uint32_t small_hash(uint64_t size, uint32_t crc)
+{
+	return crc ^ (uint32_t)(size * 0x9e3779b1u);
+}
+
+struct small_probe {
+	struct sqfs_writer *w;
+	const uint8_t *data;
+	uint64_t size;
+	struct ff_err *err;
+};
+
+/* An earlier first copy is the same file when its size and bytes are
+ * (its crc is, or the hash would differ): read it again to compare,
+ * which only a likely duplicate costs. */
+static int small_match(void *ctx, uint32_t id)
+{
+	struct small_probe *p = ctx;
+	const struct ff_node *n = p->w->files[id];
+	struct ff_data *d;
+	uint8_t *buf;
+	ssize_t got;
+
+	if (n->size != p->size)
+		return 0;
+	buf = malloc(p->size);
+	if (!buf)
+		return ff_err_set(p->err, ENOMEM, "dedup: out of memory");
+	d = ff_tree_open_data(p->w->tree, n, p->err);
+	if (!d) {
+		free(buf);
+		return -1;
+	}
+	got = ff_data_pread(d, buf, p->size, 0, p->err);
+	ff_data_close(d);
+	if (got >= 0 && (uint64_t)got != p->size) {
+		char path[4096];
+
+		got = ff_err_set(p->err, EIO, "%s: unexpected end of file",
+				 sqfs_node_name(n, path, sizeof(path)));
+	}
+	if (got >= 0)
+		got = !memcmp(buf, p->data, p->size);
+	free(buf);
+	return (int)got;
+}
+
+int sqfs_dedup_small(struct sqfs_writer *w, size_t i, const uint8_t *data, struct ff_err *err)
+{
+	uint64_t size = w->files[i]->size;
+	struct small_probe p = { .w = w, .data = data, .size = size, .err = err };
+	uint32_t crc = (uint32_t)crc32(crc32(0L, Z_NULL, 0), data, (uInt)size);
+	uint32_t h = small_hash(size, crc), first;
+	int found = ff_hset_find(&w->small.set, h, small_match, &p, &first);
+
+	if (found < 0)
+		return -1;
+	if (found) {
+		sqfs_fdata(w, i)->dup_of = w->files[first]->index;
+		return 1;
+	}
+	if (ff_hset_add(&w->small.set, h, (uint32_t)i) < 0)
+		return ff_err_set(err, ENOMEM, "dedup: out of memory");
+	return 0;
+}
+
+void sqfs_dedup_small_free(struct sqfs_writer *w)
+{
+	free(w->small.seen);
+	w->small.seen = NULL;
+	ff_hset_free(&w->small.set);
 }

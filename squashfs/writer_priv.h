@@ -140,6 +140,13 @@ struct sqfs_id_table {
 
 struct sqfs_xattr_writer;
 
+/* dedup_writer.c's state for files smaller than a block */
+struct sqfs_dedup_small {
+	uint8_t *seen;        /* by size: 0, 1 or 2 (more than one) files */
+	struct ff_hset set;   /* first copies among those read, by data index,
+				 hashed by size and crc */
+};
+
 struct sqfs_writer {
 	const struct ff_tree *tree;
 	const struct ff_sqfs_write_opts *o;
@@ -162,6 +169,8 @@ struct sqfs_writer {
 	struct sqfs_file_data *fdata;   /* by ff_node.index (sqfs_fdata): no
 					   per-node map to a data position */
 	struct ff_hmap linked_written;  /* hard-linked inodes already written */
+	struct sqfs_dedup_small small;
+	uint8_t *small_buf;             /* a small candidate's bytes */
 	size_t n_files;
 	uint64_t bytes_done, bytes_total;
 };
@@ -200,8 +209,17 @@ void sqfs_frag_free(struct sqfs_frag_writer *f);
 
 /* dedup_writer.c: sqfs_fdata(w, i)->dup_of set when files[i] has the same
  * content as an earlier file in data order (always a first copy, never a
- * chain). */
+ * chain).  sqfs_dedup decides the files of a block or more up front; the
+ * smaller ones are decided one by one in data order by the data pass. */
 int sqfs_dedup(struct sqfs_writer *w, struct ff_err *err);
+/* Counts the sizes below a block (nothing under --no-dedup). */
+int sqfs_dedup_small_init(struct sqfs_writer *w, struct ff_err *err);
+/* 1 when a file of this size is a candidate for sqfs_dedup_small. */
+int sqfs_dedup_small_wanted(const struct sqfs_writer *w, uint64_t size);
+/* files[i]'s whole content is data: 1 when it duplicates an earlier file
+ * (dup_of set), 0 when it is a first copy (remembered), -1 on an error. */
+int sqfs_dedup_small(struct sqfs_writer *w, size_t i, const uint8_t *data, struct ff_err *err);
+void sqfs_dedup_small_free(struct sqfs_writer *w);
 
 /* data_writer.c: every file's blocks and tails, in data order. */
 int sqfs_data_write(struct sqfs_writer *w, struct ff_err *err);

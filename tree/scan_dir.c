@@ -32,6 +32,8 @@ struct scan {
 	struct stat *gone;         /* inodes the exclude patterns name (default mode) */
 	size_t n_gone;
 	unsigned depth;            /* level of the directory being read (source = 1) */
+	dev_t no_xattr_dev;        /* a file system that answered ENOTSUP */
+	int no_xattr_seen;         /* no_xattr_dev is set */
 };
 
 /* Default exclude mode: the (dev, ino) of every existing path an exclude
@@ -171,15 +173,25 @@ static ssize_t get_xattr(const char *path, const char *name, uint8_t *value, siz
 	return len;
 }
 
-static int read_xattrs(struct scan *s, struct ff_node *n)
+/* A file system without xattrs (vfat, many FUSE ones) answers ENOTSUP
+ * for every file: after the first, its other files are not asked, which
+ * saves a system call a file.  One device is remembered, the last such,
+ * which is all a scan of one source tree usually meets. */
+static int read_xattrs(struct scan *s, struct ff_node *n, const struct stat *st)
 {
 	char list[65536];
 	uint8_t value[65536];
-	ssize_t len = list_xattrs(s->path, list, sizeof(list));
+	ssize_t len;
 
+	if (s->no_xattr_seen && s->no_xattr_dev == st->st_dev)
+		return 0;
+	len = list_xattrs(s->path, list, sizeof(list));
 	if (len < 0) {
-		if (errno == ENOTSUP || errno == ENOSYS)
+		if (errno == ENOTSUP || errno == ENOSYS) {
+			s->no_xattr_dev = st->st_dev;
+			s->no_xattr_seen = 1;
 			return 0;
+		}
 		return ff_err_sys(s->err, errno, "%s: cannot list xattrs", s->path);
 	}
 	for (ssize_t i = 0; i < len; i += (ssize_t)strlen(list + i) + 1) {
@@ -272,13 +284,24 @@ static int set_content(struct scan *s, struct ff_node *n, const struct stat *st)
 	return ff_node_set_src(n, s->path, s->err);
 }
 
-/* Regular files are opened once now so an unreadable one is reported while
- * scanning, not halfway through writing the image. */
+/* Whether a regular file is opened now, to see that it can be read.
+ * --ignore-errors must leave an unreadable file out of the tree, which
+ * only the scan can do, and an empty file is never opened later.  Any
+ * other file is opened by the builder's data pass, which reports it by
+ * name; the image is an unnamed file until complete (common/outfile.h),
+ * so a build failing there leaves nothing behind either.  Opening every
+ * file here as well cost two system calls a file, a fifth of a
+ * small-file build's (docs/bench.md). */
+static int needs_open_check(const struct scan *s, const struct stat *st)
+{
+	return S_ISREG(st->st_mode) && (s->tree->opts.ignore_errors || st->st_size == 0);
+}
+
 static int check_readable(struct scan *s, const struct stat *st)
 {
 	int fd;
 
-	if (!S_ISREG(st->st_mode))
+	if (!needs_open_check(s, st))
 		return 0;
 	fd = open(s->path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
@@ -295,7 +318,7 @@ static int set_meta(struct scan *s, struct ff_node *n, const struct stat *st)
 	n->mtime = st->st_mtime;
 	if (s->tree->opts.no_xattrs)
 		return 0;
-	return read_xattrs(s, n);
+	return read_xattrs(s, n, st);
 }
 
 /* Find or create the node for the current entry, as type `mode`. */

@@ -1,6 +1,7 @@
 /* common/hmap.c: byte-string keys short (in the slot) and long (on the
  * heap), the empty key, prefixes, replacement, growth past many
- * thousands, values freed on clear, and the u64 -> pointer face. */
+ * thousands, values freed on clear, the u64 -> pointer face, and the
+ * compact set of 32-bit ids. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -71,11 +72,57 @@ static void handle_keys(void **state)
 	assert_null(ff_hmap_get(&m, 5ull << 32));
 }
 
+/* ids stored with hash id % 97 (so many share one), keyed by id / 2:
+ * two ids per key, the match callback picks the even one */
+static int want_key;
+
+static int match_key(void *ctx, uint32_t id)
+{
+	(void)ctx;
+	if (want_key < 0)
+		return -1;
+	return (int)(id / 2) == want_key && id % 2 == 0;
+}
+
+static void compact_set(void **state)
+{
+	struct ff_hset s = {0};
+	uint32_t id = 0;
+
+	(void)state;
+	want_key = 3;
+	assert_int_equal(ff_hset_find(&s, 6, match_key, NULL, &id), 0); /* empty */
+	assert_int_equal(ff_hset_reserve(&s, 1000), 0);
+	assert_true(s.cap >= 1000 && s.cap * 3 >= 1000 * 4);
+	for (uint32_t i = 0; i < 30000; i++) /* grows past the reservation */
+		assert_int_equal(ff_hset_add(&s, (i / 2) % 97, i), 0);
+	assert_int_equal(s.n, 30000);
+	for (int k = 0; k < 15000; k += 13) {
+		want_key = k;
+		assert_int_equal(ff_hset_find(&s, (uint32_t)k % 97, match_key, NULL, &id), 1);
+		assert_int_equal(id, (uint32_t)k * 2);
+		/* the right key under another hash is not found */
+		assert_int_equal(ff_hset_find(&s, (uint32_t)k % 97 + 1, match_key, NULL, &id), 0);
+	}
+	want_key = 15000;
+	assert_int_equal(ff_hset_find(&s, 15000 % 97, match_key, NULL, &id), 0);
+	want_key = -1; /* the callback's error comes back */
+	assert_int_equal(ff_hset_find(&s, 5, match_key, NULL, &id), -1);
+	assert_int_equal(ff_hset_add(&s, 0xffffffffu, 0xfffffffeu), 0); /* the largest id */
+	want_key = 0x7fffffff;
+	assert_int_equal(ff_hset_find(&s, 0xffffffffu, match_key, NULL, &id), 1);
+	assert_int_equal(id, 0xfffffffeu);
+	ff_hset_free(&s);
+	assert_int_equal(s.n, 0);
+	assert_int_equal(ff_hset_find(&s, 6, match_key, NULL, &id), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(byte_keys),
 		cmocka_unit_test(handle_keys),
+		cmocka_unit_test(compact_set),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

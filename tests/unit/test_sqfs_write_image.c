@@ -2,7 +2,8 @@
  * (counted in the stats), a dry run reporting exactly what a real run
  * writes, identical bytes for any thread count, and the table layout the
  * kernel's super.c checks before it mounts (re-derived here from the
- * superblock and the location lists, not from the writer's own numbers). */
+ * superblock and the location lists, not from the writer's own numbers),
+ * and files with equal crcs but other bytes kept apart. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <zlib.h>
 
 #include "common/endian.h"
 #include "squashfs/format.h"
@@ -60,18 +62,23 @@ static int teardown(void **state)
 	return 0;
 }
 
-static struct ff_tree *make_tree(void)
+static struct ff_tree *make_tree_from(const char *sub)
 {
 	struct ff_tree_opts o = tt_opts();
 	struct ff_err err = {0};
 	struct ff_tree *t = ff_tree_new(&o, &err);
 	char src[1024];
 
-	snprintf(src, sizeof(src), "%s/src", dir);
+	snprintf(src, sizeof(src), "%s/%s", dir, sub);
 	assert_non_null(t);
 	assert_int_equal(ff_tree_add_dir(t, src, &err), 0);
 	assert_int_equal(ff_tree_finish(t, &err), 0);
 	return t;
+}
+
+static struct ff_tree *make_tree(void)
+{
+	return make_tree_from("src");
 }
 
 static struct ff_sqfs_write_opts opts(void)
@@ -222,6 +229,73 @@ static void test_threads_do_not_change_bytes(void **state)
 	free(four);
 }
 
+/* The last 4 bytes of buf[0..len) set so that its zlib crc32 is want:
+ * reflected crc32's table entries differ in their top byte, so the four
+ * table indices that end in want are found backwards from it, and the
+ * bytes that select them forwards from the crc of the rest. */
+static void forge_crc(uint8_t *buf, size_t len, uint32_t want)
+{
+	const z_crc_t *tab = get_crc_table();
+	uint8_t idx[4], inv[256];
+	uint32_t c = want ^ 0xffffffffu;
+
+	for (int i = 0; i < 256; i++)
+		inv[tab[i] >> 24] = (uint8_t)i;
+	for (int k = 3; k >= 0; k--) {
+		idx[k] = inv[c >> 24];
+		c = (c ^ (uint32_t)tab[idx[k]]) << 8;
+	}
+	c = (uint32_t)crc32(0L, buf, (uInt)(len - 4)) ^ 0xffffffffu;
+	for (int k = 0; k < 4; k++) {
+		buf[len - 4 + k] = (uint8_t)((c ^ idx[k]) & 0xff);
+		c = (uint32_t)tab[idx[k]] ^ (c >> 8);
+	}
+	assert_int_equal(crc32(0L, buf, (uInt)len), want);
+}
+
+/* Files of one size and one crc but other bytes stay apart; the true
+ * copy of each is found, below a block (decided in the data pass) and
+ * above (decided before it). */
+static void test_crc_twins(void **state)
+{
+	struct ff_sqfs_write_opts o = opts();
+	struct ff_sqfs_write_stats st;
+	char sub[1024];
+	uint8_t x[5000], y[5000];
+
+	(void)state;
+	snprintf(sub, sizeof(sub), "%s/twins", dir);
+	mkdir(sub, 0755);
+	for (size_t len = 300; len <= 5000; len += 4700) {
+		char name[32];
+
+		for (size_t i = 0; i < len; i++) {
+			x[i] = (uint8_t)(i * 13 + 1);
+			y[i] = (uint8_t)(i * 29 + 7);
+		}
+		forge_crc(x, len, (uint32_t)crc32(0L, y, (uInt)len));
+		assert_memory_not_equal(x, y, len);
+		snprintf(name, sizeof(name), "%zu-1-y", len);
+		free(tt_write(sub, name, y, len));
+		snprintf(name, sizeof(name), "%zu-2-x", len);
+		free(tt_write(sub, name, x, len));
+		snprintf(name, sizeof(name), "%zu-3-y-copy", len);
+		free(tt_write(sub, name, y, len));
+		snprintf(name, sizeof(name), "%zu-4-x-copy", len);
+		free(tt_write(sub, name, x, len));
+	}
+	{
+		struct ff_tree *t = make_tree_from("twins");
+		struct ff_err err = {0};
+
+		assert_int_equal(ff_sqfs_write(t, &o, NULL, &st, &err), 0);
+		ff_tree_free(t);
+	}
+	/* two copies of each size; merging a twin would make three */
+	assert_int_equal(st.n_dup_files, 4);
+	assert_int_equal(st.dup_bytes, 2 * 300 + 2 * 5000);
+}
+
 static void test_bad_block_size(void **state)
 {
 	struct ff_sqfs_write_opts o = opts();
@@ -244,6 +318,7 @@ int main(void)
 		cmocka_unit_test(test_split_decisions),
 		cmocka_unit_test(test_layout_and_dry_run),
 		cmocka_unit_test(test_threads_do_not_change_bytes),
+		cmocka_unit_test(test_crc_twins),
 		cmocka_unit_test(test_bad_block_size),
 	};
 
