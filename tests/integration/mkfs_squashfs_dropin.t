@@ -162,7 +162,9 @@ rejects "-xattrs-exclude with a bad regex" "(" -xattrs-exclude '('
 # builds a million nodes, and a chain of '+' doubles per '+' (the options
 # fuzzer's 2.5 GB).  Refused up front, by the estimate in common/regex.c.
 rejects "-xattrs-exclude whose repetitions explode" "a{1000}{1000}" -xattrs-exclude 'a{1000}{1000}'
-ok "  and says why" grep -q "expand to more than 131072 nodes" "$T/r.err"
+ok "  and says why" grep -q "expand to more than 2048 nodes" "$T/r.err"
+rejects "-xattrs-exclude with a backreference" '(a*)*\1' -xattrs-exclude '(a*)*\1'
+ok "  and says why" grep -q "backreference" "$T/r.err"
 # mksquashfs: "FATAL ERROR: invalid regex (ab in export x/(ab"; we used to
 # build the image with an exclude that never matched
 rejects "-regex -e with a bad regex" "x/(ab" -regex -e 'x/(ab'
