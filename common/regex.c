@@ -21,15 +21,18 @@ static double clamp(double v)
 }
 
 /* What a group (or the whole pattern) has so far: the finished pieces and
- * the last one, which a repetition operator applies to. */
+ * the last one, which a repetition operator applies to; whether any piece
+ * is repeated, and whether the last one holds a repetition. */
 struct level {
 	double done, last;
+	int rep, last_rep;
 };
 
-static void piece(struct level *l, double size)
+static void piece(struct level *l, double size, int rep)
 {
 	l->done = clamp(l->done + l->last);
 	l->last = size;
+	l->last_rep = rep;
 }
 
 /* Past a bracket expression starting at p ('['): [^]...], [:alpha:],
@@ -77,38 +80,56 @@ static double brace_copies(const char *p, const char **end)
 }
 
 /* One repetition operator at p applied to l->last; the text past it, or
- * NULL when p holds none. */
-static const char *repeat(struct level *l, const char *p)
+ * NULL when p holds none.  *nested is set when the last piece already held
+ * a repetition. */
+static const char *repeat(struct level *l, const char *p, int *nested)
 {
 	const char *end = p + 1;
-	double copies;
+	double copies = 0;
 
 	switch (*p) {
 	case '*': case '?':
 		l->last = clamp(l->last + 1);
-		return end;
+		break;
 	case '+':
 		l->last = clamp(2 * l->last + 1);
-		return end;
+		break;
 	case '{':
 		copies = brace_copies(p, &end);
 		if (!copies)
 			return NULL;
 		l->last = clamp(l->last * copies + 1);
-		return end;
+		break;
 	default:
 		return NULL;
 	}
+	*nested |= l->last_rep;
+	l->last_rep = l->rep = 1;
+	return end;
 }
 
-double ff_regex_nodes(const char *text)
+/* Closes the group at l into the level below it. */
+static struct level *close_group(struct level *l)
+{
+	double g = clamp(l->done + l->last + 1);
+	int rep = l->rep;
+
+	piece(--l, g, rep);
+	l->rep |= rep;
+	return l;
+}
+
+/* The nodes regcomp would build for text, and in *nested whether a
+ * repetition applies to something already repeated. */
+static double walk(const char *text, int *nested)
 {
 	struct level stack[DEPTH], *l = stack;
 	const char *p = text, *next;
 
 	memset(stack, 0, sizeof(stack));
+	*nested = 0;
 	while (*p) {
-		if ((next = repeat(l, p))) {
+		if ((next = repeat(l, p, nested))) {
 			p = next;
 			continue;
 		}
@@ -116,42 +137,43 @@ double ff_regex_nodes(const char *text)
 		case '(':
 			if (l == stack + DEPTH - 1)
 				return CAP; /* deeper than any sane pattern */
-			(++l)->done = 0;
-			l->last = 0;
+			memset(++l, 0, sizeof(*l));
 			p++;
 			break;
 		case ')':
-			if (l > stack) {
-				double g = clamp(l->done + l->last + 1);
-
-				piece(--l, g);
-			} else {
-				piece(l, 1);
-			}
+			l = l > stack ? close_group(l) : (piece(l, 1, 0), l);
 			p++;
 			break;
 		case '|':
 			l->done = clamp(l->done + l->last + 1);
 			l->last = 0;
+			l->last_rep = 0;
 			p++;
 			break;
 		case '[':
-			piece(l, 1);
+			piece(l, 1, 0);
 			p = skip_bracket(p);
 			break;
 		case '\\':
-			piece(l, 1);
+			piece(l, 1, 0);
 			p += p[1] ? 2 : 1;
 			break;
 		default:
-			piece(l, 1);
+			piece(l, 1, 0);
 			p++;
 		}
 	}
 	/* unclosed groups count as if closed */
-	for (; l > stack; l--)
-		piece(l - 1, clamp(l->done + l->last + 1));
+	while (l > stack)
+		l = close_group(l);
 	return clamp(l->done + l->last);
+}
+
+double ff_regex_nodes(const char *text)
+{
+	int nested;
+
+	return walk(text, &nested);
 }
 
 /* "\1".."\9" outside a bracket expression. */
@@ -172,11 +194,15 @@ static int has_backref(const char *p)
 int ff_regcomp_ere(regex_t *re, const char *text, struct ff_err *err)
 {
 	char msg[128];
-	int rc;
+	int rc, nested;
 
 	if (has_backref(text))
 		return ff_err_set(err, EINVAL, "'%s' is not a regular expression: a backreference "
 				  "(\\1..\\9) is not extended regular expression syntax", text);
+	if (walk(text, &nested), nested)
+		return ff_err_set(err, EINVAL, "'%s' is not a regular expression: a repetition of "
+				  "something repeated ('a+*', '(ab*){2}') can take the C library "
+				  "minutes to compile", text);
 	if (ff_regex_nodes(text) > FF_REGEX_MAX_NODES)
 		return ff_err_set(err, EINVAL, "'%s' is not a regular expression: its repetitions "
 				  "expand to more than %d nodes", text, FF_REGEX_MAX_NODES);

@@ -47,9 +47,22 @@ static void compiles_or_refuses(void **state)
 	/* the options fuzzer's input, which asked regcomp for 2.5 GB */
 	memset(plus + 1, '+', 80);
 	assert_int_equal(ff_regcomp_ere(&re, plus, &err), -1);
+	assert_non_null(strstr(err.msg, "a repetition of something repeated"));
+	assert_int_equal(ff_regcomp_ere(&re, "a{3000}", &err), -1);
 	assert_non_null(strstr(err.msg, "expand to more than 2048 nodes"));
 	/* CI's options fuzzer: a mutation of it, 82056 nodes, 39 s in regcomp */
 	assert_int_equal(ff_regcomp_ere(&re, "iign-++++++*x+*+++++++++++++++b", &err), -1);
+	/* a repetition of something repeated: glibc's epsilon closures took
+	 * minutes on a.aa{0,3}{5,9}+{1,}{5,9}, 1363 nodes */
+	assert_int_equal(ff_regcomp_ere(&re, "a.aa{0,3}{5,9}+{1,}{5,9}", &err), -1);
+	assert_non_null(strstr(err.msg, "a repetition of something repeated"));
+	assert_int_equal(ff_regcomp_ere(&re, "(ab*){2}", &err), -1);
+	assert_int_equal(ff_regcomp_ere(&re, "((a|b)+c)*", &err), -1);
+	/* repetitions side by side, or of a group without one, are fine */
+	assert_int_equal(ff_regcomp_ere(&re, "^(lib|usr)+/[a-z]*\\.so(\\.[0-9])?$", &err), 0);
+	regfree(&re);
+	assert_int_equal(ff_regcomp_ere(&re, "a{0,1000}b?c*", &err), 0);
+	regfree(&re);
 	/* backreferences: not ERE, and matched by backtracking */
 	assert_int_equal(ff_regcomp_ere(&re, "(a*)*\\1", &err), -1);
 	assert_non_null(strstr(err.msg, "backreference"));
