@@ -314,7 +314,8 @@ int sqfs_dedup_small_init(struct sqfs_writer *w, struct ff_err *err)
 	if (w->o->no_dedup)
 		return 0;
 	ds->seen = calloc(w->block_size, 1);
-	if (!ds->seen)
+	ds->cmp = malloc(w->block_size);
+	if (!ds->seen || !ds->cmp)
 		return ff_err_set(err, ENOMEM, "dedup: out of memory");
 	for (size_t i = 0; i < w->n_files; i++) {
 		uint64_t size = w->files[i]->size;
@@ -354,20 +355,15 @@ static int small_match(void *ctx, uint32_t id)
 {
 	struct small_probe *p = ctx;
 	const struct ff_node *n = p->w->files[id];
+	uint8_t *buf = p->w->small.cmp; /* sizes here are below a block */
 	struct ff_data *d;
-	uint8_t *buf;
 	ssize_t got;
 
 	if (n->size != p->size)
 		return 0;
-	buf = malloc(p->size);
-	if (!buf)
-		return ff_err_set(p->err, ENOMEM, "dedup: out of memory");
 	d = ff_tree_open_data(p->w->tree, n, p->err);
-	if (!d) {
-		free(buf);
+	if (!d)
 		return -1;
-	}
 	got = ff_data_pread(d, buf, p->size, 0, p->err);
 	ff_data_close(d);
 	if (got >= 0 && (uint64_t)got != p->size) {
@@ -378,7 +374,6 @@ static int small_match(void *ctx, uint32_t id)
 	}
 	if (got >= 0)
 		got = !memcmp(buf, p->data, p->size);
-	free(buf);
 	return (int)got;
 }
 
@@ -405,5 +400,7 @@ void sqfs_dedup_small_free(struct sqfs_writer *w)
 {
 	free(w->small.seen);
 	w->small.seen = NULL;
+	free(w->small.cmp);
+	w->small.cmp = NULL;
 	ff_hset_free(&w->small.set);
 }

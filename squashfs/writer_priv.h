@@ -145,6 +145,7 @@ struct sqfs_dedup_small {
 	uint8_t *seen;        /* by size: 0, 1 or 2 (more than one) files */
 	struct ff_hset set;   /* first copies among those read, by data index,
 				 hashed by size and crc */
+	uint8_t *cmp;         /* block_size bytes: an earlier copy read back */
 };
 
 struct sqfs_writer {

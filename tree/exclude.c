@@ -9,42 +9,41 @@
 #include <errno.h>
 #include <fnmatch.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* mksquashfs -regex: each "/"-separated part of the pattern is an extended
- * regular expression that must match the path's part at the same depth. */
-static int regex_component(const char *pat, size_t plen, const char *name, size_t nlen)
-{
-	char re_text[4096], subject[4096];
-	regex_t re;
-	int hit;
+ * regular expression that must match the path's part at the same depth.
+ * The parts are compiled once (ff_tree_compile_excludes): compiling them
+ * for every path checked made a -regex build of a large tree crawl. */
+struct ff_exclude_re {
+	regex_t *parts;
+	size_t n;
+};
 
-	if (plen >= sizeof(re_text) || nlen >= sizeof(subject))
+static int regex_component(const regex_t *re, const char *name, size_t nlen)
+{
+	char subject[4096];
+
+	if (nlen >= sizeof(subject))
 		return 0;
-	snprintf(re_text, sizeof(re_text), "%.*s", (int)plen, pat);
 	snprintf(subject, sizeof(subject), "%.*s", (int)nlen, name);
-	/* every part compiled once before (ff_tree_check_excludes) */
-	if (ff_regcomp_ere(&re, re_text, NULL))
-		return 0;
-	hit = regexec(&re, subject, 0, NULL, 0) == 0;
-	regfree(&re);
-	return hit;
+	return regexec(re, subject, 0, NULL, 0) == 0;
 }
 
-static int regex_match(const char *pat, const char *rel)
+static int regex_match(const struct ff_exclude_re *x, const char *rel)
 {
-	for (;;) {
-		size_t plen = strcspn(pat, "/"), nlen = strcspn(rel, "/");
+	for (size_t k = 0; k < x->n; k++) {
+		size_t nlen = strcspn(rel, "/");
 
-		if (!regex_component(pat, plen, rel, nlen))
+		if (!regex_component(&x->parts[k], rel, nlen))
 			return 0;
-		pat += plen;
 		rel += nlen;
-		if (!*pat || !*rel)
-			return !*pat && !*rel;
-		pat++;
+		if (k + 1 == x->n || !*rel)
+			return k + 1 == x->n && !*rel;
 		rel++;
 	}
+	return 0;
 }
 
 static int match_anywhere(const char *pat, const char *rel)
@@ -62,8 +61,8 @@ static int matches(const struct ff_tree *tree, const char *rel)
 	for (size_t i = 0; i < tree->n_excludes; i++) {
 		const char *pat = tree->excludes[i];
 
-		if (tree->opts.exclude_mode == FF_EXCLUDE_REGEX) {
-			if (regex_match(pat, rel))
+		if (tree->exclude_re) {
+			if (regex_match(&tree->exclude_re[i], rel))
 				return 1;
 		} else if (!strncmp(pat, "... ", 4) ? match_anywhere(pat + 4, rel)
 					     : fnmatch(pat, rel, FNM_PATHNAME) == 0)
@@ -92,29 +91,56 @@ int ff_tree_excluded(const struct ff_tree *tree, const char *rel)
 	return 0;
 }
 
-/* -regex patterns are compiled part by part while matching; a part that is
- * no regular expression (or one too costly to compile) is an error up
- * front, as in mksquashfs, not an exclude that silently never matches. */
-int ff_tree_check_excludes(const struct ff_tree *tree, struct ff_err *err)
+/* Every part of a -regex pattern split at "/" ("a//b" has an empty middle
+ * part, which matches any name); a part that is no regular expression (or
+ * one too costly to compile) is an error up front, as in mksquashfs, not
+ * an exclude that silently never matches. */
+static int compile_parts(struct ff_exclude_re *x, const char *pat, struct ff_err *err)
 {
 	char part[4096];
-	regex_t re;
+	size_t n = 1;
 
-	if (tree->opts.exclude_mode != FF_EXCLUDE_REGEX)
-		return 0;
-	for (size_t i = 0; i < tree->n_excludes; i++) {
-		for (const char *p = tree->excludes[i]; *p; p += *p == '/') {
-			size_t len = strcspn(p, "/");
+	for (const char *p = pat; *p; p++)
+		n += *p == '/';
+	if (!(x->parts = calloc(n, sizeof(*x->parts))))
+		return ff_err_set(err, ENOMEM, "exclude '%s': out of memory", pat);
+	for (const char *p = pat; x->n < n; p++) {
+		size_t len = strcspn(p, "/");
 
-			if (len >= sizeof(part))
-				return ff_err_set(err, EINVAL, "exclude '%s': a part longer than %zu bytes",
-						  tree->excludes[i], sizeof(part) - 1);
-			snprintf(part, sizeof(part), "%.*s", (int)len, p);
-			p += len;
-			if (ff_regcomp_ere(&re, part, err))
-				return ff_err_prefix(err, "exclude '%s'", tree->excludes[i]);
-			regfree(&re);
-		}
+		if (len >= sizeof(part))
+			return ff_err_set(err, EINVAL, "exclude '%s': a part longer than %zu bytes",
+					  pat, sizeof(part) - 1);
+		snprintf(part, sizeof(part), "%.*s", (int)len, p);
+		if (ff_regcomp_ere(&x->parts[x->n], part, err))
+			return ff_err_prefix(err, "exclude '%s'", pat);
+		x->n++;
+		p += len;
 	}
 	return 0;
+}
+
+int ff_tree_compile_excludes(struct ff_tree *tree, struct ff_err *err)
+{
+	if (tree->opts.exclude_mode != FF_EXCLUDE_REGEX || !tree->n_excludes)
+		return 0;
+	tree->exclude_re = calloc(tree->n_excludes, sizeof(*tree->exclude_re));
+	if (!tree->exclude_re)
+		return ff_err_set(err, ENOMEM, "excludes: out of memory");
+	for (size_t i = 0; i < tree->n_excludes; i++)
+		if (compile_parts(&tree->exclude_re[i], tree->excludes[i], err))
+			return -1;
+	return 0;
+}
+
+void ff_tree_free_excludes(struct ff_tree *tree)
+{
+	if (!tree->exclude_re)
+		return;
+	for (size_t i = 0; i < tree->n_excludes; i++) {
+		for (size_t k = 0; k < tree->exclude_re[i].n; k++)
+			regfree(&tree->exclude_re[i].parts[k]);
+		free(tree->exclude_re[i].parts);
+	}
+	free(tree->exclude_re);
+	tree->exclude_re = NULL;
 }

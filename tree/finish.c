@@ -149,6 +149,17 @@ static void sort_dirs(struct ff_node *n)
 		sort_dirs(n->children[i]);
 }
 
+/* Pre-order numbers, which also serve the walk: each node is numbered
+ * before the walk climbs out of it, so the next step's guess is right. */
+static void number_nodes(struct ff_tree *tree)
+{
+	uint32_t index = 0;
+
+	tree->numbered = 0;
+	for (struct ff_node *n = tree->root; n; n = ff_tree_next(tree, n))
+		n->index = ++index;
+}
+
 /* nlink, numbering, totals; extra names mirror their primary's metadata so
  * a builder that ignores `link` still sees a consistent node. */
 static void count_and_number(struct ff_tree *tree)
@@ -196,6 +207,10 @@ int ff_tree_finish(struct ff_tree *tree, struct ff_err *err)
 	if (ff_tree_check_open(tree, err))
 		return -1;
 	sort_dirs(tree->root);
+	/* numbered now (and again below, once links and actions have had
+	 * their say) so that the walks in between find each node's position
+	 * from its number (tree.c, child_pos) */
+	number_nodes(tree);
 	if (ff_actions_apply(tree, tree->opts.actions, err) || resolve_links(tree, err) ||
 	    ff_xattr_filter_apply(tree, err) || ff_tree_xattrs_add(tree, err))
 		return -1;

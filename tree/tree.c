@@ -298,7 +298,7 @@ struct ff_tree *ff_tree_new(const struct ff_tree_opts *opts, struct ff_err *err)
 	tree->opts.n_excludes = 0;
 	if (opts && copy_excludes(tree, opts))
 		goto oom;
-	if (ff_tree_check_excludes(tree, err)) {
+	if (ff_tree_compile_excludes(tree, err)) {
 		ff_tree_free(tree);
 		return NULL;
 	}
@@ -331,6 +331,7 @@ void ff_tree_free(struct ff_tree *tree)
 	if (tree->root)
 		ff_tree_free_subtree(tree->root);
 	free_slabs(tree);
+	ff_tree_free_excludes(tree);
 	for (size_t i = 0; i < tree->n_excludes; i++)
 		free(tree->excludes[i]);
 	free(tree->excludes);
@@ -394,6 +395,15 @@ static uint32_t child_pos(const struct ff_tree *tree, const struct ff_node *n)
 {
 	const struct ff_node *dir = n->parent;
 	uint32_t lo = 0, hi = dir->n_children;
+	/* In pre-order, when every earlier sibling is a leaf (the common
+	 * case), n's index less its parent's, less one, is its position.  The
+	 * guess is checked against the children array, so a stale number only
+	 * costs the search; the search reads ten siblings scattered over the
+	 * heap, which in a million-file walk was 7% of a build. */
+	uint32_t guess = n->index - dir->index - 1;
+
+	if (n->index > dir->index && guess < hi && dir->children[guess] == n)
+		return guess;
 
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;

@@ -16,6 +16,7 @@ struct ff_tree {
 	struct ff_tree_opts opts;
 	char **excludes;          /* our own copies of opts->excludes */
 	size_t n_excludes;
+	struct ff_exclude_re *exclude_re; /* -regex: n_excludes, compiled */
 	struct ff_node *root;
 	struct ff_node_slab *slabs; /* where ff_tree_add_child's nodes live */
 	struct ff_hmap children;  /* (parent, name) -> node, while building */
@@ -119,8 +120,10 @@ int ff_tree_xattrs_add(struct ff_tree *tree, struct ff_err *err);
 
 /* exclude.c: mksquashfs -e semantics on a path relative to the source. */
 int ff_tree_excluded(const struct ff_tree *tree, const char *rel);
-/* -regex patterns: each part compiles (0), or -1 and why. */
-int ff_tree_check_excludes(const struct ff_tree *tree, struct ff_err *err);
+/* -regex patterns: compiles each part once, for every path the scan
+ * checks (0), or -1 and why. */
+int ff_tree_compile_excludes(struct ff_tree *tree, struct ff_err *err);
+void ff_tree_free_excludes(struct ff_tree *tree);
 
 /* spool.c: the one temporary file holding tar and pseudo-file contents. */
 int ff_spool_reserve(struct ff_tree *tree, uint64_t size, uint64_t *off, struct ff_err *err);

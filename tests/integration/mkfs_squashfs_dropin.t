@@ -189,6 +189,9 @@ like_mksquashfs "-no-hardlinks" "$S" -- -no-hardlinks
 like_mksquashfs "-e a file also drops its other hard links" "$S" -- -e etc/passwd
 like_mksquashfs "-wildcards with ... and globs" "$S" -- -wildcards -e '... *.h' 'usr/lib/*.a'
 like_mksquashfs "-regex" "$S" -- -regex -e '^main\.[ch]$' 'var/l.g'
+# each part is compiled once and used at its depth for every path
+like_mksquashfs "-regex with parts at three depths" "$S" -- \
+	-regex -e 'u.r/l.b/^main\.c$' '^e..$/init' 'b.n/p'
 printf 'etc/init.d\nbin/pw\n' > "$T/excludes"
 like_mksquashfs "-ef" "$S" -- -ef "$T/excludes"
 like_mksquashfs "-all-root -force-uid -force-gid" "$S" -- -force-uid 7 -force-gid 8
