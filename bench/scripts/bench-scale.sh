@@ -6,9 +6,12 @@
 # mkfs.squashfs, gensquashfs and mksquashfs with a warm page cache (one
 # untimed read of the tree first).  Prints wall time, peak RSS and image
 # size, and ours/theirs ratios.  An anchor that runs past BENCH_SCALE_LIMIT
-# seconds (default 300) is stopped and shown as "> N s".
+# seconds (default 300) is stopped and shown as "> N s".  Last, how our
+# time grew from one tree to the next (linear: 10x for 10x the files).
 #   BENCH_SCALE_SIZES  which trees (default "10k 100k 1m")
 #   BENCH_RUNS         builds per tool and tree, median shown (default 1)
+#   BENCH_SCALE_DIR    where the trees live (default build/scale; on tmpfs
+#                      the page cache cannot drop them between runs)
 set -u
 . "$(dirname "$0")/lib.sh"
 [ -x "$bin/mkfs.squashfs" ] || { echo "bench-scale: $bin/mkfs.squashfs not built" >&2; exit 2; }
@@ -50,6 +53,7 @@ cell() {
 show() { case $1 in ">"*) echo "$1 s" ;; *) echo "$1" ;; esac; }
 rat() { case "$1$2" in *">"*) echo "<$(ratio "$1" "${2#> }")" ;; *) ratio "$1" "$2" ;; esac; }
 
+prev= prev_s= scaling=
 printf '%-5s %-11s %9s %11s %9s %12s %9s %7s\n' tree tool "wall s" "ratio" "RSS MB" "RSS ratio" "image B" "ratio"
 for s in $sizes; do
 	dir=$trees/$s
@@ -59,6 +63,11 @@ for s in $sizes; do
 	ot=$1 ok=$2 osz=$(stat -c %s "$work/o.img")
 	printf '%-5s %-11s %9.2f %11s %9.1f %12s %9d %7s\n' "$s" ours "$ot" - \
 		"$(awk -v k="$ok" 'BEGIN {print k / 1024}')" - "$osz" -
+	[ -n "$prev" ] && scaling+=$(awk -v a="$prev" -v b="$ot" -v f="$prev_s" -v t="$s" \
+		-v n="$(( $(count "$s") / $(count "$prev_s") ))" \
+		'BEGIN {printf "  %s -> %s: %s the time for %dx the files\n", f, t,
+		        (a > 0 ? sprintf("%.2fx", b / a) : "(too fast to tell)"), n}')$'\n'
+	prev=$ot prev_s=$s
 	for tool in gensq mksq; do
 		case $tool in gensq) command -v gensquashfs ;; mksq) command -v mksquashfs ;; esac \
 			> /dev/null || { echo "bench-scale: $tool not installed" >&2; continue; }
@@ -75,3 +84,5 @@ for s in $sizes; do
 		esac
 	done
 done
+[ -n "$scaling" ] && printf 'scaling of ours (wall time; issue 18 allows 1.1x the file ratio):\n%s' "$scaling"
+exit 0
