@@ -195,15 +195,16 @@ int ff_regcomp_ere(regex_t *re, const char *text, struct ff_err *err)
 {
 	char msg[128];
 	int rc, nested;
+	double nodes = walk(text, &nested);
 
 	if (has_backref(text))
 		return ff_err_set(err, EINVAL, "'%s' is not a regular expression: a backreference "
 				  "(\\1..\\9) is not extended regular expression syntax", text);
-	if (walk(text, &nested), nested)
+	if (nested)
 		return ff_err_set(err, EINVAL, "'%s' is not a regular expression: a repetition of "
 				  "something repeated ('a+*', '(ab*){2}') can take the C library "
 				  "minutes to compile", text);
-	if (ff_regex_nodes(text) > FF_REGEX_MAX_NODES)
+	if (nodes > FF_REGEX_MAX_NODES)
 		return ff_err_set(err, EINVAL, "'%s' is not a regular expression: its repetitions "
 				  "expand to more than %d nodes", text, FF_REGEX_MAX_NODES);
 	rc = regcomp(re, text, REG_EXTENDED | REG_NOSUB);

@@ -151,26 +151,25 @@ static void sort_dirs(struct ff_node *n)
 
 /* Pre-order numbers, which also serve the walk: each node is numbered
  * before the walk climbs out of it, so the next step's guess is right. */
-static void number_nodes(struct ff_tree *tree)
+static uint32_t number_nodes(struct ff_tree *tree)
 {
 	uint32_t index = 0;
 
 	tree->numbered = 0;
 	for (struct ff_node *n = tree->root; n; n = ff_tree_next(tree, n))
 		n->index = ++index;
+	return index;
 }
 
 /* nlink, numbering, totals; extra names mirror their primary's metadata so
  * a builder that ignores `link` still sees a consistent node. */
 static void count_and_number(struct ff_tree *tree)
 {
-	uint32_t index = 0;
+	uint32_t count = number_nodes(tree);
 	struct ff_node *n;
 
 	tree->data_bytes = 0;
-	tree->numbered = 0;
 	for (n = tree->root; n; n = ff_tree_next(tree, n)) {
-		n->index = ++index;
 		if (S_ISDIR(n->mode)) {
 			n->nlink = 2;
 			for (uint32_t i = 0; i < n->n_children; i++)
@@ -199,7 +198,7 @@ static void count_and_number(struct ff_tree *tree)
 		n->rdev_minor = p->rdev_minor;
 		n->nlink = p->nlink;
 	}
-	tree->count = index;
+	tree->count = count;
 }
 
 int ff_tree_finish(struct ff_tree *tree, struct ff_err *err)
