@@ -1,10 +1,12 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # flashfs-tools — top-level build.
 #
 # Layers, bottom to top; a folder includes and links only folders to its
 # left (`make layers` checks it; folders on one layer, joined by commas,
 # may not use each other):
 #
-#   common → compress → tree → squashfs,yaffs2 → image → mtd → fuse,bench → mkfs,flashfs
+#   common → compress → tar → tree → squashfs,yaffs2,ubi → image → mtd → fuse,bench,extract,diff → mkfs,flashfs
 #
 # Every folder compiles all of its *.c files except *_main.c into
 # build/lib/libff_<folder>.a.  Its module.mk names the folders it uses
@@ -19,7 +21,8 @@
 #   make check        install deps, build, run every test (prove summary)
 #   make asan check   the same under AddressSanitizer + UBSan (build/asan/)
 #   make demo         install deps, build, run the main job on the bundled rootfs
-#   make layers       check includes and link lists against the layer order
+#   make layers       check includes and link lists against the layer order,
+#                     and that the commands, services and mtd/ name no format
 #   make install      programs, man pages, libflashfs (.so and .a), its headers
 #                     and flashfs.pc under $(DESTDIR)$(PREFIX); `make uninstall`
 #                     removes them again
@@ -32,7 +35,7 @@
 # libflashfs.map names.  The programs link libflashfs.a with the flags
 # `pkg-config --static --libs flashfs` gives, plus their own folders above it.
 
-LAYERS   := common compress tree squashfs,yaffs2,ubi image mtd fuse,bench mkfs,flashfs
+LAYERS   := common compress tar tree squashfs,yaffs2,ubi,ubifs,cramfs,romfs,erofs,squashfs_legacy,jffs2 image mtd fuse,bench,extract,diff mkfs,flashfs
 comma    := ,
 MODULES  := $(subst $(comma), ,$(LAYERS))
 BUILD    ?= build
@@ -100,9 +103,12 @@ BINS      := $(addprefix $(BUILD)/bin/,$(PROGRAMS))
 # libflashfs: the version is set once, in include/flashfs/version.h.
 VERSION       := $(shell sed -n 's/^\#define FF_VERSION_STRING "\(.*\)"/\1/p' include/flashfs/version.h)
 SOMAJOR       := $(firstword $(subst ., ,$(VERSION)))
-# The library is image/ and every folder it uses (today common compress tree
-# squashfs yaffs2 image), so a folder image/ comes to use joins it.
-LIBFF_MODULES := $(filter $(call uses_closure,image),$(MODULES))
+# The library is image/ and the services over it that need neither libfuse3
+# nor libmtd (extract/, diff/), and every folder they use (today common
+# compress tar tree squashfs yaffs2 ubi image extract diff), so a folder they
+# come to use joins it.
+LIBFF_SERVICES := image extract diff
+LIBFF_MODULES := $(filter $(call uses_closure,$(LIBFF_SERVICES)),$(MODULES))
 LIBFF_PKGS    := $(sort $(foreach m,$(LIBFF_MODULES),$($(m)_PKGS)))
 LIBFF_LIBS_PRIVATE := -lpthread -lm
 LIBFF_HEADERS := $(wildcard include/flashfs/*.h)
@@ -128,7 +134,7 @@ TOOL_BINS := $(patsubst tests/tools/%.c,$(BUILD)/tests/tools/%,$(TOOL_SRCS))
 TEST_LINK  = $(call link_flags,$(MODULES))
 
 .PHONY: all deps check unit integration asan demo install uninstall clean fuzz layers libs \
-        bench-mkfs bench-read bench-fuse bench-yaffs2 bench-rootfs bench-scale nandsim-check \
+        bench-mkfs bench-read bench-fuse bench-yaffs2 bench-jffs2 bench-ubifs bench-rootfs bench-scale nandsim-check check-field \
         fresh-check
 .DEFAULT_GOAL := all
 
@@ -149,7 +155,7 @@ $(foreach m,$(MODULES),$(if $(call lib_srcs,$(m)),$(eval $(call LIB_RULE,$(m))))
 
 $(BUILD)/pic/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -MMD -MP -c $< -o $@
+	$(CC) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -DFF_SHARED_VERSIONS -MMD -MP -c $< -o $@
 
 $(LIBFF_A): $(LIBFF_OBJS)
 	@mkdir -p $(dir $@)
@@ -248,6 +254,11 @@ clean:
 
 # The README's make demo + make check in a fresh debootstrapped Debian 12
 # root, as CI runs them (scripts/fresh-check, issue 15).
+# Real images from public test suites (never committed): FIELD=DIR.
+FIELD ?= ../shared/corpus/field
+check-field: all
+	scripts/check-field $(BUILD)/bin $(FIELD)
+
 fresh-check:
 	scripts/fresh-check
 -include nandsim-tests/module.mk

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The benchmark harness behind `flashfs bench`.
  *
  *   corpus    every source (directory, tar, SquashFS image) read into memory
@@ -144,16 +146,21 @@ struct bench_codec {
 };
 
 /* The default set: gzip-6/9/10/12 (libdeflate), gzip-zlib9, lzo1x_999,
- * lzo1x_1, xz, xz+bcj(host), lz4, lz4hc, zstd-3/15/19. */
-size_t bench_codec_defaults(struct bench_codec *out, size_t cap);
+ * lzo1x_1, xz, xz+bcj (with the filter bcj names; none when NULL), lz4,
+ * lz4hc, zstd-3/15/19. */
+size_t bench_codec_defaults(struct bench_codec *out, size_t cap, const char *bcj);
+/* --quick's set: gzip-9, lzo1x_999, lz4, lz4hc, zstd-3, zstd-15, and
+ * xz+bcj (xz when bcj is NULL). */
+size_t bench_codec_quick(struct bench_codec *out, size_t cap, const char *bcj);
 /* "NAME[:key=value...][@LABEL]" */
 int bench_codec_parse(const char *text, struct bench_codec *out, struct ff_err *err);
 /* A configured compressor for a block size; NULL with err when the codec
  * or an option is not available in this build. */
 struct ff_comp *bench_codec_open(const struct bench_codec *bc, uint32_t block_size,
 				 struct ff_err *err);
-/* The BCJ filter name for the host architecture, or NULL. */
-const char *bench_host_bcj(void);
+/* The xz BCJ filter for the machine most of the corpus' ELF bytes are for
+ * (corpus_bcj.c), or NULL; note says which and why, for the report. */
+const char *bench_corpus_bcj(const struct bench_corpus *c, char *note, size_t cap);
 
 /* ---- measurement (measure.c) ---- */
 
@@ -361,6 +368,7 @@ struct bench_report {
 	const struct bench_nandsim *ns;     /* per recommendation goal, or NULL */
 	int color;
 	unsigned width;   /* table columns to fit in; 0: all (--wide) */
+	const char *note; /* a line about the settings tried (the BCJ filter), or NULL */
 };
 
 /* Sorted by image size; the recommendations marked (bold with color). */
@@ -369,6 +377,9 @@ void bench_report_csv(FILE *out, const struct bench_report *r);
 void bench_report_json(FILE *out, const struct bench_report *r);
 /* Writes PATH (.svg or .png by its suffix) through gnuplot, atomically. */
 int bench_plot(const struct bench_report *r, const char *path, struct ff_err *err);
+/* Before the run: the plot's name is one bench_plot writes, and gnuplot is
+ * there to draw it (a .gp script needs none). */
+int bench_plot_check(const char *path, struct ff_err *err);
 /* Results in table order (image size, then decompression speed). */
 size_t *bench_sorted(const struct bench_result *res, size_t n);
 const char *bench_human_size(uint64_t bytes, char *buf, size_t cap);

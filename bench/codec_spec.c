@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Codec configurations: the default set the issue names, parsing of
  * `-c NAME[:key=value...][@LABEL]`, and turning one into an ff_comp. */
 #include "bench/bench.h"
@@ -7,23 +9,6 @@
 #include <stdio.h>
 #include <string.h>
 
-const char *bench_host_bcj(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	return "x86";
-#elif defined(__aarch64__)
-	return "arm64";
-#elif defined(__arm__)
-	return "arm";
-#elif defined(__powerpc__)
-	return "powerpc";
-#elif defined(__sparc__)
-	return "sparc";
-#else
-	return NULL;
-#endif
-}
-
 static void set(struct bench_codec *b, const char *label, const char *name, const char *opts)
 {
 	snprintf(b->label, sizeof(b->label), "%s", label);
@@ -31,7 +16,7 @@ static void set(struct bench_codec *b, const char *label, const char *name, cons
 	snprintf(b->opts, sizeof(b->opts), "%s", opts);
 }
 
-size_t bench_codec_defaults(struct bench_codec *out, size_t cap)
+size_t bench_codec_defaults(struct bench_codec *out, size_t cap, const char *bcj)
 {
 	static const char *const tab[][3] = {
 		/* libdeflate's levels (mkfs.squashfs' default is 9), then zlib's 9,
@@ -51,7 +36,6 @@ size_t bench_codec_defaults(struct bench_codec *out, size_t cap)
 		{ "zstd-19", "zstd", "level=19" },
 	};
 	size_t n = 0;
-	const char *bcj = bench_host_bcj();
 
 	for (size_t i = 0; i < sizeof(tab) / sizeof(tab[0]) && n < cap; i++) {
 		set(&out[n++], tab[i][0], tab[i][1], tab[i][2]);
@@ -62,6 +46,26 @@ size_t bench_codec_defaults(struct bench_codec *out, size_t cap)
 			set(&out[n++], "xz+bcj", "xz", opt);
 		}
 	}
+	return n;
+}
+
+size_t bench_codec_quick(struct bench_codec *out, size_t cap, const char *bcj)
+{
+	/* one usual setting per family (xz with the corpus' filter when it
+	 * has one), leaving out the slowest compressors: --quick's budget */
+	static const char *const tab[][3] = {
+		{ "gzip-9", "gzip", "level=9" },   { "lzo1x_999", "lzo", "algorithm=lzo1x_999" },
+		{ "lz4", "lz4", "" },              { "lz4hc", "lz4", "hc" },
+		{ "zstd-3", "zstd", "level=3" },   { "zstd-15", "zstd", "level=15" },
+	};
+	size_t n = 0;
+	char opt[32];
+
+	for (size_t i = 0; i < sizeof(tab) / sizeof(tab[0]) && n < cap; i++)
+		set(&out[n++], tab[i][0], tab[i][1], tab[i][2]);
+	snprintf(opt, sizeof(opt), "bcj=%s", bcj ? bcj : "");
+	if (n < cap)
+		set(&out[n++], bcj ? "xz+bcj" : "xz", "xz", bcj ? opt : "");
 	return n;
 }
 

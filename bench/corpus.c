@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The corpus: every source read into memory once, so that each codec and
  * block size sees exactly the same bytes without touching the disk again. */
 #include "bench/bench.h"

@@ -1,7 +1,10 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* An existing SquashFS image as a corpus, read through the one fs
  * interface (common/fs.h).  Hard links are found by equal handles. */
 #include "bench/bench.h"
 #include "common/fs.h"
+#include "common/vec.h"
 #include "image/image.h"
 
 #include <errno.h>
@@ -9,70 +12,36 @@
 #include <string.h>
 #include <sys/stat.h>
 
-
-struct dirent_rec {
-	char *name;
+/* A hard-linked inode met already: its handle and its corpus node. */
+struct link_seen {
 	uint64_t handle;
+	uint32_t node;
 };
 
 struct walk {
 	struct bench_corpus *c;
 	struct ff_fs *fs;
-	uint64_t *link_handle;
-	uint32_t *link_node;
-	size_t n_links;
+	struct ff_vec links;  /* struct link_seen */
 	struct ff_err *err;
 };
 
-struct listing {
-	struct dirent_rec *e;
-	size_t n, cap;
-};
-
-static int collect(void *ctx, const char *name, size_t len, uint64_t handle, uint32_t mode,
-		   uint64_t cookie)
-{
-	struct listing *l = ctx;
-
-	(void)mode;
-	(void)cookie;
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 16;
-		struct dirent_rec *e = realloc(l->e, cap * sizeof(*e));
-
-		if (!e)
-			return 1;
-		l->e = e;
-		l->cap = cap;
-	}
-	l->e[l->n].name = strndup(name, len);
-	if (!l->e[l->n].name)
-		return 1;
-	l->e[l->n++].handle = handle;
-	return 0;
-}
-
 static int32_t find_link(const struct walk *w, uint64_t handle)
 {
-	for (size_t i = 0; i < w->n_links; i++)
-		if (w->link_handle[i] == handle)
-			return (int32_t)w->link_node[i];
+	for (size_t i = 0; i < w->links.len; i++) {
+		const struct link_seen *l = FF_VEC_AT(&w->links, struct link_seen, i);
+
+		if (l->handle == handle)
+			return (int32_t)l->node;
+	}
 	return -1;
 }
 
 static int remember_link(struct walk *w, uint64_t handle, uint32_t idx)
 {
-	uint64_t *h = realloc(w->link_handle, (w->n_links + 1) * sizeof(*h));
-	uint32_t *n;
+	struct link_seen l = { .handle = handle, .node = idx };
 
-	if (h)
-		w->link_handle = h;
-	n = h ? realloc(w->link_node, (w->n_links + 1) * sizeof(*n)) : NULL;
-	if (!n)
+	if (ff_vec_push(&w->links, &l) < 0)
 		return ff_err_set(w->err, ENOMEM, "bench: out of memory");
-	w->link_node = n;
-	w->link_handle[w->n_links] = handle;
-	w->link_node[w->n_links++] = idx;
 	return 0;
 }
 
@@ -152,7 +121,7 @@ static char *read_target(struct walk *w, uint64_t handle, uint64_t size)
 	return t;
 }
 
-static int add_entry(struct walk *w, const struct dirent_rec *e, uint32_t parent)
+static int add_entry(struct walk *w, const struct ff_dirent *e, uint32_t parent)
 {
 	struct bench_node b = { .parent = parent, .file = -1, .link_of = -1 };
 	struct ff_stat st;
@@ -196,16 +165,14 @@ static int add_entry(struct walk *w, const struct dirent_rec *e, uint32_t parent
 
 static int walk_dir(struct walk *w, uint64_t dir, uint32_t dir_idx)
 {
-	struct listing l = { 0 };
-	int rc = w->fs->ops->readdir(w->fs, dir, 0, collect, &l);
+	struct ff_dirlist l;
+	int rc = ff_fs_list_dir(w->fs, dir, 0, &l);
 
 	if (rc)
-		ff_err_set(w->err, -rc, "cannot list a directory");
+		return ff_err_set(w->err, -rc, "cannot list a directory");
 	for (size_t i = 0; i < l.n && !rc; i++)
-		rc = add_entry(w, &l.e[i], dir_idx);
-	for (size_t i = 0; i < l.n; i++)
-		free(l.e[i].name);
-	free(l.e);
+		rc = add_entry(w, &l.v[i], dir_idx);
+	ff_dirlist_free(&l);
 	return rc;
 }
 
@@ -219,7 +186,7 @@ static int open_image(const char *source, struct ff_fs **fs, struct ff_err *err)
 int bench_corpus_add_image(struct bench_corpus *c, const char *source, uint32_t parent,
 			   const char *name, struct ff_err *err)
 {
-	struct walk w = { .c = c, .err = err };
+	struct walk w = { .c = c, .links = FF_VEC_INIT(struct link_seen), .err = err };
 	uint32_t top = parent;
 	int rc;
 
@@ -238,7 +205,6 @@ int bench_corpus_add_image(struct bench_corpus *c, const char *source, uint32_t 
 	}
 	rc = walk_dir(&w, w.fs->ops->root(w.fs), top);
 	ff_fs_close(w.fs);
-	free(w.link_handle);
-	free(w.link_node);
+	ff_vec_free(&w.links);
 	return rc ? ff_err_prefix(err, "%s", source) : 0;
 }

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Directories and tar files enter the corpus through the tree/ model,
  * so the bench sees the same entries, order and metadata mkfs.squashfs
  * would put in an image. */

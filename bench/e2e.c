@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* --e2e: the real thing for a chosen setting — build the image with
  * mkfs.squashfs (timed), then read the whole tree back through
  * `flashfs mount` and, as root, through the kernel's loop mount with a

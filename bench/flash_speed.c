@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Flash read bandwidths: numbers with units, and named presets for the
  * kinds of parts boards boot from. */
 #include "bench/bench.h"

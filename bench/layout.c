@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The bench's blocks and sizes come from the SquashFS writer itself, run
  * without writing an image (ff_sqfs_write with no path): the same dedup,
  * sparse detection, block splitting, fragment packing and metadata tables

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Per-block compression and decompression timing, lzbench style: every
  * block is compressed independently (as SquashFS stores it) by a worker
  * per core over a contiguous share of the blocks; a pass is repeated until

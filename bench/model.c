@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The flash read model.  Reading one uncompressed MB of the tree moves
  * r MB over the flash bus (r = image size / tree size) and decompresses
  * one MB: t = r/B + 1/D seconds, B the flash read bandwidth and D the

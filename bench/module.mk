@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 bench_USES := image squashfs tree compress common
 # bench/: the library behind `flashfs bench` (flashfs/cmd_bench.c); this
 # file adds the demo and the benchmark targets.
@@ -7,6 +9,8 @@ bench_USES := image squashfs tree compress common
 #   make bench-mkfs    mkfs.squashfs vs mksquashfs (time, size, RSS)
 #   make bench-read    flashfs extract vs unsquashfs
 #   make bench-yaffs2  mkfs.yaffs2 vs dd of the same bytes
+#   make bench-jffs2   ffmkfs.jffs2 vs mkfs.jffs2 (zlib; time, identical bytes)
+#   make bench-ubifs   ffmkfs.ubifs vs mkfs.ubifs (lzo, zstd; median time, sizes)
 #   make bench-scale   10k/100k/1M small files: mkfs.squashfs vs gensquashfs
 #                      and mksquashfs (BENCH_SCALE_SIZES, BENCH_SCALE_LIMIT)
 #   make embedded-rootfs
@@ -33,6 +37,12 @@ bench-read: all
 
 bench-yaffs2: all
 	$(BENCH_ENV) bench/scripts/bench-yaffs2.sh
+
+bench-jffs2: all
+	$(BENCH_ENV) bench/scripts/bench-jffs2.sh
+
+bench-ubifs: all
+	$(BENCH_ENV) bench/scripts/bench-ubifs.sh
 
 bench-scale: all
 	$(BENCH_ENV) bench/scripts/bench-scale.sh

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* --nandsim: read a recommended image from the kernel's NAND simulator in
  * the qemu guest of nandsim-tests/, with nandsim's timing delays on and
  * off, and set the measurement beside the model's prediction.

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* --plot: two panels drawn by gnuplot — compressed fraction against
  * decompression speed, and effective read speed against flash bandwidth
  * at the fastest recommendation's block size.  One colour per codec family
@@ -32,10 +34,12 @@ static int has_suffix(const char *path, const char *suf)
 
 static const char *terminal(const char *path)
 {
+	/* an opaque white background: a transparent plot loses every label
+	 * on a dark viewer */
 	if (has_suffix(path, ".png"))
-		return "pngcairo size 1600,700 font \"sans,10\"";
+		return "pngcairo size 2400,700 font \"sans,10\" background rgb \"white\"";
 	if (has_suffix(path, ".svg") || has_suffix(path, ".gp"))
-		return "svg size 1600,700 dynamic font \"sans,10\"";
+		return "svg size 2400,700 dynamic font \"sans,10\" background rgb \"white\"";
 	return NULL;
 }
 
@@ -110,9 +114,115 @@ static void picks(FILE *g, const struct bench_report *r, int panel)
 	}
 }
 
+/* Label placement.  Labels at (x, y), fractions of the plot's width and
+ * height, each get a vertical offset in text lines so that no two that
+ * share a column (closer than LABEL_W across) overprint: from the top
+ * down, each is pushed below any placed label it would touch.  gzip-6,
+ * -9, -10 and -12 sit almost on one point; their names now stack. */
+#define LABEL_H 0.028 /* a 10-point text line and a gap, of the 600-pixel plot area
+		       * of a 700-pixel panel */
+#define LABEL_W 0.2   /* a label's width, about, of the panel's plot width */
+#define MAX_LABELS 128
+
+static int touches(double xa, double ya, double xb, double yb)
+{
+	return fabs(xa - xb) < LABEL_W && fabs(ya - yb) < LABEL_H * 0.999;
+}
+
+static void spread_labels(const double *x, const double *y, size_t n, double *lines)
+{
+	size_t ord[MAX_LABELS];
+	double placed[MAX_LABELS];
+
+	n = n < MAX_LABELS ? n : MAX_LABELS;
+	for (size_t i = 0; i < n; i++) { /* by height, the highest first */
+		size_t k = i;
+
+		for (; k > 0 && y[ord[k - 1]] < y[i]; k--)
+			ord[k] = ord[k - 1];
+		ord[k] = i;
+	}
+	for (size_t a = 0; a < n; a++) {
+		size_t i = ord[a];
+		double yy = y[i];
+
+		for (size_t b = 0, moves = 0; b < a && moves <= n; b++)
+			if (touches(x[i], yy, x[ord[b]], placed[b])) {
+				yy = placed[b] - LABEL_H;
+				b = (size_t)-1; /* look again from the top */
+				moves++;
+			}
+		placed[a] = yy;
+		lines[i] = yy - y[i]; /* "offset ..., graph" units */
+	}
+}
+
+/* v's place in [lo, hi], 0..1 (0.5 when the range is empty). */
+static double frac(double v, double lo, double hi)
+{
+	return hi > lo ? (v - lo) / (hi - lo) : 0.5;
+}
+
+/* Axis ranges set in the script, so that a label's place as a fraction
+ * of the plot is known here: whole decades on a log axis, multiples of 5
+ * on the size axis. */
+struct ranges {
+	double lo_x, hi_x, lo_y, hi_y; /* y: log10 */
+};
+
+static void decades(double *lo, double *hi)
+{
+	*lo = floor(*lo);
+	*hi = ceil(*hi);
+	*hi += *hi <= *lo;
+}
+
+/* The scatter's labels (one per setting, at its last block size): offsets. */
+static void scatter_offsets(const struct bench_report *r, struct ranges *rg, double *lines)
+{
+	double x[MAX_LABELS] = { 0 }, y[MAX_LABELS] = { 0 }, lo_x = INFINITY, hi_x = -INFINITY;
+	double lo_y = INFINITY, hi_y = -INFINITY;
+	size_t n = 0, at[MAX_LABELS];
+
+	for (size_t i = 0; i < r->n; i++) {
+		double px = r->res[i].ratio * 100, py = log10(fmax(r->res[i].decomp.best, 1e-9));
+
+		lo_x = fmin(lo_x, px), hi_x = fmax(hi_x, px), lo_y = fmin(lo_y, py);
+		hi_y = fmax(hi_y, py);
+	}
+	lo_x = floor(lo_x / 5) * 5;
+	hi_x = fmax(ceil(hi_x / 5) * 5, lo_x + 5);
+	decades(&lo_y, &hi_y);
+	*rg = (struct ranges){ lo_x, hi_x, lo_y, hi_y };
+	for (size_t i = 0; i < r->n && n < MAX_LABELS; i++) {
+		size_t last = i;
+
+		if (first_of(r, i) != i)
+			continue;
+		for (size_t k = i; k < r->n; k++)
+			last = first_of(r, k) == i ? k : last;
+		x[n] = frac(r->res[last].ratio * 100, lo_x, hi_x);
+		y[n] = frac(log10(fmax(r->res[last].decomp.best, 1e-9)), lo_y, hi_y);
+		at[n++] = i;
+	}
+	spread_labels(x, y, n, lines + r->n);
+	for (size_t k = 0; k < r->n; k++)
+		lines[k] = 0;
+	for (size_t k = 0; k < n; k++)
+		lines[at[k]] = lines[r->n + k];
+}
+
 static void scatter(FILE *g, const struct bench_report *r)
 {
+	double *off = calloc(2 * r->n + 1, sizeof(*off));
+	struct ranges rg;
 	int first = 1;
+
+	if (off) {
+		scatter_offsets(r, &rg, off);
+		fprintf(g, "set xrange [%g:%g]\nset yrange [%g:%g]\n", rg.lo_x, rg.hi_x,
+			pow(10, rg.lo_y), pow(10, rg.hi_y));
+	}
 
 	fprintf(g, "set title \"compressed size vs decompression speed (per core; S/F/W: "
 		   "recommended; bigger marker = bigger block)\"\n"
@@ -125,11 +235,12 @@ static void scatter(FILE *g, const struct bench_report *r)
 			continue;
 		fprintf(g, "%s'-' using 1:2:3 with linespoints lw 1 ps variable ", first ? "" : ", ");
 		style(g, r, i, 1);
-		fprintf(g, " title \"%s\", '-' using 1:2:3 with labels left offset 1,0 "
-			   "tc rgb \"%s\" notitle", r->res[i].codec.label,
+		fprintf(g, " title \"%s\", '-' using 1:2:3 with labels left offset character 1, graph %.4f "
+			   "tc rgb \"%s\" notitle", r->res[i].codec.label, off ? off[i] : 0.0,
 			family_colour(r->res[i].codec.name));
 		first = 0;
 	}
+	free(off);
 	fputc('\n', g);
 	for (size_t i = 0; i < r->n; i++) {
 		size_t last = i;
@@ -149,18 +260,64 @@ static void scatter(FILE *g, const struct bench_report *r)
 	}
 }
 
+/* The curves' labels, all at the right end (1024 MB/s): offsets, so that
+ * settings reading alike there stack instead of overprinting. */
+static void lines_offsets(const struct bench_report *r, uint32_t bs, struct ranges *rg,
+			  double *lines)
+{
+	double x[MAX_LABELS] = { 0 }, y[MAX_LABELS] = { 0 }, lo = INFINITY, hi = -INFINITY;
+	size_t n = 0, at[MAX_LABELS];
+
+	for (size_t i = 0; i < r->n; i++) {
+		if (r->res[i].block_size != bs)
+			continue;
+		/* the curve's points, then its label's at 1024, which the last
+		 * point (974) stops short of */
+		for (double b = 0.25; b <= 1024 * 1.25; b *= 1.25) {
+			double v = log10(bench_model_speed(r->res[i].ratio, fmin(b, 1024),
+							   r->res[i].decomp_target));
+
+			lo = fmin(lo, v), hi = fmax(hi, v);
+		}
+	}
+	decades(&lo, &hi);
+	rg->lo_y = lo;
+	rg->hi_y = hi;
+	for (size_t i = 0; i < r->n && n < MAX_LABELS; i++) {
+		if (r->res[i].block_size != bs)
+			continue;
+		x[n] = 1;
+		y[n] = frac(log10(bench_model_speed(r->res[i].ratio, 1024,
+						    r->res[i].decomp_target)), lo, hi);
+		at[n++] = i;
+	}
+	spread_labels(x, y, n, lines + r->n);
+	for (size_t k = 0; k < r->n; k++)
+		lines[k] = 0;
+	for (size_t k = 0; k < n; k++)
+		lines[at[k]] = lines[r->n + k];
+}
+
 static void lines(FILE *g, const struct bench_report *r)
 {
 	uint32_t bs = r->res[r->an->reco[BENCH_GOAL_FASTEST].index].block_size;
+	double *off = calloc(2 * r->n + 1, sizeof(*off));
+	struct ranges rg;
 	int first = 1;
 
+	if (off)
+		lines_offsets(r, bs, &rg, off);
 	fprintf(g, "unset logscale\nunset object\nunset label\nunset arrow\n"
+		   "set autoscale\n"
 		   "set title \"effective read speed vs flash bandwidth (%u KiB blocks, CPU "
 		   "scale %g)\"\nset xlabel \"flash read MB/s\"\nset ylabel \"uncompressed MB/s "
 		   "read\"\nset logscale xy\n", bs >> 10, r->an->cpu_scale);
 	fprintf(g, "set arrow 1 from %g, graph 0 to %g, graph 1 nohead lw 2 dt 2 lc rgb "
 		   "\"black\"\nset label 1 \"target %.3g MB/s\" at %g, graph 0.97 left offset 0.5,0\n",
 		r->an->target_mbps, r->an->target_mbps, r->an->target_mbps, r->an->target_mbps);
+	if (off)
+		fprintf(g, "set xrange [0.1:10000]\nset yrange [%g:%g]\n", pow(10, rg.lo_y),
+			pow(10, rg.hi_y));
 	picks(g, r, 1);
 	fprintf(g, "plot ");
 	for (size_t i = 0; i < r->n; i++) {
@@ -168,10 +325,12 @@ static void lines(FILE *g, const struct bench_report *r)
 			continue;
 		fprintf(g, "%s'-' using 1:2 with lines lw 2 ", first ? "" : ", ");
 		style(g, r, i, 0);
-		fprintf(g, " title \"%s\", '-' using 1:2:3 with labels left offset 0.5,0 tc rgb "
-			   "\"%s\" notitle", r->res[i].codec.label, family_colour(r->res[i].codec.name));
+		fprintf(g, " title \"%s\", '-' using 1:2:3 with labels left offset character 0.5, graph %.4f tc rgb "
+			   "\"%s\" notitle", r->res[i].codec.label, off ? off[i] : 0.0,
+			family_colour(r->res[i].codec.name));
 		first = 0;
 	}
+	free(off);
 	fputc('\n', g);
 	for (size_t i = 0; i < r->n; i++) {
 		if (r->res[i].block_size != bs)
@@ -185,10 +344,60 @@ static void lines(FILE *g, const struct bench_report *r)
 	}
 }
 
+/* The question the bench answers, first: how much longer than the best
+ * setting each one takes to read the tree at the target bandwidth, its
+ * image size beside it.  The quickest ANSWER_ROWS settings, best on top. */
+#define ANSWER_ROWS 30
+
+static double target_time(const struct bench_report *r, size_t i)
+{
+	return bench_model_time(r->res[i].ratio, r->an->target_mbps, r->res[i].decomp_target);
+}
+
+static void answer(FILE *g, const struct bench_report *r)
+{
+	size_t ord[ANSWER_ROWS], n = 0;
+	double best;
+
+	for (size_t i = 0; i < r->n; i++) { /* the quickest, in order */
+		size_t k = n < ANSWER_ROWS ? n++ : n;
+
+		for (; k > 0 && target_time(r, ord[k - 1]) > target_time(r, i); k--)
+			if (k < ANSWER_ROWS)
+				ord[k] = ord[k - 1];
+		if (k < ANSWER_ROWS)
+			ord[k] = i;
+	}
+	best = n ? target_time(r, ord[0]) : 1;
+	fprintf(g, "set title \"read time at the target flash (%.3g MB/s) / the best's; image "
+		   "size beside\"\nset xlabel \"read time / best (1 = best)\"\nunset ylabel\n"
+		   "set style fill solid 0.6 border -1\nset yrange [%zu.5:0.5]\nset xrange [0:*]\n"
+		   "set grid x\nset ytics (", r->an->target_mbps, n);
+	for (size_t k = 0; k < n; k++)
+		fprintf(g, "%s\"%s %uK\" %zu", k ? ", " : "", r->res[ord[k]].codec.label,
+			r->res[ord[k]].block_size >> 10, k + 1);
+	fprintf(g, ") font \",9\"\nset offsets 0, graph 0.25, 0, 0\n"
+		   "plot '-' using ($1/2):2:($1/2):(0.35):3 with boxxyerror lc rgb variable "
+		   "notitle, '-' using 1:2:4 with labels left offset 0.5,0 font \",9\" notitle\n");
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t k = 0; k < n; k++) {
+			const struct bench_result *x = &r->res[ord[k]];
+			unsigned rgb = (unsigned)strtoul(family_colour(x->codec.name) + 1, NULL, 16);
+
+			fprintf(g, "%.4f %zu %u \"%.1f%%, %.1f MB/s\"\n", target_time(r, ord[k]) / best,
+				k + 1, rgb, x->ratio * 100, 1.0 / target_time(r, ord[k]));
+		}
+		fprintf(g, "e\n");
+	}
+	fprintf(g, "unset offsets\nunset grid\nset ytics auto\nset ytics font \",10\"\n"
+		   "unset style fill\nset autoscale\n");
+}
+
 static void script(FILE *g, const struct bench_report *r, const char *term, const char *out)
 {
 	fprintf(g, "set terminal %s\nset termoption noenhanced\nset output \"%s\"\n"
-		   "set multiplot layout 1,2\n", term, out);
+		   "set multiplot layout 1,3\n", term, out);
+	answer(g, r);
 	scatter(g, r);
 	lines(g, r);
 	fprintf(g, "unset multiplot\nset output\n");
@@ -210,9 +419,16 @@ static int run_gnuplot(const struct bench_report *r, const char *term, int fd, c
 	snprintf(out, sizeof(out), "/dev/fd/%d", fd);
 	script(g, r, term, out);
 	st = pclose(g);
-	if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st))
-		return ff_err_set(err, EIO, "%s: gnuplot failed (status %d)%s", path, st,
-				  WIFEXITED(st) && WEXITSTATUS(st) == 127 ? ": not installed" : "");
+	if (st == -1)
+		return ff_err_sys(err, errno, "%s: gnuplot", path);
+	if (WIFSIGNALED(st))
+		return ff_err_set(err, EIO, "%s: gnuplot was killed by signal %d", path,
+				  WTERMSIG(st));
+	if (WEXITSTATUS(st) == 127)
+		return ff_err_set(err, ENOENT, "%s: gnuplot is not installed", path);
+	if (WEXITSTATUS(st))
+		return ff_err_set(err, EIO, "%s: gnuplot failed with exit status %d (its message "
+				  "is above)", path, WEXITSTATUS(st));
 	return 0;
 }
 
@@ -229,6 +445,33 @@ static int write_script(const struct bench_report *r, const char *term, int fd, 
 	script(g, r, term, "bench.svg");
 	if (fclose(g))
 		return ff_err_sys(err, errno, "%s", path);
+	return 0;
+}
+
+/* gnuplot on PATH, as popen's shell would find it. */
+static int have_gnuplot(void)
+{
+	const char *path = getenv("PATH");
+	char file[4096];
+
+	while (path && *path) {
+		size_t len = strcspn(path, ":");
+
+		if (snprintf(file, sizeof(file), "%.*s/gnuplot", (int)len, len ? path : ".") <
+			    (int)sizeof(file) && access(file, X_OK) == 0)
+			return 1;
+		path += len + (path[len] == ':');
+	}
+	return 0;
+}
+
+int bench_plot_check(const char *path, struct ff_err *err)
+{
+	if (!terminal(path))
+		return ff_err_set(err, EINVAL, "%s: plot name must end in .svg, .png or .gp", path);
+	if (!has_suffix(path, ".gp") && !have_gnuplot())
+		return ff_err_set(err, ENOENT, "%s: gnuplot is not installed (apt-get install "
+				  "gnuplot-nox), or write the script with --plot FILE.gp", path);
 	return 0;
 }
 

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Recommendations and break-even bandwidths from the measured results and
  * the flash model. */
 #include "bench/bench.h"
@@ -6,6 +8,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 const char *bench_goal_name(int goal)
 {
@@ -62,6 +65,35 @@ static size_t pick_weighted(const struct bench_result *res, size_t n,
 		if (weighted_score(&res[i], a, ms, mt) < weighted_score(&res[best], a, ms, mt))
 			best = i;
 	return best;
+}
+
+/* The read time with the slowest decompression pass: what the fastest
+ * setting may really take, the measurement's noise included. */
+static double read_time_worst(const struct bench_result *r, const struct bench_analysis *a)
+{
+	double d = r->decomp.worst > 0 ? r->decomp.worst * a->cpu_scale : r->decomp_target;
+
+	return bench_model_time(r->ratio, a->target_mbps, d);
+}
+
+/* The settings whose best read is no slower than the fastest one's worst
+ * pass: within the noise they tie with it, and the report says so
+ * instead of naming a winner the next run may not repeat. */
+static void append_ties(const struct bench_result *res, size_t n,
+			const struct bench_analysis *a, struct bench_reco *rc)
+{
+	double limit = read_time_worst(&res[rc->index], a);
+	size_t len = strlen(rc->why), ties = 0;
+
+	for (size_t i = 0; i < n && len + 48 < sizeof(rc->why); i++) {
+		if (i == rc->index || read_time(&res[i], a) > limit)
+			continue;
+		len += (size_t)snprintf(rc->why + len, sizeof(rc->why) - len, "%s%s %uK",
+					ties++ ? ", " : " Within the measurement noise it ties "
+					"with ", res[i].codec.label, res[i].block_size >> 10);
+	}
+	if (ties && len + 2 < sizeof(rc->why))
+		snprintf(rc->why + len, sizeof(rc->why) - len, ".");
 }
 
 static void explain(const struct bench_result *res, const struct bench_analysis *a,
@@ -158,6 +190,7 @@ int bench_analyse(struct bench_result *res, size_t n, struct bench_analysis *a,
 		BENCH_GOAL_WEIGHTED, pick_weighted(res, n, a, smallest, fastest), "" };
 	for (int g = 0; g < BENCH_NGOALS; g++)
 		explain(res, a, &a->reco[g], smallest, fastest);
+	append_ties(res, n, a, &a->reco[BENCH_GOAL_FASTEST]);
 	return frontier_break_even(res, n, a, err);
 }
 

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* CSV: one line per result, the columns of the JSON results. */
 #include "bench/bench.h"
 

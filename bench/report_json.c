@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* JSON output, schema docs/schemas/bench.schema.json ("flashfs-bench/1").  Keys are
  * only ever added, never renamed, within one schema version. */
 #include "bench/bench.h"

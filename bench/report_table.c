@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The terminal table: one row per codec × block size, smallest image
  * first, the recommended rows marked (and bold on a colour terminal),
  * followed by the recommendations and the break-even bandwidths. */
@@ -53,8 +55,10 @@ static void marks(const struct bench_report *r, size_t i, char out[4])
 	out[k] = '\0';
 }
 
-#define FIXED_COLS 70 /* marks to spread */
 #define FLASH_COL 13
+/* marks to spread, and the target flash's column, always shown: it is the
+ * bandwidth the question was asked for */
+#define FIXED_COLS (70 + FLASH_COL)
 
 /* How many flash columns fit in r->width (all with 0). */
 static size_t flash_cols(const struct bench_report *r)
@@ -69,8 +73,11 @@ static size_t flash_cols(const struct bench_report *r)
 
 static void header(FILE *out, const struct bench_report *r)
 {
-	fprintf(out, "%-3s %-12s %6s %11s %7s %9s %9s %6s", "", "codec", "block", "image",
-		"ratio", "comp", "decomp", "spread");
+	char t[32];
+
+	snprintf(t, sizeof(t), "@%gMB/s", r->an->target_mbps);
+	fprintf(out, "%-3s %-12s %6s %11s %7s %9s %9s %6s %12s", "", "codec", "block", "image",
+		"ratio", "comp", "decomp", "spread", "target");
 	for (size_t f = 0; f < flash_cols(r); f++) {
 		char h[32];
 
@@ -80,8 +87,8 @@ static void header(FILE *out, const struct bench_report *r)
 			snprintf(h, sizeof(h), "@%gMB/s", r->flash[f].mbps);
 		fprintf(out, " %12s", h);
 	}
-	fprintf(out, "\n%-3s %-12s %6s %11s %7s %9s %9s %6s", "", "", "KiB", "size", "",
-		"MB/s", "MB/s", "");
+	fprintf(out, "\n%-3s %-12s %6s %11s %7s %9s %9s %6s %12s", "", "", "KiB", "size", "",
+		"MB/s", "MB/s", "", t);
 	for (size_t f = 0; f < flash_cols(r); f++)
 		fprintf(out, " %12s", "read MB/s");
 	fputc('\n', out);
@@ -99,6 +106,7 @@ static void row(FILE *out, const struct bench_report *r, size_t i)
 	fprintf(out, "%-3s %-12s %6u %11s %6.2f%% %9.1f %9.1f %5.1f%%", m, x->codec.label,
 		x->block_size >> 10, bench_human_size(x->image_size, sz, sizeof(sz)),
 		x->ratio * 100, x->comp.best, x->decomp.best, spread);
+	fprintf(out, " %12.2f", bench_model_speed(x->ratio, r->an->target_mbps, x->decomp_target));
 	for (size_t f = 0; f < flash_cols(r); f++)
 		fprintf(out, " %12.2f",
 			bench_model_speed(x->ratio, r->flash[f].mbps, x->decomp_target));
@@ -171,8 +179,11 @@ void bench_report_table(FILE *out, const struct bench_report *r)
 	fprintf(out, "Corpus: %zu files, %u directories, %s (%s unique)\n", r->corpus->n_files,
 		r->corpus->n_dirs, bench_human_size(r->corpus->data_len, sz, sizeof(sz)),
 		bench_human_size(r->corpus->unique_bytes, sz + 16, 16));
+	if (r->note)
+		fprintf(out, "Codecs: %s.\n", r->note);
 	fprintf(out, "Speeds are per core (best of passes; spread = how much slower the worst\n"
-		     "pass was); read MB/s = model 1/(r/B + 1/D).\n\n");
+		     "pass was); read MB/s = model 1/(r/B + 1/D); target = the read at\n"
+		     "--target-flash (%g MB/s).\n\n", r->an->target_mbps);
 	header(out, r);
 	for (size_t k = 0; k < r->n; k++)
 		row(out, r, ord ? ord[k] : k);

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The run loop: for every block size one layout, for every codec one
  * measurement (and the self-check when asked).  A codec or option this
  * build cannot use is reported through warn and skipped, so one missing

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* --self-check: the same blocks through the plainest possible loop — one
  * thread, one context, compress then decompress every block, timed as a
  * whole — to show the harness (worker split, per-pass bookkeeping) does not

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The public API's errors and version (<flashfs/error.h>, <flashfs/version.h>). */
 #include "common/api_error.h"
 

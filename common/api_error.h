@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Private to the library: filling the public struct ff_error
  * (<flashfs/error.h>) that the ff_* API files hand back to callers. */
 #ifndef FF_COMMON_API_ERROR_H

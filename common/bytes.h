@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Byte-run tests shared by the writers, the extractor and the bench. */
 #ifndef FF_COMMON_BYTES_H
 #define FF_COMMON_BYTES_H

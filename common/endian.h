@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Explicit little- and big-endian loads and stores.  On-disk structures are
  * always built and parsed through these, never by casting a struct over
  * bytes, so the code is correct on any host byte order and alignment. */

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Errors travel as return codes plus an ff_err message buffer.  Libraries
  * fill the buffer and return; only a program's main prints and chooses the
  * exit code. */

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The size of what an open file descriptor names: st_size for a regular
  * file, the device's size for a block device (where st_size is 0), so a
  * reader opens /dev/sdb1 or /dev/loop0 as it opens an image file. */

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 #include "common/fs.h"
 
 #include <errno.h>
@@ -5,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 void ff_fs_log(struct ff_fs *fs, const char *fmt, ...)
 {
@@ -41,6 +44,116 @@ int ff_fs_resolve(struct ff_fs *fs, const char *path, uint64_t *handle)
 	}
 	*handle = cur;
 	return 0;
+}
+
+/* The walk of ff_fs_resolve_follow: the directories from the root down to
+ * where the walk is, and the path still to walk (a link's target puts
+ * its own components in front of what remained). */
+struct walk {
+	uint64_t *dirs;
+	size_t n, cap;
+	char *rest;
+	unsigned links;
+};
+
+static int walk_push(struct walk *w, uint64_t h)
+{
+	if (w->n == w->cap) {
+		size_t cap = w->cap ? 2 * w->cap : 32;
+		uint64_t *v = realloc(w->dirs, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		w->dirs = v;
+		w->cap = cap;
+	}
+	w->dirs[w->n++] = h;
+	return 0;
+}
+
+/* Replaces the walk's remaining path with the link's target followed by
+ * what remained after the link (tail, inside w->rest). */
+static int walk_link(struct ff_fs *fs, struct walk *w, uint64_t h, const char *tail)
+{
+	char target[4097];
+	ssize_t len;
+	char *rest;
+
+	if (++w->links > FF_FS_MAX_SYMLINKS)
+		return -ELOOP;
+	len = fs->ops->readlink(fs, h, target, sizeof(target) - 1);
+	if (len < 0)
+		return (int)len;
+	if ((size_t)len >= sizeof(target) - 1)
+		return -ENAMETOOLONG;
+	target[len] = 0;
+	rest = malloc((size_t)len + strlen(tail) + 2);
+	if (!rest)
+		return -ENOMEM;
+	sprintf(rest, "%s%s%s", target, *tail ? "/" : "", tail);
+	free(w->rest);
+	w->rest = rest;
+	if (target[0] == '/')
+		w->n = 1; /* back to the image's root */
+	return 0;
+}
+
+/* One component of the walk at *pos (len bytes, then the rest). */
+static int walk_step(struct ff_fs *fs, struct walk *w, size_t pos, size_t len,
+		     int follow_last)
+{
+	const char *name = w->rest + pos;
+	const char *tail = name + len + strspn(name + len, "/");
+	struct ff_stat st;
+	uint64_t h;
+	int r;
+
+	if (len == 1 && name[0] == '.')
+		return 0;
+	if (len == 2 && name[0] == '.' && name[1] == '.') {
+		w->n -= w->n > 1;
+		return 0;
+	}
+	r = fs->ops->lookup(fs, w->dirs[w->n - 1], name, len, &h);
+	if (r == 0)
+		r = fs->ops->getattr(fs, h, &st);
+	if (r < 0)
+		return r;
+	/* "link/" is followed as the kernel does: the slash asks for a directory */
+	if (S_ISLNK(st.mode) && (*tail || name[len] == '/' || follow_last)) {
+		r = walk_link(fs, w, h, tail);
+		return r < 0 ? r : 1;
+	}
+	if ((*tail || name[len] == '/') && !S_ISDIR(st.mode))
+		return -ENOTDIR;
+	return walk_push(w, h);
+}
+
+int ff_fs_resolve_follow(struct ff_fs *fs, const char *path, int follow_last,
+			 uint64_t *handle)
+{
+	struct walk w = {0};
+	size_t pos = 0;
+	int r = walk_push(&w, fs->ops->root(fs));
+
+	w.rest = strdup(path);
+	if (!w.rest)
+		r = -ENOMEM;
+	while (r >= 0) {
+		size_t len;
+
+		pos += strspn(w.rest + pos, "/");
+		if (!w.rest[pos])
+			break;
+		len = strcspn(w.rest + pos, "/");
+		r = walk_step(fs, &w, pos, len, follow_last);
+		pos = r == 1 ? 0 : pos + len; /* 1: a link put its target in front */
+	}
+	if (r >= 0)
+		*handle = w.dirs[w.n - 1];
+	free(w.dirs);
+	free(w.rest);
+	return r < 0 ? r : 0;
 }
 
 static int list_one(void *ctx, const char *name, size_t len, uint64_t handle, uint32_t mode,
@@ -80,7 +193,7 @@ static int dirent_cmp(const void *a, const void *b)
 	return ff_dirent_cmp(a, b);
 }
 
-int ff_fs_list_dir(struct ff_fs *fs, uint64_t dir, int sort, struct ff_dirlist *out)
+int ff_fs_list_dir(struct ff_fs *fs, uint64_t dir, unsigned flags, struct ff_dirlist *out)
 {
 	int r;
 
@@ -88,13 +201,13 @@ int ff_fs_list_dir(struct ff_fs *fs, uint64_t dir, int sort, struct ff_dirlist *
 	r = fs->ops->readdir(fs, dir, 0, list_one, out);
 	if (r >= 0 && out->oom)
 		r = -ENOMEM;
-	if (r < 0) {
+	if (r < 0 && !(flags & FF_LIST_PARTIAL)) {
 		ff_dirlist_free(out);
 		return r;
 	}
-	if (sort && out->n > 1)
+	if ((flags & FF_LIST_SORT) && out->n > 1)
 		qsort(out->v, out->n, sizeof(*out->v), dirent_cmp);
-	return 0;
+	return r < 0 ? r : 0;
 }
 
 void ff_dirlist_free(struct ff_dirlist *l)

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The one read-only file-system interface.  squashfs/ and yaffs2/ each
  * implement it; flashfs/ commands, fuse/ and bench/ only ever talk to it, so
  * nothing above this line asks which format an image is.
@@ -106,7 +108,17 @@ struct ff_fs {
 	void *log_ctx;
 };
 
-struct ff_yaffs2_opts;
+/* What a caller knows of the flash an image was made for; 0 (NULL) is
+ * "detect".  Each format reads what applies to it: a NAND dump's page and
+ * OOB sizes (YAFFS2, UBI), the erase-block size (UBI's PEB, JFFS2's erase
+ * block), the byte order, YAFFS2's tag layout. */
+enum ff_byte_order { FF_ORDER_DETECT, FF_ORDER_LITTLE, FF_ORDER_BIG };
+struct ff_flash_hint {
+	uint32_t page_size, oob_size, pages_per_block, erase_size;
+	enum ff_byte_order byte_order;
+	const char *oob_layout; /* "linux", "offset0", "inband" */
+	const char *tags;       /* "kernel", "classic" */
+};
 
 /* Options shared by every format's open function. */
 struct ff_open_opts {
@@ -114,29 +126,37 @@ struct ff_open_opts {
 	uint64_t cache_bytes;   /* data/metadata cache budget; 0 = default */
 	ff_log_fn log;
 	void *log_ctx;
-	/* YAFFS2 geometry overrides (yaffs2/reader.h); NULL = detect all */
-	const struct ff_yaffs2_opts *yaffs2;
+	struct ff_flash_hint flash;
 	/* Decoded file data a reader may prepare ahead of sequential reads in
 	 * background threads, within cache_bytes; 0 = none. */
 	uint64_t prefetch_bytes;
-	/* UBI images: the volume to open (a name or an ID; NULL = the only
-	 * volume, or the one named "rootfs"), and the PEB size (0 = detect);
-	 * a raw NAND dump's page and OOB size (0 = detect). */
+	/* Containers with volumes (UBI): the volume to open, a name or an
+	 * ID; NULL = the only volume, or the one named "rootfs". */
 	const char *ubi_volume;
-	uint32_t ubi_peb_size, ubi_page_size, ubi_oob_size;
 	/* Non-zero: a directory is opened as a read-only tree of the host
 	 * (image/dir_fs.h) instead of being refused. */
 	int directories;
+	/* Non-zero (info, check): a container whose inside cannot be opened
+	 * still opens, as its own layer over an empty tree, the reason given
+	 * by info and reported by check as a problem. */
+	int keep_container;
 };
 
 void ff_fs_log(struct ff_fs *fs, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Resolve a '/'-separated path from the root (no symlinks followed). */
 int ff_fs_resolve(struct ff_fs *fs, const char *path, uint64_t *handle);
+/* The same, following symlinks on the way and (follow_last) at the end, as
+ * the kernel walks a path with the image as the root: an absolute target
+ * starts at the image's root and ".." stops there.  -ELOOP after
+ * FF_FS_MAX_SYMLINKS links, as the kernel's limit. */
+#define FF_FS_MAX_SYMLINKS 40
+int ff_fs_resolve_follow(struct ff_fs *fs, const char *path, int follow_last,
+			 uint64_t *handle);
 
 /* A whole directory read at once, for walks that recurse (a readdir
- * callback should not), sorted by name bytes when sort is set, whatever
- * order the format keeps. */
+ * callback should not), in the format's order or, with FF_LIST_SORT, sorted
+ * by name bytes.  Every walk above the formats lists directories this way. */
 struct ff_dirent {
 	char *name;
 	size_t len;
@@ -148,8 +168,15 @@ struct ff_dirlist {
 	size_t n, cap;
 	int oom;
 };
-/* 0, or -errno (the list is then empty). */
-int ff_fs_list_dir(struct ff_fs *fs, uint64_t dir, int sort, struct ff_dirlist *out);
+enum {
+	FF_LIST_SORT = 1,
+	/* On a readdir error keep the entries read before it (a damaged
+	 * directory still shows what it can): the caller frees the list
+	 * whatever is returned.  Without it the list is empty on error. */
+	FF_LIST_PARTIAL = 2,
+};
+/* 0, or -errno. */
+int ff_fs_list_dir(struct ff_fs *fs, uint64_t dir, unsigned flags, struct ff_dirlist *out);
 void ff_dirlist_free(struct ff_dirlist *l);
 /* The order ff_fs_list_dir sorts by: name bytes, a prefix first. */
 int ff_dirent_cmp(const struct ff_dirent *a, const struct ff_dirent *b);

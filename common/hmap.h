@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The one hash map: byte-string keys (copied; up to 16 bytes kept in the
  * slot, longer ones on the heap) to 64-bit values, open addressing with
  * linear probing, hashed with zlib's crc32 (no hand-written hash).  A

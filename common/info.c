@@ -1,6 +1,9 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 #include "common/info.h"
 
 #include <stdio.h>
+#include <time.h>
 
 void ff_info_str(ff_info_fn fn, void *ctx, const char *key, const char *s)
 {
@@ -15,6 +18,18 @@ void ff_info_uint(ff_info_fn fn, void *ctx, const char *key, uint64_t v)
 void ff_info_int(ff_info_fn fn, void *ctx, const char *key, int64_t v)
 {
 	fn(ctx, &(struct ff_info_item){ .type = FF_INFO_INT, .key = key, .snum = v });
+}
+
+void ff_info_time(ff_info_fn fn, void *ctx, const char *key, int64_t t)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+	char iso[64] = "";
+
+	if (gmtime_r(&tt, &tm))
+		strftime(iso, sizeof(iso), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	fn(ctx, &(struct ff_info_item){ .type = FF_INFO_INT, .key = key, .snum = t,
+					.text = iso[0] ? iso : NULL });
 }
 
 void ff_info_bool(ff_info_fn fn, void *ctx, const char *key, int v)

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Typed facts: what `flashfs info` shows and what a codec's options are.
  * A producer (a format's info, a codec) calls one ff_info_fn per item, in
  * a stable order; a consumer prints them as text or, through
@@ -42,6 +44,9 @@ void ff_info_str(ff_info_fn fn, void *ctx, const char *key, const char *s);
 void ff_info_uint(ff_info_fn fn, void *ctx, const char *key, uint64_t v);
 void ff_info_int(ff_info_fn fn, void *ctx, const char *key, int64_t v);
 void ff_info_bool(ff_info_fn fn, void *ctx, const char *key, int v);
+/* A time: seconds since the epoch in JSON, ISO 8601 UTC in text (one key,
+ * not a number and its date twice). */
+void ff_info_time(ff_info_fn fn, void *ctx, const char *key, int64_t t);
 void ff_info_null(ff_info_fn fn, void *ctx, const char *key, const char *text);
 /* type is FF_INFO_OBJECT or FF_INFO_LIST. */
 void ff_info_begin(ff_info_fn fn, void *ctx, enum ff_info_type type, const char *key,

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The one JSON writer, behind every --json output: typed values (strings,
  * unsigned and signed integers, reals, bools, null), nested objects and
  * arrays, commas and indentation kept by the writer.

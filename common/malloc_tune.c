@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The readers' caches allocate and free decoded blocks of 128 KiB to 1 MiB
  * all the time, from several threads.  glibc hands allocations of that size
  * to mmap and trims freed arena tops back to the kernel, so a minbase

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Allocator settings for the programs that read images. */
 #ifndef FF_COMMON_MALLOC_TUNE_H
 #define FF_COMMON_MALLOC_TUNE_H

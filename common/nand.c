@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 #include "common/nand.h"
 
 static const uint32_t page_sizes[] = { 2048, 4096, 512, 1024, 8192, 16384 };

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Raw NAND facts that every reader of a NAND dump needs and no format owns:
  * the page and OOB sizes chips have (the candidates tried when a dump's
  * geometry is detected) and where a bad block is marked.  A raw dump (what

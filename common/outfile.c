@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 #include "common/outfile.h"
 
 #include <errno.h>
@@ -8,6 +10,8 @@
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "common/fd_size.h"
 
 #define TMP_SUFFIX ".tmp.XXXXXX"
 
@@ -79,12 +83,37 @@ static int open_named(struct ff_outfile *of, struct ff_err *err)
 	return 0;
 }
 
+/* A block device: written in place, sized with BLKGETSIZE64. */
+static int open_blockdev(struct ff_outfile *of, const char *path, struct ff_err *err)
+{
+	int r;
+
+	of->fd = open(path, O_WRONLY | O_EXCL | O_CLOEXEC);
+	if (of->fd < 0)
+		return ff_err_sys(err, errno, "%s: cannot open the block device%s", path,
+				  errno == EBUSY ? " (mounted or in use)" : "");
+	r = ff_fd_size(of->fd, &of->dev_size);
+	if (r < 0 || !of->dev_size) {
+		ff_err_sys(err, r < 0 ? -r : ENOSPC, "%s: cannot read the device's size", path);
+		ff_outfile_abort(of);
+		return -1;
+	}
+	of->path = strdup(path);
+	if (!of->path) {
+		ff_outfile_abort(of);
+		return ff_err_set(err, ENOMEM, "%s: out of memory", path);
+	}
+	return 0;
+}
+
 int ff_outfile_open(struct ff_outfile *of, const char *path, struct ff_err *err)
 {
 	struct stat st;
 
 	memset(of, 0, sizeof(*of));
 	of->fd = -1;
+	if (!stat(path, &st) && S_ISBLK(st.st_mode))
+		return open_blockdev(of, path, err);
 	/* Renaming over /dev/null or a device node would replace the node
 	 * itself with a regular file: only regular files are replaced. */
 	if (!lstat(path, &st) && !S_ISREG(st.st_mode))
@@ -129,6 +158,15 @@ int ff_outfile_pwrite(struct ff_outfile *of, const void *buf, size_t len, uint64
 {
 	const uint8_t *p = buf;
 
+	/* A device: what falls past its end is only counted, for commit's
+	 * "too small by N bytes" */
+	if (of->dev_size && off + len > of->dev_size) {
+		uint64_t end = off + len;
+
+		len = off < of->dev_size ? (size_t)(of->dev_size - off) : 0;
+		if (end > of->size)
+			of->size = end;
+	}
 	while (len) {
 		ssize_t n = pwrite(of->fd, p, len, (off_t)off);
 
@@ -152,6 +190,10 @@ int ff_outfile_write(struct ff_outfile *of, const void *buf, size_t len, struct 
 
 int ff_outfile_skip(struct ff_outfile *of, uint64_t bytes, struct ff_err *err)
 {
+	if (of->dev_size) { /* a device's first bytes stay as they are */
+		of->size = bytes;
+		return 0;
+	}
 	if (ftruncate(of->fd, (off_t)bytes) < 0)
 		return ff_err_sys(err, errno, "%s: cannot reserve %llu bytes", of->path,
 				  (unsigned long long)bytes);
@@ -260,9 +302,15 @@ int ff_outfile_commit(struct ff_outfile *of, struct ff_err *err)
 {
 	int ret = 0;
 
-	if (fsync(of->fd) < 0 && errno != EINVAL)
+	if (of->dev_size && of->size > of->dev_size)
+		ret = ff_err_set(err, ENOSPC, "%s: the image needs %llu bytes, the device has %llu: "
+				 "%llu bytes too small (the device holds a partial image now)",
+				 of->path, (unsigned long long)of->size,
+				 (unsigned long long)of->dev_size,
+				 (unsigned long long)(of->size - of->dev_size));
+	if (!ret && fsync(of->fd) < 0 && errno != EINVAL)
 		ret = write_error(of, errno, err);
-	if (!ret)
+	if (!ret && !of->dev_size)
 		ret = of->tmp_path ? publish_named(of, err) : publish_unnamed(of, err);
 	/* After a successful fsync, close has nothing left to report. */
 	ff_outfile_abort(of);
@@ -273,6 +321,10 @@ int ff_outfile_detach(struct ff_outfile *of, struct ff_outfile_kept *k, struct f
 {
 	int fd = of->fd;
 
+	if (of->dev_size) {
+		ff_outfile_abort(of);
+		return ff_err_set(err, EINVAL, "a block device cannot be kept as a temporary");
+	}
 	/* Through the descriptor that wrote it, fusefat reads a named file
 	 * back wrong (the last writes out of place); a fresh one reads it
 	 * right.  An unnamed file needs no such care. */

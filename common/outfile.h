@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Atomic output: IMAGE appears only when complete, and a build that fails,
  * is stopped or is killed (even with kill -9) leaves no other file beside it.
  *
@@ -8,7 +10,12 @@
  * EOPNOTSUPP, EISDIR or EINVAL) does the data go to a named temporary
  * IMAGE.tmp.XXXXXX that commit renames; on any error, or a signal a main
  * handles (ff_sqfs_write_opts.tmp_path_slot), it is removed, but a kill -9
- * leaves it.  An existing IMAGE is untouched until commit. */
+ * leaves it.  An existing IMAGE is untouched until commit.
+ *
+ * A block device as IMAGE (mksquashfs writes to them too) is the one
+ * exception: it is opened O_EXCL (refused while mounted) and written in
+ * place, no temporary; writes past its end are counted, not made, and
+ * commit refuses an image larger than the device, saying by how much. */
 #ifndef FF_COMMON_OUTFILE_H
 #define FF_COMMON_OUTFILE_H
 
@@ -23,6 +30,7 @@ struct ff_outfile {
 	char *path;     /* final name */
 	char *tmp_path; /* NULL, or the named temporary IMAGE.tmp.XXXXXX */
 	uint64_t size;  /* bytes written so far (end of file) */
+	uint64_t dev_size; /* IMAGE is a block device of this many bytes; else 0 */
 };
 
 int ff_outfile_open(struct ff_outfile *of, const char *path, struct ff_err *err);

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The one worker pool (see pool.h).  The ring holds sequence numbers
  * [retire, claim) being run or done (ordered mode only), and
  * [claim, submit) waiting for a worker.  Unordered, a record is copied to

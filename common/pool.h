@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The one worker pool: N threads take fixed-size job records from a ring
  * in submission order and run one callback on each.
  *

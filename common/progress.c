@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Progress bar: atomic counters updated by any thread; whichever thread
  * wins the compare-and-swap on the last-draw time redraws the line. */
 #include "common/progress.h"
@@ -126,14 +128,19 @@ size_t ff_progress_format(char *buf, size_t cap, const struct ff_progress_state 
 	memset(bar + fill, ' ', BAR_WIDTH - fill);
 	bar[BAR_WIDTH] = '\0';
 	fmt_time_part(tpart, sizeof(tpart), s);
+	/* A job that counts only items (mkfs.yaffs2's objects) shows no bytes
+	 * rather than "0.0 MB  0.0 MB/s". */
 	if (s->total_bytes)
-		snprintf(mb, sizeof(mb), "%.1f/%.1f MB", (double)s->done_bytes / 1e6,
-			 (double)s->total_bytes / 1e6);
+		snprintf(mb, sizeof(mb), "  %.1f/%.1f MB  %.1f MB/s", (double)s->done_bytes / 1e6,
+			 (double)s->total_bytes / 1e6, rate / 1e6);
+	else if (s->done_bytes)
+		snprintf(mb, sizeof(mb), "  %.1f MB  %.1f MB/s", (double)s->done_bytes / 1e6,
+			 rate / 1e6);
 	else
-		snprintf(mb, sizeof(mb), "%.1f MB", (double)s->done_bytes / 1e6);
-	n = snprintf(buf, cap, "[%s] %3u%%  %llu/%llu %s  %s  %.1f MB/s  %s", bar, pm / 10,
+		mb[0] = '\0';
+	n = snprintf(buf, cap, "[%s] %3u%%  %llu/%llu %s%s  %s", bar, pm / 10,
 		     (unsigned long long)s->done_items, (unsigned long long)s->total_items,
-		     s->unit ? s->unit : "items", mb, rate / 1e6, tpart);
+		     s->unit ? s->unit : "items", mb, tpart);
 	if (n < 0 || cap == 0)
 		return 0;
 	return (size_t)n < cap ? (size_t)n : cap - 1;

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* A progress bar for long jobs (mkfs, extract): counts bytes and items done
  * against totals and redraws one line on a terminal,
  *

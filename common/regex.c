@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* glibc's regcomp copies the subtree under a repetition once per count it
  * must match ("x+" becomes "x x*", "x{2,5}" five copies of x), so stacked
  * or nested repetitions grow exponentially: "-" followed by eighty '+'

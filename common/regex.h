@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Compiling a POSIX extended regular expression a user (or an attacker)
  * wrote: mksquashfs -regex excludes, -xattrs-exclude / -xattrs-include. */
 #ifndef FF_COMMON_REGEX_H

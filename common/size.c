@@ -1,7 +1,10 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 #include "common/size.h"
 
 #include <ctype.h>
 #include <string.h>
+#include <strings.h>
 
 /* The power of 1024 a suffix stands for, or -1. */
 static int suffix_shift(const char *s)
@@ -12,7 +15,8 @@ static int suffix_shift(const char *s)
 	if (!*s)
 		return 0;
 	u = strchr(units, toupper((unsigned char)*s));
-	if (!u || s[1])
+	/* mtd-utils and ubinize spell the same unit "KiB": accepted too. */
+	if (!u || (s[1] && strcasecmp(s + 1, "ib")))
 		return -1;
 	return 10 * (int)(u - units + 1);
 }

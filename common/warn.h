@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The one way a library reports a warning: a callback given a structured
  * record, so a program counts or filters by kind instead of matching the
  * message text.  The program decides whether and how to print it. */

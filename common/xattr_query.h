@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The listxattr/getxattr half that both format readers share: each reader
  * walks an object's stored attributes and feeds every (name, value) pair to
  * ff_xattr_query_visit, which either lists names or picks out one value

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The public codec API (<flashfs/codec.h>): a struct ff_compressor is a
  * configured struct ff_comp with the one working context its thread uses. */
 #include <errno.h>

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Private to the library: what the public API files share of compress/. */
 #ifndef FF_COMPRESS_API_CODEC_H
 #define FF_COMPRESS_API_CODEC_H

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Internal: one struct ff_codec per SquashFS compressor, in the spirit of the
  * kernel's struct squashfs_decompressor.  Only compress/ includes this.
  *

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Helpers shared by the codecs: option-value parsing ("level=9",
  * "bcj=x86,arm", "dict=50%") whose errors name the codec, the key and the
  * offending text, and scratch-buffer growth. */

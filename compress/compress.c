@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The codec registry and the public block API of compress.h.  The codec
  * files do the work; this file owns the objects and the checks every codec
  * shares (NOSHRINK, empty input, size limits). */
@@ -12,10 +14,19 @@
 
 #define DEFAULT_BLOCK_SIZE (128u * 1024)
 
+/* Bytes of a not-understood options block kept to show as stored. */
+#define RAW_KEEP 32
+
 struct ff_comp {
 	const struct ff_codec *codec;
 	uint32_t block_size;
 	void *opts;
+	/* A reader met an options block the codec could not read: the
+	 * defaults stand (no codec needs its options to decode), and the
+	 * block is shown as stored with the reason, never interpreted. */
+	size_t raw_len;
+	uint8_t raw[RAW_KEEP];
+	char raw_why[FF_ERR_MSG_MAX];
 };
 
 struct ff_comp_ctx {
@@ -144,9 +155,29 @@ int ff_comp_id(const struct ff_comp *comp)
 	return comp->codec->id;
 }
 
+/* A not-understood block: its bytes in hex (the first RAW_KEEP, then
+ * "..."), and why it was not read. */
+static void raw_options(const struct ff_comp *comp, ff_info_fn fn, void *ctx)
+{
+	char hex[RAW_KEEP * 2 + 4];
+	size_t n = comp->raw_len < RAW_KEEP ? comp->raw_len : RAW_KEEP;
+
+	for (size_t i = 0; i < n; i++)
+		snprintf(hex + 2 * i, 3, "%02x", comp->raw[i]);
+	hex[2 * n] = '\0';
+	if (n < comp->raw_len)
+		strcat(hex, "...");
+	ff_info_str(fn, ctx, "stored", hex);
+	ff_info_uint(fn, ctx, "bytes", comp->raw_len);
+	ff_info_str(fn, ctx, "not_understood", comp->raw_why);
+}
+
 void ff_comp_options(const struct ff_comp *comp, int stored, ff_info_fn fn, void *ctx)
 {
-	comp->codec->options(comp->opts, stored, fn, ctx);
+	if (stored && comp->raw_len)
+		raw_options(comp, fn, ctx);
+	else
+		comp->codec->options(comp->opts, stored, fn, ctx);
 }
 
 /* The text form of the typed options: "key=value" joined by commas, a
@@ -212,7 +243,7 @@ static void describe(const struct ff_comp *comp, int stored, char *buf, size_t c
 
 	if (cap)
 		buf[0] = '\0';
-	comp->codec->options(comp->opts, stored, text_item, &t);
+	ff_comp_options(comp, stored, text_item, &t);
 	if (!t.used && cap)
 		snprintf(buf, cap, "default");
 }
@@ -241,6 +272,29 @@ int ff_comp_options_decode(struct ff_comp *comp, const uint8_t *buf, size_t len,
 			   struct ff_err *err)
 {
 	return comp->codec->options_decode(comp->opts, comp->block_size, buf, len, err);
+}
+
+int ff_comp_options_read(struct ff_comp *comp, const uint8_t *buf, size_t len,
+			 struct ff_err *note)
+{
+	struct ff_err why = {0};
+
+	if (comp->codec->options_decode(comp->opts, comp->block_size, buf, len, &why) == 0)
+		return 0;
+	comp->codec->defaults(comp->opts, comp->block_size);
+	if (comp->codec->image_defaults)
+		comp->codec->image_defaults(comp->opts, comp->block_size);
+	comp->raw_len = len ? len : 1;
+	memcpy(comp->raw, buf, len < RAW_KEEP ? len : RAW_KEEP);
+	snprintf(comp->raw_why, sizeof(comp->raw_why), "%s", why.msg);
+	ff_err_set(note, 0, "%s; read anyway (each %s block carries what its decoder needs)",
+		   why.msg, comp->codec->name);
+	return 1;
+}
+
+const char *ff_comp_options_unread(const struct ff_comp *comp)
+{
+	return comp->raw_len ? comp->raw_why : NULL;
 }
 
 struct ff_comp_ctx *ff_comp_ctx_new(const struct ff_comp *comp, struct ff_err *err)

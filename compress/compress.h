@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The shared compression backends.  Every format and the bench compress and
  * decompress only through this API.
  *
@@ -77,7 +79,17 @@ int ff_comp_kernel_unsupported(const struct ff_comp *comp);
  * header).  Returns its length, 0 when the options are the defaults and no
  * block is written, or -1 when cap is too small. */
 ssize_t ff_comp_options_encode(const struct ff_comp *comp, uint8_t *buf, size_t cap);
-/* Read a compressor-options block found in an image. */
+/* For a reader: the same, but a block the codec cannot read (OpenWrt's
+ * 12-byte xz block, whose first word is no dictionary size) does not stop
+ * the read, as no codec needs its options to decode: the defaults stand,
+ * the block is shown as stored with the reason (ff_comp_options with
+ * stored), and 1 is returned with a note for one warning. */
+int ff_comp_options_read(struct ff_comp *comp, const uint8_t *buf, size_t len,
+			 struct ff_err *note);
+/* The reason the options block read by ff_comp_options_read was not
+ * understood, or NULL: a writer must not carry such options on (append). */
+const char *ff_comp_options_unread(const struct ff_comp *comp);
+/* Read a compressor-options block found in an image (strict). */
 int ff_comp_options_decode(struct ff_comp *comp, const uint8_t *buf, size_t len,
 			   struct ff_err *err);
 

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Whole-file stream containers (.gz .xz .zst .lzo): the object, buffered fd
  * I/O and detection by magic.  The containers themselves are in
  * cstream_<name>.c. */

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Internal: the stream containers behind ff_cstream (compress.h).  cstream.c
  * owns the object, the fd I/O buffers and detection; each container file
  * (cstream_gzip.c, cstream_xz.c, cstream_zstd.c, cstream_lzop.c) supplies one

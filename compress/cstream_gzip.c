@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The gzip file format (RFC 1952) through zlib; the reader follows
  * concatenated members as gzip -d does. */
 #include "compress/cstream.h"

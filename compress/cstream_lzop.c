@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The lzop file format (what `lzop` writes and `lzop -d` reads), built on
  * liblzo2's LZO1X and its lzo_adler32 / lzo_crc32.  After the magic and the
  * header (lzop_header.c) come blocks, all numbers big-endian:

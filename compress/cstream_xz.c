@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The .xz file format through liblzma's easy encoder (CRC64, as xz(1)
  * writes) and its auto decoder (concatenated streams allowed, as xz -d). */
 #include "compress/cstream.h"

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The zstd frame format through ZSTD_compressStream2 (with the content
  * checksum, as zstd(1) writes) and ZSTD_decompressStream (concatenated
  * frames allowed, as zstd -d). */

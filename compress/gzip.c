@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* gzip: zlib streams (deflate with the 2-byte zlib header), SquashFS id 1.
  * Options block: u32 level, u16 window, u16 strategy bitmask.
  *

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* lz4: liblz4 raw blocks, SquashFS id 5.  Options block (always written,
  * the kernel insists on it): u32 version (1, "legacy"), u32 flags (1 = HC).
  * `level` is the HC level; mksquashfs' -Xhc uses the highest, and so do we. */

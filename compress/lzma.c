@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* lzma: legacy LZMA-alone streams, SquashFS id 2.  The kernel cannot mount
  * these; readers must still decompress them because mksquashfs writes them.
  * There is no options block.  Like mksquashfs we fill the uncompressed size

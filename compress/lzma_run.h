@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Internal: drive an already-initialised liblzma stream over one block.
  * Shared by xz.c (the .xz container) and lzma.c (legacy LZMA-alone). */
 #ifndef FF_COMPRESS_LZMA_RUN_H

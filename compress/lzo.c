@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* lzo: liblzo2 LZO1X, SquashFS id 3.  Options block: u32 algorithm index,
  * u32 level (only for lzo1x_999, else 0).  liblzo's compressors do not take
  * an output limit, so they write into a worst-case scratch buffer. */

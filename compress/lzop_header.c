@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The lzop file header.  Layout (big-endian), fields marked * only when the
  * writer's version is >= 0x0940:
  *   u16 version, u16 lib_version, *u16 version_needed, u8 method, *u8 level,

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Internal: the lzop file header (after the 9-byte magic). */
 #ifndef FF_COMPRESS_LZOP_HEADER_H
 #define FF_COMPRESS_LZOP_HEADER_H

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* xz: the .xz container with a CRC32 check (what the kernel's xz_dec
  * mounts), SquashFS id 4.  Options block: u32 dictionary size, u32 BCJ filter
  * bitmask.  Preset level and "extreme" only steer the encoder and are not
@@ -147,18 +149,23 @@ static int xz_decode(void *opts, uint32_t block_size, const uint8_t *buf, size_t
 	uint32_t dict, flags;
 
 	(void)block_size;
-	if (len < 8)
-		return ff_err_set(err, EINVAL, "xz options: block is %zu bytes, need 8", len);
+	/* mksquashfs writes exactly 8 bytes; another length (OpenWrt's old
+	 * builder wrote 12) is some other layout, whose words we cannot name. */
+	if (len != 8)
+		return ff_err_set(err, EINVAL, "xz options: block is %zu bytes, mksquashfs writes 8",
+				  len);
 	dict = ff_get_le32(buf);
 	flags = ff_get_le32(buf + 4);
 	/* The kernel's own check: anything else is refused at mount. */
 	if (!dict || !dict_storable(dict))
 		return ff_err_set(err, EINVAL,
 				  "xz options: dictionary size %u is not 2^n or 2^n+2^(n-1)", dict);
+	/* Bits past the known filters: not a filter mask we can read. */
+	if (flags >> XZ_NBCJ)
+		return ff_err_set(err, EINVAL, "xz options: filter mask 0x%x has unknown bits",
+				  flags);
 	o->dict = dict;
-	/* Unknown filter bits only say what the writer tried; the filters
-	 * themselves are recorded in each .xz block, so they do not stop us. */
-	o->bcj = flags & ((1u << XZ_NBCJ) - 1);
+	o->bcj = flags;
 	return 0;
 }
 

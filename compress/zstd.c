@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* zstd: libzstd frames, SquashFS id 6.  Options block: u32 level. */
 #include "compress/codec.h"
 #include "common/endian.h"

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* ffbuild IMAGE [DIR]: a SquashFS image of DIR, or without DIR of a few
  * entries it adds itself.  Build: cc ffbuild.c $(pkg-config --cflags --libs
  * flashfs) */

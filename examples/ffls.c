@@ -1,6 +1,9 @@
-/* ffls IMAGE [OFFSET]: list every entry of any image libflashfs reads, one
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
+/* ffls IMAGE [OFFSET [VOLUME]]: list every entry of any image libflashfs reads, one
  * line each: TYPE MODE UID GID SIZE PATH [-> TARGET], in the letters and
- * octal of `find -printf '%y %m %U %G'`.  Build: cc ffls.c $(pkg-config
+ * octal of `find -printf '%y %m %U %G'`; VOLUME picks a UBI volume by
+ * name or ID.  Build: cc ffls.c $(pkg-config
  * --cflags --libs flashfs) */
 #include <flashfs/flashfs.h>
 #include <stdio.h>
@@ -38,10 +41,11 @@ int main(int argc, char **argv)
 	struct walk w = { NULL, "" };
 	int rc;
 
-	ff_reader_options_init(&o);
+	ff_reader_options_init(&o, sizeof(o));
 	o.offset = argc > 2 ? strtoull(argv[2], NULL, 0) : 0;
+	o.volume = argc > 3 ? argv[3] : NULL;
 	if (argc < 2 || ff_reader_open(argv[1], &o, &r, &err)) {
-		fprintf(stderr, "ffls: %s\n", argc < 2 ? "usage: ffls IMAGE [OFFSET]" : err.message);
+		fprintf(stderr, "ffls: %s\n", argc < 2 ? "usage: ffls IMAGE [OFFSET [VOLUME]]" : err.message);
 		return 2;
 	}
 	w.r = r;

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 #include "flashfs/cli.h"
 
 #include <errno.h>
@@ -9,24 +11,53 @@
 #include "common/size.h"
 #include "image/image.h"
 
+/* --endian, --oob-layout, --tags: words, checked where they are used
+ * except the byte order. */
+static int word_option(const char *cmd, int c, const char *arg, struct ff_open_opts *o)
+{
+	if (c == FF_OPT_OOB_LAYOUT)
+		o->flash.oob_layout = arg;
+	else if (c == FF_OPT_TAGS)
+		o->flash.tags = arg;
+	else if (!strcmp(arg, "little") || !strcmp(arg, "le"))
+		o->flash.byte_order = FF_ORDER_LITTLE;
+	else if (!strcmp(arg, "big") || !strcmp(arg, "be"))
+		o->flash.byte_order = FF_ORDER_BIG;
+	else if (!strcmp(arg, "auto"))
+		o->flash.byte_order = FF_ORDER_DETECT;
+	else {
+		fprintf(stderr, "flashfs %s: --endian: '%s' is not little, big or auto\n", cmd, arg);
+		return -1;
+	}
+	return 1;
+}
+
 int ff_cli_option(const char *cmd, int c, const char *arg, struct ff_open_opts *o)
 {
 	uint64_t *dst;
 	const char *opt;
 
 	uint64_t peb;
-	uint32_t *dst32 = c == FF_OPT_PEB_SIZE ? &o->ubi_peb_size
-			  : c == FF_OPT_PAGE_SIZE ? &o->ubi_page_size
-			  : c == FF_OPT_OOB_SIZE ? &o->ubi_oob_size : NULL;
+	uint32_t *dst32 = c == FF_OPT_PEB_SIZE ? &o->flash.erase_size
+			  : c == FF_OPT_PAGE_SIZE ? &o->flash.page_size
+			  : c == FF_OPT_OOB_SIZE ? &o->flash.oob_size
+			  : c == FF_OPT_PPB ? &o->flash.pages_per_block : NULL;
 
 	if (c == FF_OPT_VOLUME) {
 		o->ubi_volume = arg;
 		return 1;
 	}
+	if (c == FF_OPT_ENDIAN || c == FF_OPT_OOB_LAYOUT || c == FF_OPT_TAGS)
+		return word_option(cmd, c, arg, o);
 	if (dst32) {
 		opt = c == FF_OPT_PEB_SIZE ? "--peb-size" : c == FF_OPT_PAGE_SIZE ? "--page-size"
-										   : "--oob-size";
-		if (ff_parse_size(arg, &peb) < 0 || !peb || peb > UINT32_MAX ||
+			: c == FF_OPT_PPB ? "--pages-per-block" : "--oob-size";
+		if (ff_parse_size(arg, &peb) < 0) {
+			fprintf(stderr, "flashfs %s: %s: '%s' is not a size (" FF_SIZE_SYNTAX
+				")\n", cmd, opt, arg);
+			return -1;
+		}
+		if (!peb || peb > UINT32_MAX ||
 		    (c == FF_OPT_PAGE_SIZE && (peb < 512 || (peb & (peb - 1))))) {
 			fprintf(stderr, "flashfs %s: %s: bad size '%s'%s\n", cmd, opt, arg,
 				c == FF_OPT_PAGE_SIZE ? " (a power of two, 512 or more)" : "");
@@ -57,12 +88,17 @@ static void log_stderr(void *ctx, const struct ff_warning *w)
 		ff_warning_text(w, line, sizeof(line)));
 }
 
+void ff_cli_log(struct ff_open_opts *o, const char *image)
+{
+	o->log = log_stderr;
+	o->log_ctx = (void *)image;
+}
+
 int ff_cli_open(const char *cmd, const char *image, struct ff_open_opts *o, struct ff_fs **fs)
 {
 	struct ff_err err = {0};
 
-	o->log = log_stderr;
-	o->log_ctx = (void *)image;
+	ff_cli_log(o, image);
 	if (ff_image_open(image, o, fs, &err) < 0) {
 		ff_cli_open_error(cmd, image, o, &err, "--offset ");
 		return -1;
@@ -76,6 +112,7 @@ void ff_cli_open_error(const char *cmd, const char *image, const struct ff_open_
 {
 	size_t len = strlen(image);
 	const char *what;
+	char found[256];
 	uint64_t at;
 
 	if (err->code != FF_IMAGE_UNKNOWN || o->offset != 0) {
@@ -85,11 +122,10 @@ void ff_cli_open_error(const char *cmd, const char *image, const struct ff_open_
 			fprintf(stderr, "flashfs %s: %s: %s\n", cmd, image, err->msg);
 		return;
 	}
-	what = ff_image_locate(image, o, &at);
+	what = ff_image_locate(image, o, &at, found, sizeof(found));
 	if (!what) {
-		fprintf(stderr, "flashfs %s: %s: %s, at offset 0 or at any %u-byte step of its first "
-			"%llu MiB\n", cmd, image, err->msg, FF_IMAGE_SCAN_STEP,
-			FF_IMAGE_SCAN_BYTES >> 20);
+		fprintf(stderr, "flashfs %s: %s: %s, at offset 0 or anywhere in its first %llu MiB\n",
+			cmd, image, err->msg, FF_IMAGE_SCAN_BYTES >> 20);
 		return;
 	}
 	fprintf(stderr, "flashfs %s: %s: no image at offset 0; %s is at offset %llu: try %s%llu\n",

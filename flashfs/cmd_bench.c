@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* flashfs bench: measure codecs × block sizes on a corpus, model flash
  * reads, recommend, and report (table, CSV, JSON, plot).  This file is the
  * thin main: options, the run loop, printing and exit codes. */
@@ -35,7 +37,8 @@ static void usage(FILE *out)
 		"  -j, --jobs N           worker threads (default: online CPUs)\n"
 		"      --min-time SEC     minimum time per measurement (default 0.5)\n"
 		"      --repeats N        minimum decompression passes (default 3)\n"
-		"      --quick            128K blocks, 0.05 s, 2 passes: a run of seconds\n"
+		"      --quick            128K blocks, 0.05 s, 2 passes, one usual setting per\n"
+		"                         codec family (without -c): a run of seconds\n"
 		"  -f, --flash-speed LIST flash read bandwidths and presets\n"
 		"                         (default 0.5,2,8,16,32,spi-nor,slc-nand,emmc)\n"
 		"  -t, --target-flash S   the B of \"fastest boot read\" (default slc-nand)\n"
@@ -117,6 +120,8 @@ struct cfg {
 	double cpu_scale, weight;
 	const char *csv, *json, *plot, *work_dir;
 	int self_check, e2e, nandsim, quiet, progress, color, wide;
+	char note[160];		/* the default set's BCJ choice, for the report */
+	int quick;
 	unsigned slow_direct;   /* test hook, FLASHFS_BENCH_SLOW_DIRECT */
 };
 
@@ -239,6 +244,7 @@ static int parse_flag(struct cfg *c, int opt)
 {
 	switch (opt) {
 	case O_QUICK:
+		c->quick = 1;
 		c->block_sizes[0] = 128u << 10;
 		c->n_bs = 1;
 		c->measure.min_time = 0.05;
@@ -315,8 +321,6 @@ static int parse_args(struct cfg *c, int argc, char **argv)
 		if (opt == '?' || parse_one(c, opt, optarg))
 			return -1;
 	}
-	if (!c->n_codecs)
-		c->n_codecs = bench_codec_defaults(c->codecs, MAX_CODECS);
 	if (!c->n_bs && parse_block_sizes(c, "64K,128K,256K,1M"))
 		return -1;
 	if (!c->n_flash && parse_flash(c, "--flash-speed", "0.5,2,8,16,32,spi-nor,slc-nand,emmc", 0))
@@ -327,6 +331,7 @@ static int parse_args(struct cfg *c, int argc, char **argv)
 		return bad("--always-fragments", "", "conflicts with --no-fragments");
 	if (test_hook(c))
 		return -1;
+
 	if (optind >= argc) {
 		fprintf(stderr, "flashfs bench: no SOURCE given\n");
 		return -1;
@@ -370,6 +375,20 @@ static int load_corpus(struct bench_corpus **out, char **src, int n)
 	}
 	*out = c;
 	return 0;
+}
+
+/* Without -c: the default set, its xz+bcj filter the corpus' machine.
+ * Returns 1 (go on). */
+static int default_codecs(struct cfg *c, const struct bench_corpus *corpus)
+{
+	const char *bcj;
+
+	if (c->n_codecs)
+		return 1;
+	bcj = bench_corpus_bcj(corpus, c->note, sizeof(c->note));
+	c->n_codecs = c->quick ? bench_codec_quick(c->codecs, MAX_CODECS, bcj)
+			       : bench_codec_defaults(c->codecs, MAX_CODECS, bcj);
+	return 1;
 }
 
 static void on_warn(void *ctx, const struct ff_warning *w)
@@ -664,7 +683,7 @@ static int bench_finish(const struct cfg *c, const struct bench_corpus *corpus, 
 		.corpus = corpus, .sources = (const char *const *)src, .n_sources = (size_t)n_src,
 		.res = run->res, .n = run->n, .an = an, .flash = c->flash, .n_flash = c->n_flash,
 		.mo = &c->measure, .sc = c->self_check ? run->sc : NULL, .color = c->color,
-		.width = table_width(c->wide),
+		.width = table_width(c->wide), .note = c->note[0] ? c->note : NULL,
 	};
 	int problems = run->failed > 0;
 
@@ -696,7 +715,13 @@ static int cmd_bench(int argc, char **argv)
 		free(c);
 		return first == -2 ? 0 : 2;
 	}
-	if (!load_corpus(&corpus, argv + first, argc - first) && !measure_all(c, corpus, &run)) {
+	if (c->plot && bench_plot_check(c->plot, &e)) { /* before a run of minutes */
+		fprintf(stderr, "flashfs bench: --plot: %s\n", e.msg);
+		free(c);
+		return 2;
+	}
+	if (!load_corpus(&corpus, argv + first, argc - first) && default_codecs(c, corpus) &&
+	    !measure_all(c, corpus, &run)) {
 		an.cpu_scale = c->cpu_scale;
 		an.target_mbps = c->target.mbps;
 		an.weight = c->weight;

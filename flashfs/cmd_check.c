@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* flashfs check [--json] IMAGE */
 #include <ctype.h>
 #include <errno.h>
@@ -158,6 +160,7 @@ static int cmd_check(int argc, char **argv)
 		return 2;
 	}
 	o.image = argv[optind];
+	oo.keep_container = 1;
 	if (ff_cli_open("check", o.image, &oo, &fs) < 0) {
 		if (o.json) {
 			json_begin(&o, NULL);

@@ -1,6 +1,8 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* flashfs diff [-q] [--json] [--no-...] [OPTIONS] OLD NEW
  *
- * OLD and NEW are images of any format or host directories; image/diff.c
+ * OLD and NEW are images of any format or host directories; diff/diff.c
  * compares them and this file words the records.  The report is built in
  * memory and printed only when the comparison finished, so a tree that
  * cannot be read leaves no partial output. */
@@ -8,12 +10,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "common/json.h"
 #include "flashfs/cli.h"
 #include "flashfs/commands.h"
-#include "image/diff.h"
+#include "diff/diff.h"
 
 struct report {
 	FILE *out;
@@ -201,6 +204,8 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: flashfs diff [-q] [--json] [--no-...] [OPTIONS] OLD NEW\n\n"
 		"Compare two trees: images of any format flashfs reads, or host directories.\n"
+		"OLD and NEW may name a UBI volume each as IMAGE:VOLUME (a name or an ID,\n"
+		"when IMAGE:VOLUME is no file itself), e.g. flash.img:rootfs_a flash.img:rootfs_b.\n"
 		"Reports entries added, removed and changed (type, mode, owner, mtime, size,\n"
 		"contents, symlink target, device number, xattrs, hard links).\n\n"
 		"  -q, --quiet            print nothing; the exit status tells\n"
@@ -212,13 +217,15 @@ static void usage(FILE *f)
 		"  -C, --no-contents      do not compare file contents (sizes still are)\n"
 		"  --no-xattrs            do not compare extended attributes\n"
 		"  --no-links             do not compare hard-link structure\n"
+		"  --volume-a V, --volume-b V\n"
+		"                         the UBI volume of OLD, of NEW (over --volume)\n"
 		"The image options apply to both sides (and not to directories):\n" FF_CLI_HELP
 		"  -h, --help             this text\n\n"
 		"Exit status: 0 the same, 1 different, 2 usage error or a tree that cannot\n"
 		"be read.\n");
 }
 
-enum { OPT_JSON = 0x2000, OPT_NO_TIMES, OPT_NO_XATTRS, OPT_NO_LINKS };
+enum { OPT_JSON = 0x2000, OPT_NO_TIMES, OPT_NO_XATTRS, OPT_NO_LINKS, OPT_VOL_A, OPT_VOL_B };
 
 /* 0 when c was one of diff's own options (applied to *ign or *r), -1 if not. */
 static int own_option(int c, unsigned *ign, struct report *r)
@@ -237,9 +244,10 @@ static int own_option(int c, unsigned *ign, struct report *r)
 	}
 }
 
-/* Parses the options; returns -1 to go on, else the exit code. */
+/* Parses the options; returns -1 to go on, else the exit code.  vol[i]:
+ * --volume-a / --volume-b. */
 static int parse(int argc, char **argv, struct ff_open_opts *oo, unsigned *ign,
-		 struct report *r)
+		 struct report *r, const char *vol[2])
 {
 	static const struct option opts[] = {
 		{"quiet", no_argument, NULL, 'q'}, {"json", no_argument, NULL, OPT_JSON},
@@ -248,6 +256,8 @@ static int parse(int argc, char **argv, struct ff_open_opts *oo, unsigned *ign,
 		{"timestamps", no_argument, NULL, 'T'}, {"no-contents", no_argument, NULL, 'C'},
 		{"no-xattrs", no_argument, NULL, OPT_NO_XATTRS},
 		{"no-links", no_argument, NULL, OPT_NO_LINKS}, {"help", no_argument, NULL, 'h'},
+		{"volume-a", required_argument, NULL, OPT_VOL_A},
+		{"volume-b", required_argument, NULL, OPT_VOL_B},
 		FF_CLI_LONGOPTS, {NULL, 0, NULL, 0}};
 	int c, k;
 
@@ -257,6 +267,10 @@ static int parse(int argc, char **argv, struct ff_open_opts *oo, unsigned *ign,
 			return 2;
 		if (k || own_option(c, ign, r) == 0)
 			continue;
+		if (c == OPT_VOL_A || c == OPT_VOL_B) {
+			vol[c == OPT_VOL_B] = optarg;
+			continue;
+		}
 		usage(c == 'h' ? stdout : stderr);
 		return c == 'h' ? 0 : 2;
 	}
@@ -298,24 +312,45 @@ static int compare(struct report *r, const char *const name[2], struct ff_fs *fs
 	return n ? 1 : 0;
 }
 
+/* One side's image and volume: IMAGE:VOLUME when that is no file itself
+ * but IMAGE is (a path with a colon of its own still opens as it is). */
+static int open_side(const char *word, const char *vol, const struct ff_open_opts *oo,
+		     struct ff_fs **fs, char **path)
+{
+	struct ff_open_opts o = *oo;
+	const char *colon = strrchr(word, ':');
+	struct stat st;
+
+	*path = NULL;
+	if (colon && colon[1] && stat(word, &st) < 0 &&
+	    (*path = strndup(word, (size_t)(colon - word))) && stat(*path, &st) == 0) {
+		o.ubi_volume = colon + 1;
+		word = *path;
+	}
+	if (vol)
+		o.ubi_volume = vol;
+	return ff_cli_open("diff", word, &o, fs);
+}
+
 static int cmd_diff(int argc, char **argv)
 {
 	struct ff_open_opts oo = {.directories = 1};
 	struct report r = {0};
 	struct ff_fs *fs[2] = {NULL, NULL};
-	const char *name[2];
+	const char *name[2], *vol[2] = {NULL, NULL};
+	char *path[2] = {NULL, NULL};
 	char *text = NULL;
 	size_t len = 0;
 	unsigned ign = 0;
-	int rc = parse(argc, argv, &oo, &ign, &r);
+	int rc = parse(argc, argv, &oo, &ign, &r, vol);
 
 	if (rc >= 0)
 		return rc;
 	name[0] = argv[optind];
 	name[1] = argv[optind + 1];
 	rc = 2;
-	if (ff_cli_open("diff", name[0], &oo, &fs[0]) == 0 &&
-	    ff_cli_open("diff", name[1], &oo, &fs[1]) == 0 &&
+	if (open_side(name[0], vol[0], &oo, &fs[0], &path[0]) == 0 &&
+	    open_side(name[1], vol[1], &oo, &fs[1], &path[1]) == 0 &&
 	    (r.out = open_memstream(&text, &len))) {
 		rc = compare(&r, name, fs, ign);
 		fclose(r.out);
@@ -325,6 +360,8 @@ static int cmd_diff(int argc, char **argv)
 		perror("flashfs diff: report buffer");
 	}
 	free(text);
+	free(path[0]);
+	free(path[1]);
 	ff_fs_close(fs[0]);
 	ff_fs_close(fs[1]);
 	return rc;

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* flashfs dump /dev/mtdN IMAGE: read the good blocks of an MTD device into
  * an image (atomically, through common/outfile.h), reporting ECC
  * corrections and failures.  mtd/mtd.h does the work. */
@@ -10,6 +12,8 @@
 #include "common/outfile.h"
 #include "common/size.h"
 #include "flashfs/commands.h"
+#include "flashfs/flash_opts.h"
+#include "image/image.h"
 #include "mtd/mtd.h"
 
 static void usage(FILE *out)
@@ -18,12 +22,14 @@ static void usage(FILE *out)
 		"usage: flashfs dump [OPTIONS] /dev/mtdN IMAGE\n"
 		"Read the device's good blocks (bad blocks are skipped, as nanddump\n"
 		"--bb=skipbad does) into IMAGE.\n\n"
-		"  --no-oob              page data only (the default without YAFFS2 options)\n"
+		"  --no-oob              page data only (the default without the options\n"
+		"                        below)\n"
 		"  --oob                 page data + the raw OOB bytes as the chip holds them\n"
 		"  -l, --length N        stop after N image bytes (4096, 0x1000, 64K, 1M, 2G)\n"
 		"  -q, --quiet           no progress or summary\n"
-		"YAFFS2 (tags read with MTD_OPS_AUTO_OOB, written where the layout puts them):\n"
-		FF_MTD_Y2_USAGE
+		"Tags beside each page (YAFFS2), read with MTD_OPS_AUTO_OOB and written where\n"
+		"the layout puts them:\n"
+		FF_FLASH_LAYOUT_USAGE
 		"\nExit status: 0 ok, 1 uncorrectable ECC errors (the image is written and\n"
 		"the pages named), 2 usage or fatal error (nothing written).\n");
 }
@@ -41,7 +47,7 @@ struct dump_args {
 	enum ff_mtd_oob_mode oob;
 	int oob_given, quiet, have_spec;
 	uint64_t length;
-	struct ff_mtd_y2_spec spec;
+	struct ff_flash_layout lay;
 };
 
 static int parse_length(const char *s, uint64_t *v)
@@ -76,14 +82,14 @@ static int parse(int argc, char **argv, struct dump_args *a)
 	static const struct option opts[] = {
 		{"no-oob", no_argument, NULL, 'n'}, {"oob", no_argument, NULL, 'o'},
 		{"length", required_argument, NULL, 'l'}, {"quiet", no_argument, NULL, 'q'},
-		{"help", no_argument, NULL, 'h'}, FF_MTD_Y2_OPTIONS, {NULL, 0, NULL, 0}};
+		{"help", no_argument, NULL, 'h'}, FF_FLASH_LAYOUT_OPTIONS, {NULL, 0, NULL, 0}};
 	struct ff_err err = {0};
 	int c, r;
 
 	memset(a, 0, sizeof(*a));
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "l:qh", opts, NULL)) != -1) {
-		r = ff_mtd_y2_option(&a->spec, c, optarg, &err);
+		r = ff_flash_layout_option(&a->lay, c, optarg, &err);
 		if (r < 0) {
 			fprintf(stderr, "flashfs dump: %s\n", err.msg);
 			return 2;
@@ -93,7 +99,7 @@ static int parse(int argc, char **argv, struct dump_args *a)
 			return r;
 	}
 	if (a->have_spec && a->oob_given) {
-		fprintf(stderr, "flashfs dump: --oob and --no-oob do not go with the YAFFS2 "
+		fprintf(stderr, "flashfs dump: --oob and --no-oob do not go with the page layout "
 				"options, which choose the image layout themselves\n");
 		return 2;
 	}
@@ -131,27 +137,31 @@ static void report(const struct dump_args *a, const struct ff_mtd_stats *st)
 static int run(const struct dump_args *a, struct ff_mtd *m)
 {
 	struct ff_err err = {0};
-	struct ff_y2_layout lay;
-	struct ff_mtd_pagemap map;
+	struct ff_flash_dev dev;
+	struct ff_pagemap map;
 	int line_open = 0;
 	struct ff_mtd_dump_opts o = {a->oob, NULL, a->length, a->quiet ? NULL : progress, &line_open};
 	struct ff_mtd_stats st;
 	struct ff_outfile of;
 
+	int rc;
+
 	if (a->have_spec) {
-		if (ff_mtd_y2_layout(m, &a->spec, &lay, &err)) {
+		ff_mtd_flash_dev(m, &dev);
+		if (ff_image_flash_map(NULL, &a->lay, &dev, &map, &err) < 0) {
 			fprintf(stderr, "flashfs dump: %s\n", err.msg);
 			return 2;
 		}
-		ff_mtd_y2_map(&lay, &map);
 		o.map = &map;
 	}
-	if (ff_outfile_open(&of, a->image, &err)) {
-		fprintf(stderr, "flashfs dump: %s\n", err.msg);
-		return 2;
-	}
-	if (ff_mtd_dump(m, &of, &o, &st, &err) || ff_outfile_commit(&of, &err)) {
+	rc = ff_outfile_open(&of, a->image, &err);
+	if (!rc && (ff_mtd_dump(m, &of, &o, &st, &err) || ff_outfile_commit(&of, &err))) {
 		ff_outfile_abort(&of);
+		rc = -1;
+	}
+	if (o.map)
+		ff_pagemap_release(&map);
+	if (rc) {
 		fprintf(stderr, "%sflashfs dump: %s\n", line_open ? "\n" : "", err.msg);
 		return 2;
 	}

@@ -1,6 +1,9 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* flashfs flash IMAGE /dev/mtdN: erase and write an image through libmtd
- * (mtd/mtd.h does the work).  SquashFS and raw images are written as
- * data only; YAFFS2 images as page data + tags with MTD_OPS_AUTO_OOB. */
+ * (mtd/mtd.h does the work).  An image is written as page data only, or,
+ * when its format gives a page map (image/image.h's ff_image_flash_map:
+ * YAFFS2's tags), as page data + OOB bytes with MTD_OPS_AUTO_OOB. */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -9,8 +12,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/bsrc.h"
 #include "common/fd_size.h"
 #include "flashfs/commands.h"
+#include "flashfs/flash_opts.h"
 #include "image/image.h"
 #include "mtd/mtd.h"
 
@@ -20,12 +25,13 @@ static void usage(FILE *out)
 		"usage: flashfs flash [OPTIONS] IMAGE /dev/mtdN\n"
 		"Erase the device and write IMAGE, skipping bad blocks (image blocks move to\n"
 		"the next good block, as nandwrite does), then read every page back.\n\n"
-		"  --raw                 data only, no OOB (SquashFS and raw images; the\n"
-		"                        default for SquashFS)\n"
+		"  --raw                 data only, no OOB, whatever the image is (the\n"
+		"                        default for an image whose pages carry none)\n"
 		"  --no-verify           do not read back and compare\n"
 		"  -q, --quiet           no progress or summary\n"
-		"YAFFS2 images (tags written with MTD_OPS_AUTO_OOB):\n"
-		FF_MTD_Y2_USAGE
+		"Images with tags beside each page (YAFFS2), detected or described by these\n"
+		"options; the tags are written with MTD_OPS_AUTO_OOB:\n"
+		FF_FLASH_LAYOUT_USAGE
 		"\nExit status: 0 ok, 1 write or verify failed, 2 usage or refused\n"
 		"(geometry mismatch, device too small for the image and its bad blocks).\n");
 }
@@ -41,8 +47,8 @@ static void progress(void *ctx, const char *phase, uint64_t done, uint64_t total
 struct flash_args {
 	const char *image, *dev;
 	int raw, verify, quiet;
-	struct ff_mtd_y2_spec spec;
-	int have_spec;
+	struct ff_flash_layout lay;
+	int have_layout;
 };
 
 static int parse(int argc, char **argv, struct flash_args *a)
@@ -50,7 +56,7 @@ static int parse(int argc, char **argv, struct flash_args *a)
 	static const struct option opts[] = {
 		{"raw", no_argument, NULL, 'r'}, {"no-verify", no_argument, NULL, 'V'},
 		{"quiet", no_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'},
-		FF_MTD_Y2_OPTIONS, {NULL, 0, NULL, 0}};
+		FF_FLASH_LAYOUT_OPTIONS, {NULL, 0, NULL, 0}};
 	int c;
 
 	memset(a, 0, sizeof(*a));
@@ -58,10 +64,10 @@ static int parse(int argc, char **argv, struct flash_args *a)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
 		struct ff_err err = {0};
-		int r = ff_mtd_y2_option(&a->spec, c, optarg, &err);
+		int r = ff_flash_layout_option(&a->lay, c, optarg, &err);
 
 		if (r > 0) {
-			a->have_spec = 1;
+			a->have_layout = 1;
 			continue;
 		}
 		if (r < 0) {
@@ -76,8 +82,8 @@ static int parse(int argc, char **argv, struct flash_args *a)
 		default: usage(stderr); return 2;
 		}
 	}
-	if (a->raw && a->have_spec) {
-		fprintf(stderr, "flashfs flash: --raw does not go with the YAFFS2 options\n");
+	if (a->raw && a->have_layout) {
+		fprintf(stderr, "flashfs flash: --raw does not go with the page layout options\n");
 		return 2;
 	}
 	if (argc - optind != 2) {
@@ -89,51 +95,53 @@ static int parse(int argc, char **argv, struct flash_args *a)
 	return -1;
 }
 
-/* The layout to write with: from the options, else detected and checked
- * against the device.  Returns 1 for a YAFFS2 image, 0 for raw, -1 after
- * printing why the image is refused. */
-static int pick_layout(const struct flash_args *a, int fd, uint64_t size, struct ff_mtd *m,
-		       struct ff_y2_layout *lay)
+/* The page map to write with: from the options, else from the image's
+ * format, checked against the device.  Returns 1 with *map, 0 for data
+ * only, -1 after printing why the image is refused. */
+static int pick_map(const struct flash_args *a, int fd, struct ff_mtd *m,
+		    struct ff_pagemap *map)
 {
 	struct ff_err err = {0};
-	int kind;
+	struct ff_flash_dev dev;
+	struct ff_bsrc *src = NULL;
+	int rc = -1;
 
-	if (a->have_spec) {
-		if (!ff_mtd_y2_layout(m, &a->spec, lay, &err))
-			return 1;
-	} else {
-		kind = ff_image_flash_kind(fd, size, a->raw, lay);
-		if (kind == FF_IMAGE_FLASH_RAW)
-			return 0;
-		if (kind < 0) {
-			fprintf(stderr, "flashfs flash: %s: neither SquashFS, UBI nor YAFFS2; give --raw "
-					"for a raw image, or the YAFFS2 options\n", a->image);
-			return -1;
-		}
-		if (!ff_mtd_y2_check(m, lay, &err))
-			return 1;
-	}
-	fprintf(stderr, "flashfs flash: %s: %s\n", a->image, err.msg);
+	if (a->raw)
+		return 0;
+	ff_mtd_flash_dev(m, &dev);
+	if (a->have_layout || (src = ff_bsrc_from_fd(fd, 0, a->image, &err)))
+		rc = ff_image_flash_map(src, a->have_layout ? &a->lay : NULL, &dev, map, &err);
+	ff_bsrc_unref(src);
+	if (rc >= 0)
+		return rc;
+	if (err.code == FF_IMAGE_UNKNOWN || err.code == ENOTSUP)
+		fprintf(stderr, "flashfs flash: %s: %s; give --raw for a raw image, or the page "
+				"layout options\n", a->image, err.msg);
+	else
+		fprintf(stderr, "flashfs flash: %s: %s\n", a->image, err.msg);
 	return -1;
 }
 
 static int run(const struct flash_args *a, int fd, uint64_t size, struct ff_mtd *m)
 {
 	struct ff_err err = {0};
-	struct ff_y2_layout lay;
-	struct ff_mtd_pagemap map;
+	struct ff_pagemap map;
 	int line_open = 0;
 	struct ff_mtd_flash_opts o = {NULL, a->verify, a->quiet ? NULL : progress, &line_open};
 	struct ff_mtd_stats st;
-	int kind = pick_layout(a, fd, size, m, &lay);
+	char how[96] = "data only";
+	int rc, kind = pick_map(a, fd, m, &map);
 
 	if (kind < 0)
 		return 2;
 	if (kind == 1) {
-		ff_mtd_y2_map(&lay, &map);
 		o.map = &map;
+		snprintf(how, sizeof(how), "%s (AUTO OOB)", map.what);
 	}
-	if (ff_mtd_flash(m, fd, size, &o, &st, &err)) {
+	rc = ff_mtd_flash(m, fd, size, &o, &st, &err);
+	if (o.map)
+		ff_pagemap_release(&map);
+	if (rc) {
 		fprintf(stderr, "%sflashfs flash: %s: %s\n", line_open ? "\n" : "", a->image, err.msg);
 		return err.code == ENOSPC || err.code == EINVAL ? 2 : 1;
 	}
@@ -141,9 +149,7 @@ static int run(const struct flash_args *a, int fd, uint64_t size, struct ff_mtd 
 		printf("flashfs flash: %s -> %s: %llu bytes, %llu pages in %u erase blocks, "
 		       "%u bad blocks skipped, %s%s\n",
 		       a->image, a->dev, (unsigned long long)st.bytes, (unsigned long long)st.pages,
-		       st.blocks, st.bad_skipped,
-		       o.map ? "YAFFS2 data + tags (AUTO OOB)" : "data only",
-		       a->verify ? ", verified" : "");
+		       st.blocks, st.bad_skipped, how, a->verify ? ", verified" : "");
 	return 0;
 }
 

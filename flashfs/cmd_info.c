@@ -1,13 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* flashfs info [--json] IMAGE */
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "common/fd_size.h"
 #include "common/json.h"
+#include "compress/compress.h"
 #include "flashfs/cli.h"
 #include "flashfs/commands.h"
 
-#define INFO_SCHEMA "flashfs-info/1" /* docs/schemas/info.schema.json */
+#define INFO_SCHEMA "flashfs-info/2" /* docs/schemas/info.schema.json */
 
 /* Text output: one "key value" line per value; a group with a line of its
  * own is one line, the others show their members. */
@@ -61,9 +67,53 @@ static void usage(FILE *f)
 		   "Exit status: 0 ok, 2 usage error or unreadable image.\n");
 }
 
-static void show(struct ff_fs *fs, const char *image, int json)
+/* The file itself: its size from --offset on and the stream container
+ * (xz, gzip...) it may be, which the reader opens transparently.  0, or -1
+ * when the file cannot be read here (the reader's size is shown then). */
+static int file_facts(const char *image, uint64_t offset, uint64_t *size,
+		      const char **container)
+{
+	uint8_t magic[16];
+	int fd = open(image, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = ff_fd_size(fd, size) == 0 && *size >= offset
+		    ? pread(fd, magic, sizeof(magic), (off_t)offset) : -1;
+	close(fd);
+	if (n < 0)
+		return -1;
+	*size -= offset;
+	*container = ff_cstream_detect(magic, (size_t)n);
+	return 0;
+}
+
+/* image_size is the file's own size; a compressed container adds its name
+ * and the size of the image inside. */
+static void show_sizes(struct ff_fs *fs, const char *image, uint64_t offset, ff_info_fn fn,
+		       void *ctx)
 {
 	struct ff_statfs sf;
+	const char *container = NULL;
+	uint64_t size;
+	int have_sf = fs->ops->statfs(fs, &sf) == 0;
+
+	if (file_facts(image, offset, &size, &container) < 0) {
+		if (have_sf)
+			ff_info_uint(fn, ctx, "image_size", sf.image_bytes);
+		return;
+	}
+	ff_info_uint(fn, ctx, "image_size", size);
+	if (container) {
+		ff_info_str(fn, ctx, "container", container);
+		if (have_sf)
+			ff_info_uint(fn, ctx, "decompressed_size", sf.image_bytes);
+	}
+}
+
+static void show(struct ff_fs *fs, const char *image, uint64_t offset, int json)
+{
 	struct ff_json j;
 	struct text t = {0};
 	ff_info_fn fn = json ? ff_info_json : text_item;
@@ -76,8 +126,7 @@ static void show(struct ff_fs *fs, const char *image, int json)
 		ff_json_kv_str(&j, "image", image);
 	}
 	ff_info_str(fn, ctx, "format", fs->ops->format);
-	if (fs->ops->statfs(fs, &sf) == 0)
-		ff_info_uint(fn, ctx, "image_size", sf.image_bytes);
+	show_sizes(fs, image, offset, fn, ctx);
 	fs->ops->info(fs, fn, ctx);
 	if (json) {
 		ff_json_end_object(&j);
@@ -116,9 +165,10 @@ static int cmd_info(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	oo.keep_container = 1;
 	if (ff_cli_open("info", argv[optind], &oo, &fs) < 0)
 		return 2;
-	show(fs, argv[optind], json);
+	show(fs, argv[optind], oo.offset, json);
 	ff_fs_close(fs);
 	return 0;
 }

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* flashfs ls [-l] [-R] [--names] [--json] IMAGE [PATH] */
 #include <errno.h>
 #include <getopt.h>
@@ -25,39 +27,6 @@ struct ls {
 	struct ff_hmap seen; /* directories entered (loop guard) */
 	struct ff_json j;
 };
-
-struct ent {
-	char *name;
-	uint64_t handle;
-	uint32_t mode;
-};
-
-struct ents {
-	struct ent *v;
-	size_t n, cap;
-};
-
-static int collect(void *ctx, const char *name, size_t len, uint64_t handle, uint32_t mode,
-		   uint64_t cookie)
-{
-	struct ents *e = ctx;
-
-	(void)cookie;
-	if (e->n == e->cap) {
-		size_t cap = e->cap ? 2 * e->cap : 64;
-		struct ent *v = realloc(e->v, cap * sizeof(*v));
-
-		if (!v)
-			return 1;
-		e->v = v;
-		e->cap = cap;
-	}
-	e->v[e->n].name = strndup(name, len);
-	e->v[e->n].handle = handle;
-	e->v[e->n].mode = mode;
-	e->n += e->v[e->n].name != NULL;
-	return 0;
-}
 
 static void owner(const struct ls *l, char *buf, size_t cap, uint32_t uid, uint32_t gid)
 {
@@ -164,7 +133,7 @@ static void print_long(struct ls *l, uint64_t h, const char *path)
 
 static void list_dir(struct ls *l, uint64_t dir, const char *prefix, int depth)
 {
-	struct ents e = {0};
+	struct ff_dirlist e;
 	size_t i;
 	int r;
 
@@ -175,7 +144,7 @@ static void list_dir(struct ls *l, uint64_t dir, const char *prefix, int depth)
 		return;
 	}
 	ff_hmap_put(&l->seen, dir, (void *)1);
-	r = l->fs->ops->readdir(l->fs, dir, 0, collect, &e);
+	r = ff_fs_list_dir(l->fs, dir, FF_LIST_PARTIAL, &e);
 	if (r < 0) {
 		fprintf(stderr, "flashfs ls: %s: %s: %s\n", l->image, prefix[0] ? prefix : "/",
 			strerror(-r));
@@ -199,9 +168,7 @@ static void list_dir(struct ls *l, uint64_t dir, const char *prefix, int depth)
 			list_dir(l, e.v[i].handle, path, depth + 1);
 		free(path);
 	}
-	for (i = 0; i < e.n; i++)
-		free(e.v[i].name);
-	free(e.v);
+	ff_dirlist_free(&e);
 }
 
 static void usage(FILE *f)

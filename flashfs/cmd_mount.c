@@ -1,6 +1,9 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* flashfs mount [-o OPTIONS] IMAGE MOUNTPOINT: the thin main of the FUSE
  * mounter.  Every error that can happen before the mount exists is
  * printed here with exit status 2; only then does the process detach. */
+#include <flashfs/version.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -15,7 +18,6 @@
 #include "image/image.h"
 #include "fuse/ll.h"
 #include "fuse/mount.h"
-#include "yaffs2/reader.h"
 
 struct log_ctx {
 	const char *image;
@@ -124,17 +126,10 @@ static void log_line(void *ctx, const struct ff_warning *w)
 static int run(struct ff_mount_opts *o)
 {
 	struct log_ctx lc = {o->image, 0};
-	const struct ff_mount_yaffs2 *m = &o->yaffs2;
-	/* the geometry -o gave, in the reader's own terms */
-	struct ff_yaffs2_opts y2 = {m->page_size, m->oob_size, m->pages_per_block,
-				    m->oob_layout, m->tags, m->big_endian};
 	struct ff_fs *fs;
 	struct ff_err err;
 	int ret;
 
-	o->open.yaffs2 = &y2;
-	o->open.ubi_page_size = m->page_size; /* a raw NAND dump of UBI: the same geometry */
-	o->open.ubi_oob_size = m->oob_size;
 	o->open.log = log_line;
 	o->open.log_ctx = &lc;
 	if (ff_image_open(o->image, &o->open, &fs, &err) < 0) {
@@ -160,7 +155,7 @@ static int cmd_mount(int argc, char **argv)
 		usage(stdout);
 		ret = 0;
 	} else if (o.version) {
-		printf("flashfs mount (flashfs-tools) 0.1, libfuse %d\n", fuse_version());
+		printf("flashfs mount (flashfs-tools) " FF_VERSION_STRING ", libfuse %d\n", fuse_version());
 		ret = 0;
 	} else if ((image = absolute(o.image, 0)) && (mnt = absolute(o.mountpoint, 1))) {
 		o.image = image;

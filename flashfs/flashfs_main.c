@@ -1,4 +1,7 @@
-/* flashfs: one command for SquashFS and YAFFS2 images. */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
+/* flashfs: one command for every format the registry knows. */
+#include <flashfs/version.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +14,7 @@ static const struct ff_command *const commands[] = {
 	&ff_command_info,    &ff_command_ls,    &ff_command_cat,
 	&ff_command_extract, &ff_command_check, &ff_command_mount,
 	&ff_command_flash,   &ff_command_dump,  &ff_command_bench,
-	&ff_command_diff,
+	&ff_command_diff,    &ff_command_scan,  &ff_command_formats,
 };
 
 static void usage(FILE *out)
@@ -19,7 +22,7 @@ static void usage(FILE *out)
 	size_t i;
 
 	fprintf(out, "usage: flashfs COMMAND [OPTIONS] ...\n\n"
-		     "The format of an image (SquashFS, YAFFS2, compressed YAFFS2) is detected.\n\n"
+		     "The format of an image is detected ('flashfs formats' lists them).\n\n"
 		     "commands:\n");
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(out, "  %-8s %s\n", commands[i]->name, commands[i]->summary);
@@ -62,7 +65,7 @@ static int dispatch(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(argv[1], "--version")) {
-		printf("flashfs (flashfs-tools) 0.1\n");
+		printf("flashfs (flashfs-tools) " FF_VERSION_STRING "\n");
 		return 0;
 	}
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* mount.fuse.flashfs: the helper mount(8) runs for `mount -t fuse.flashfs`
  * and for fstab lines of type fuse.flashfs, as
  *
@@ -5,6 +7,7 @@
  *
  * (util-linux looks for /sbin/mount.TYPE.SUBTYPE before /sbin/mount.TYPE).
  * It translates that into `flashfs mount -o OPTIONS IMAGE DIR`. */
+#include <flashfs/version.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -37,7 +40,7 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
 			return usage_to(stdout, 0);
 		if (!strcmp(argv[i], "--version") || !strcmp(argv[i], "-V")) {
-			printf("mount.fuse.flashfs (flashfs-tools) 0.1\n");
+			printf("mount.fuse.flashfs (flashfs-tools) " FF_VERSION_STRING "\n");
 			return 0;
 		}
 		if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "-t") || !strcmp(argv[i], "-N"))

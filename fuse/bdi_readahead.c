@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* readahead=SIZE: the kernel reads ahead only 128 KiB on a FUSE mount and
  * its bdi setting cannot be raised through FUSE_INIT; as root it can be
  * raised in sysfs.  With max_read at the block size, a larger window

@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # make bench-fuse: `flashfs mount` against squashfuse_ll and the kernel's
 # loop mount, on the Debian minbase rootfs, one mksquashfs image per codec.
 #

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* timeout=SECONDS: a watchdog thread that unmounts the file system once no
  * request has arrived for that long.  A busy mount (open files, a shell
  * inside) refuses the unmount; the watchdog then waits another period. */

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The FUSE low-level side of `flashfs mount`: one context shared by every
  * request thread, and the callbacks that translate FUSE requests into calls
  * of the read-only interface (common/fs.h).  Nothing here knows a format.

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The complete operation table.  forget is left to libfuse (it answers
  * with no reply): handles are stable, so lookup counts need no tracking. */
 #include "fuse/ll.h"

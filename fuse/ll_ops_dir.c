@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* opendir, readdir, readdirplus, releasedir.
  *
  * Directory offsets handed to the kernel: 1 after ".", 2 after "..", and

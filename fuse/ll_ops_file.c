@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* open and read: the hot path.  No lock here; the reader's caches carry
  * their own. */
 #include "fuse/ll.h"

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Session setup and the per-node callbacks: init, lookup, getattr,
  * readlink, statfs. */
 #include "fuse/ll.h"

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Every operation that would change the image answers EROFS.  The mount is
  * also made with `ro`, so the kernel usually refuses first; these answer
  * whatever still gets through (e.g. a remount rw). */

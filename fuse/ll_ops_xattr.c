@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* listxattr / getxattr with the size-probe protocol: a request of size 0
  * asks only for the length; a buffer too small gets ERANGE. */
 #include "fuse/ll.h"
@@ -6,41 +8,28 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/vec.h"
+
 struct name_list {
-	char *buf;
-	size_t len, cap;
+	struct ff_vec buf;    /* bytes: each name and its NUL */
 	int err;
 };
 
 static int add_name(void *ctx, const char *name, size_t name_len)
 {
 	struct name_list *l = ctx;
-	size_t need = l->len + name_len + 1;
 
-	if (need > l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 256;
-		char *p;
-
-		while (cap < need)
-			cap *= 2;
-		p = realloc(l->buf, cap);
-		if (!p) {
-			l->err = -ENOMEM;
-			return 1;
-		}
-		l->buf = p;
-		l->cap = cap;
+	if (ff_vec_append(&l->buf, name, name_len) < 0 || ff_vec_push(&l->buf, "") < 0) {
+		l->err = -ENOMEM;
+		return 1;
 	}
-	memcpy(l->buf + l->len, name, name_len);
-	l->buf[l->len + name_len] = '\0';
-	l->len = need;
 	return 0;
 }
 
 static void op_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size)
 {
 	struct ff_fuse *ff = ff_fuse_req(req);
-	struct name_list l = {0};
+	struct name_list l = { .buf = FF_VEC_INIT(char) };
 	uint64_t h;
 	int ret;
 
@@ -52,12 +41,12 @@ static void op_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size)
 	if (ret < 0)
 		ff_fuse_reply_errno(req, ret);
 	else if (size == 0)
-		fuse_reply_xattr(req, l.len);
-	else if (l.len > size)
+		fuse_reply_xattr(req, l.buf.len);
+	else if (l.buf.len > size)
 		fuse_reply_err(req, ERANGE);
 	else
-		fuse_reply_buf(req, l.buf, l.len);
-	free(l.buf);
+		fuse_reply_buf(req, l.buf.data, l.buf.len);
+	ff_vec_free(&l.buf);
 }
 
 static void op_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name, size_t size)

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 fuse_USES := common
 fuse_PKGS := fuse3
 # fuse/: the FUSE server on libfuse3's low-level API, seeing only

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* `flashfs mount`: its options, and a FUSE session serving one opened image.
  *
  *   ff_mount_opts_parse -> ff_image_open -> ff_fuse_mount -> (daemonize)
@@ -27,19 +29,10 @@
  * sleeping thread for nearly every request (fuse/spin_loop.c). */
 #define FF_MOUNT_SPIN_US 200u
 
-/* YAFFS2 geometry as given with -o; flashfs/cmd_mount.c turns it into
- * yaffs2/reader.h's struct ff_yaffs2_opts (fuse/ sees only common/). */
-struct ff_mount_yaffs2 {
-	uint32_t page_size, oob_size, pages_per_block; /* 0 = detect */
-	char *oob_layout, *tags; /* NULL = detect */
-	int big_endian;          /* -1 detect, 0 little, 1 big */
-};
-
 struct ff_mount_opts {
 	const char *image;      /* positional arguments, as given */
 	const char *mountpoint;
-	struct ff_open_opts open;
-	struct ff_mount_yaffs2 yaffs2;
+	struct ff_open_opts open; /* -o page_size=... fill open.flash */
 	char *subdir;           /* subdir=PATH, NULL = whole image */
 	int64_t uid, gid;       /* -1 = as stored */
 	unsigned threads;       /* read pool workers; 0 = 2 per CPU, 1 = none */
@@ -52,7 +45,7 @@ struct ff_mount_opts {
 	/* Options handed to libfuse unchanged (allow_other, nosuid, -d ...);
 	 * argv[0] is the program name. */
 	struct fuse_args fuse_args;
-	char *owned_volume;
+	char *owned_volume, *owned_layout, *owned_tags;
 };
 
 /* argv[0] is the command name; accepts `[-o OPT[,OPT...]] [-f] [-d] [-s]

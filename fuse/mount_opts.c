@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Command line of `flashfs mount`.  Our -o options are taken out; FUSE's
  * own options stay in fuse_args for libfuse; options that only mean
  * something to mount(8) or fstab are dropped. */
@@ -38,11 +40,11 @@ struct parse {
 static int set_endian(struct ff_mount_opts *o, const char *v)
 {
 	if (!strcmp(v, "little") || !strcmp(v, "le"))
-		o->yaffs2.big_endian = 0;
+		o->open.flash.byte_order = FF_ORDER_LITTLE;
 	else if (!strcmp(v, "big") || !strcmp(v, "be"))
-		o->yaffs2.big_endian = 1;
+		o->open.flash.byte_order = FF_ORDER_BIG;
 	else if (!strcmp(v, "auto"))
-		o->yaffs2.big_endian = -1;
+		o->open.flash.byte_order = FF_ORDER_DETECT;
 	else
 		return -1;
 	return 0;
@@ -64,7 +66,7 @@ static int set_string(char **slot, const char *v)
 enum num_id {
 	N_CACHE, N_PREFETCH, N_OFFSET, N_MAX_READ, N_READAHEAD, N_UID, N_GID, N_THREADS, N_TIMEOUT,
 	N_SPIN,
-	N_PAGE_SIZE, N_OOB_SIZE, N_PAGES_PER_BLOCK, N_PEB_SIZE, N_COUNT
+	N_PAGE_SIZE, N_OOB_SIZE, N_PAGES_PER_BLOCK, N_PEB_SIZE, N_ERASE_SIZE, N_COUNT
 };
 
 static const struct numeric {
@@ -86,6 +88,7 @@ static const struct numeric {
 	[N_OOB_SIZE] = {"oob_size", 1, 0, UINT32_MAX},
 	[N_PAGES_PER_BLOCK] = {"pages_per_block", 0, 0, UINT32_MAX},
 	[N_PEB_SIZE] = {"peb_size", 1, 0, UINT32_MAX},
+	[N_ERASE_SIZE] = {"erase_size", 1, 0, UINT32_MAX},
 };
 
 static void store_numeric(struct ff_mount_opts *o, enum num_id id, uint64_t n)
@@ -101,10 +104,11 @@ static void store_numeric(struct ff_mount_opts *o, enum num_id id, uint64_t n)
 	case N_THREADS: o->threads = (unsigned)n; break;
 	case N_TIMEOUT: o->idle_timeout = (unsigned)n; break;
 	case N_SPIN: o->spin_us = (unsigned)n; break;
-	case N_PAGE_SIZE: o->yaffs2.page_size = (uint32_t)n; break;
-	case N_OOB_SIZE: o->yaffs2.oob_size = (uint32_t)n; break;
-	case N_PAGES_PER_BLOCK: o->yaffs2.pages_per_block = (uint32_t)n; break;
-	case N_PEB_SIZE: o->open.ubi_peb_size = (uint32_t)n; break;
+	case N_PAGE_SIZE: o->open.flash.page_size = (uint32_t)n; break;
+	case N_OOB_SIZE: o->open.flash.oob_size = (uint32_t)n; break;
+	case N_PAGES_PER_BLOCK: o->open.flash.pages_per_block = (uint32_t)n; break;
+	case N_PEB_SIZE:
+	case N_ERASE_SIZE: o->open.flash.erase_size = (uint32_t)n; break;
 	case N_COUNT: break;
 	}
 }
@@ -140,9 +144,9 @@ static int our_option(struct ff_mount_opts *o, const char *name, const char *v, 
 	else if (!strcmp(name, "fsname"))
 		*bad = set_string(&o->fsname, v) != 0;
 	else if (!strcmp(name, "oob_layout"))
-		*bad = set_string(&o->yaffs2.oob_layout, v) != 0;
+		*bad = set_string(&o->owned_layout, v) != 0;
 	else if (!strcmp(name, "tags"))
-		*bad = set_string(&o->yaffs2.tags, v) != 0;
+		*bad = set_string(&o->owned_tags, v) != 0;
 	else if (!strcmp(name, "volume"))
 		*bad = set_string(&o->owned_volume, v) != 0;
 	else if (!strcmp(name, "endian"))
@@ -249,7 +253,6 @@ int ff_mount_opts_parse(struct ff_mount_opts *o, int argc, char **argv, struct f
 
 	memset(o, 0, sizeof(*o));
 	o->uid = o->gid = -1;
-	o->yaffs2.big_endian = -1;
 	o->open.prefetch_bytes = FF_MOUNT_PREFETCH;
 	o->readahead_kb = FF_MOUNT_READAHEAD_KB;
 	o->spin_us = FF_MOUNT_SPIN_US;
@@ -262,6 +265,8 @@ int ff_mount_opts_parse(struct ff_mount_opts *o, int argc, char **argv, struct f
 	}
 	o->fuse_args = in;
 	o->open.ubi_volume = o->owned_volume;
+	o->open.flash.oob_layout = o->owned_layout;
+	o->open.flash.tags = o->owned_tags;
 	if (!o->help && !o->version && (!o->image || !o->mountpoint))
 		return ff_err_set(err, EINVAL, "mount: need IMAGE and MOUNTPOINT");
 	return 0;
@@ -272,8 +277,10 @@ void ff_mount_opts_free(struct ff_mount_opts *o)
 	fuse_opt_free_args(&o->fuse_args);
 	free(o->subdir);
 	free(o->fsname);
-	free(o->yaffs2.oob_layout);
-	free(o->yaffs2.tags);
+	free(o->owned_layout);
+	free(o->owned_tags);
 	free(o->owned_volume);
-	o->subdir = o->fsname = o->yaffs2.oob_layout = o->yaffs2.tags = o->owned_volume = NULL;
+	o->subdir = o->fsname = o->owned_layout = o->owned_tags = o->owned_volume = NULL;
+	o->open.flash.oob_layout = o->open.flash.tags = NULL;
+	o->open.ubi_volume = NULL;
 }

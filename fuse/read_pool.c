@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The workers behind the request loop.  The loop answers every read it
  * can from data the reader already holds decoded (fs read_cached), which
  * costs a copy; a read that has to wait for decompression is queued here

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Worker threads that answer the READ requests the request loop cannot
  * answer from decoded data at once (see read_pool.c). */
 #ifndef FF_FUSE_READ_POOL_H

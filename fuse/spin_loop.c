@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The receiving loop: libfuse's fuse_session_loop, except that after each
  * request the thread polls the device for a while before it sleeps.  A
  * metadata walk (find, ls -R, tar's directory pass) sends its next request

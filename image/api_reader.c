@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The public reader (<flashfs/reader.h>): a struct ff_reader is the
  * common/fs.h file system ff_image_open gives, whose operations are
  * already safe from many threads; this file turns their negative errno
@@ -14,6 +16,23 @@
 #include "common/warn.h"
 #include "image/image.h"
 
+/* In the shared library both versions of the two functions that take the
+ * options exist, each bound to its node by .symver (the map lists the
+ * names in both nodes, as glibc's do): the new ones are defined under
+ * these names there, and under their own in the static library. */
+#ifdef FF_SHARED_VERSIONS
+#define READER_OPTIONS_INIT ff_reader_options_init_v03
+#define READER_OPEN ff_reader_open_v03
+FF_API void READER_OPTIONS_INIT(struct ff_reader_options *o, size_t size);
+FF_API int READER_OPEN(const char *path, const struct ff_reader_options *in,
+		       struct ff_reader **out, struct ff_error *error);
+__asm__(".symver ff_reader_options_init_v03, ff_reader_options_init@@FLASHFS_0.3");
+__asm__(".symver ff_reader_open_v03, ff_reader_open@@FLASHFS_0.3");
+#else
+#define READER_OPTIONS_INIT ff_reader_options_init
+#define READER_OPEN ff_reader_open
+#endif
+
 struct ff_reader {
 	struct ff_fs *fs;
 	void (*log)(void *ctx, const char *message);
@@ -29,29 +48,66 @@ static void log_text(void *ctx, const struct ff_warning *w)
 	r->log(r->log_ctx, ff_warning_text(w, line, sizeof(line)));
 }
 
-void ff_reader_options_init(struct ff_reader_options *o)
+void READER_OPTIONS_INIT(struct ff_reader_options *o, size_t size)
 {
-	memset(o, 0, sizeof(*o));
+	memset(o, 0, size);
+	if (size >= sizeof(o->size))
+		o->size = size;
 }
 
-int ff_reader_open(const char *path, const struct ff_reader_options *o, struct ff_reader **out,
-		   struct ff_error *error)
+/* The caller's options as far as its struct goes, the defaults beyond.
+ * A size smaller than the member itself is no options struct: NULL. */
+static int options_of(const struct ff_reader_options *in, struct ff_reader_options *o)
+{
+	size_t n = in && in->size < sizeof(*o) ? in->size : sizeof(*o);
+
+	memset(o, 0, sizeof(*o));
+	if (in && n < sizeof(in->size))
+		return -EINVAL;
+	if (in)
+		memcpy(o, in, n);
+	o->size = sizeof(*o);
+	return 0;
+}
+
+/* The public options as the open pipeline's (common/fs.h). */
+static void open_opts_of(const struct ff_reader_options *o, struct ff_open_opts *oo)
+{
+	const struct ff_flash_geometry *g = &o->flash;
+
+	oo->offset = o->offset;
+	oo->cache_bytes = o->cache_bytes;
+	oo->ubi_volume = o->volume;
+	oo->flash.page_size = g->page_size;
+	oo->flash.oob_size = g->oob_size;
+	oo->flash.pages_per_block = g->pages_per_block;
+	oo->flash.erase_size = g->erase_size;
+	oo->flash.byte_order = g->byte_order == FF_FLASH_ORDER_LITTLE ? FF_ORDER_LITTLE
+			       : g->byte_order == FF_FLASH_ORDER_BIG ? FF_ORDER_BIG
+								     : FF_ORDER_DETECT;
+	oo->flash.oob_layout = g->oob_layout;
+	oo->flash.tags = g->tags;
+}
+
+int READER_OPEN(const char *path, const struct ff_reader_options *in, struct ff_reader **out,
+		struct ff_error *error)
 {
 	struct ff_open_opts oo = { 0 };
+	struct ff_reader_options o;
 	struct ff_err err = { 0, "" };
 	struct ff_reader *r;
 
 	ff_api_clear(error);
 	*out = NULL;
+	if (options_of(in, &o) < 0)
+		return ff_api_errno(error, -EINVAL, "options: size not set "
+				    "(ff_reader_options_init)");
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return ff_api_errno(error, -ENOMEM, path);
-	if (o) {
-		oo.offset = o->offset;
-		oo.cache_bytes = o->cache_bytes;
-		r->log = o->log;
-		r->log_ctx = o->log_ctx;
-	}
+	open_opts_of(&o, &oo);
+	r->log = o.log;
+	r->log_ctx = o.log_ctx;
 	if (r->log) {
 		oo.log = log_text;
 		oo.log_ctx = r;
@@ -227,4 +283,43 @@ ssize_t ff_reader_getxattr(struct ff_reader *r, uint64_t node, const char *name,
 	ff_api_clear(error);
 	n = r->fs->ops->getxattr(r->fs, node, name, buf, cap);
 	return n < 0 ? ff_api_errno(error, (int)n, name) : n;
+}
+
+/* FLASHFS_0.1: the options of libflashfs 0.2, without size, volume or
+ * geometry.  A program built then calls these (ld bound it to the 0.1
+ * version); they read its shorter struct and open as the new
+ * ff_reader_open does.  New programs get the FLASHFS_0.3 functions above. */
+struct reader_options_v01 {
+	uint64_t offset;
+	uint64_t cache_bytes;
+	void (*log)(void *ctx, const char *message);
+	void *log_ctx;
+};
+
+FF_API void ff_reader_options_init_v01(struct reader_options_v01 *o);
+FF_API int ff_reader_open_v01(const char *path, const struct reader_options_v01 *o,
+			      struct ff_reader **out, struct ff_error *error);
+#ifdef FF_SHARED_VERSIONS
+__asm__(".symver ff_reader_options_init_v01, ff_reader_options_init@FLASHFS_0.1");
+__asm__(".symver ff_reader_open_v01, ff_reader_open@FLASHFS_0.1");
+#endif
+
+void ff_reader_options_init_v01(struct reader_options_v01 *o)
+{
+	memset(o, 0, sizeof(*o));
+}
+
+int ff_reader_open_v01(const char *path, const struct reader_options_v01 *o,
+		       struct ff_reader **out, struct ff_error *error)
+{
+	struct ff_reader_options n;
+
+	READER_OPTIONS_INIT(&n, sizeof(n));
+	if (o) {
+		n.offset = o->offset;
+		n.cache_bytes = o->cache_bytes;
+		n.log = o->log;
+		n.log_ctx = o->log_ctx;
+	}
+	return READER_OPEN(path, &n, out, error);
 }

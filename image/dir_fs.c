@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* common/fs.h over a host directory.  Each object met gets a handle, the
  * index of the host path it was first met at; a map from (device, inode)
  * to handle gives hard links one handle.  The table grows under a lock,

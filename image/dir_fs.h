@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* A host directory seen through common/fs.h, read-only, so a program can
  * compare an image with the tree it was built from (flashfs diff) without
  * asking which side is which.  Handles are numbers given out as objects are

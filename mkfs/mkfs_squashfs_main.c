@@ -1,7 +1,10 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* mkfs.squashfs: build a SquashFS 4.0 image from a directory, a tar archive
  * and/or spec files.  This file only reports: squashfs_args.c parses the
  * options (GNU long options and mksquashfs' spellings), squashfs_build.c
  * runs tree/ and the squashfs/ writer. */
+#include <flashfs/version.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <signal.h>
@@ -195,6 +198,20 @@ static void log_cb(void *ctx, const char *msg)
 	printf("action: %s\n", msg);
 }
 
+/* mksquashfs' own line, so that a second run of the same command says it
+ * added to the first image rather than replacing it. */
+static void appending_cb(void *ctx, const struct ff_fs *old, uint32_t block_size)
+{
+	const struct run *r = ctx;
+
+	(void)old;
+	if (r->a->quiet || r->a->json)
+		return;
+	printf("Appending to existing 4.0 filesystem on %s, block size %" PRIu32 "\n",
+	       r->a->image, block_size);
+	fflush(stdout);
+}
+
 static void progress_cb(void *ctx, uint64_t bytes, uint64_t bytes_total, uint64_t files,
 			uint64_t files_total)
 {
@@ -238,6 +255,11 @@ static void print_json(const struct run *r, const struct ff_comp *comp,
 	ff_json_kv_real(&j, "ratio", ratio, 4);
 	for (size_t i = 0; i < sizeof(more) / sizeof(more[0]); i++)
 		ff_json_kv_uint(&j, more[i].key, more[i].v);
+	ff_json_kv_bool(&j, "appended", r->a->appending);
+	if (r->a->appending) {
+		ff_json_kv_uint(&j, "appended_entries", r->a->appended);
+		ff_json_kv_uint(&j, "old_entries", r->a->old_entries);
+	}
 	ff_json_kv_real(&j, "seconds", secs, 3);
 	ff_json_end_object(&j);
 	ff_json_finish(&j);
@@ -283,6 +305,10 @@ static void print_summary(void *ctx, const struct ff_comp *comp,
 	       a->image, ff_comp_name(comp), a->block_size, s->bytes_used, data,
 	       s->inode_count, s->n_files, s->n_dirs, s->n_symlinks, s->n_special,
 	       s->n_dup_files, s->n_fragment_blocks, s->n_ids, s->n_xattr_ids, secs);
+	if (a->appending)
+		printf("  appended %" PRIu64 " entries to the %" PRIu64
+		       " of the existing image (--noappend replaces it)\n",
+		       a->appended, a->old_entries);
 }
 
 /* -info / -info-file: every entry of the finished tree, one a line. */
@@ -353,6 +379,7 @@ static int run(struct ff_sqfs_args *a)
 	struct run r = { .a = a };
 	struct ff_sqfs_build_hooks h = {
 		.warn = warn_cb, .log = log_cb, .tree = tree_ready, .progress = progress_cb,
+		.appending = appending_cb,
 		.written = print_summary, .ctx = &r, .tmp_path_slot = &tmp_slot,
 	};
 	struct ff_err err = {0};
@@ -382,7 +409,7 @@ int main(int argc, char **argv)
 	if (r == FF_SQFS_ARGS_HELP)
 		usage(stdout);
 	else if (r == FF_SQFS_ARGS_VERSION)
-		printf(PROG " (flashfs-tools) 0.1\n");
+		printf(PROG " (flashfs-tools) " FF_VERSION_STRING "\n");
 	if (r < 0) {
 		r = fail(r, &err);
 	} else if (r > 0) {

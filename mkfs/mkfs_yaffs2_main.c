@@ -1,6 +1,9 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* mkfs.yaffs2: options -> source tree (tree/tree.h) -> yaffs2 writer.
  * Exit codes: 0 ok, 1 built with warnings (files skipped by --ignore-errors),
  * 2 usage error or the build failed (nothing left behind). */
+#include <flashfs/version.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -8,10 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "common/json.h"
+#include "common/progress.h"
 #include "tree/arg_value.h"
-#include "tree/source_args.h"
+#include "mkfs/source_args.h"
 #include "tree/tree.h"
 #include "yaffs2/writer.h"
 
@@ -19,13 +24,17 @@ struct args {
 	struct ff_source_args src;
 	struct ff_y2_geom geom;
 	const char *chip, *layout, *ecc, *tags, *endian, *codec;
-	int no_tags_ecc, data_ecc, quiet, progress, json;
+	uint64_t chip_bytes;	/* --chip: its size without OOB (the image must fit) */
+	int no_tags_ecc, data_ecc, quiet, json;
+	int progress;		/* 0 --no-progress, 1 on a terminal (default), 2 --progress */
+	struct ff_progress *bar;
+	uint64_t bar_done;	/* objects the bar has counted */
 	const char *image;
 };
 
 enum {
 	O_PAGE = 256, O_OOB, O_PPB, O_CHIP, O_LAYOUT, O_ECC, O_TAGS, O_NO_TAGS_ECC,
-	O_DATA_ECC, O_ENDIAN, O_PROGRESS, O_JSON, O_VERSION,
+	O_DATA_ECC, O_ENDIAN, O_PROGRESS, O_JSON, O_VERSION, O_YAFFS_ECC, O_NO_PROGRESS,
 };
 
 static const struct option long_opts[] = {
@@ -40,9 +49,16 @@ static const struct option long_opts[] = {
 	{ "data-ecc", no_argument, NULL, O_DATA_ECC },
 	{ "endian", required_argument, NULL, O_ENDIAN },
 	{ "compress", required_argument, NULL, 'z' },
+	/* yaffs2utils' mkyaffs2 spellings (Buildroot's fs/yaffs2) */
+	{ "chunksize", required_argument, NULL, 'c' },
+	{ "pagesize", required_argument, NULL, 'c' },
+	{ "sparesize", required_argument, NULL, 's' },
+	{ "yaffs-ecclayout", no_argument, NULL, O_YAFFS_ECC },
+	{ "verbose", no_argument, NULL, 'v' },
 	FF_SOURCE_LONG_OPTIONS,
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "progress", no_argument, NULL, O_PROGRESS },
+	{ "no-progress", no_argument, NULL, O_NO_PROGRESS },
 	{ "json", no_argument, NULL, O_JSON },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, O_VERSION },
@@ -72,6 +88,9 @@ static void usage(FILE *f)
 	      "                         default: left erased for the NAND driver to fill\n"
 	      "  --endian little|big    byte order (default: host)\n"
 	      "  -z, --compress CODEC   write the image as a gzip|lzo|xz|zstd stream\n"
+	      "yaffs2utils' mkyaffs2 spellings (Buildroot): -c, --chunksize, --pagesize N\n"
+	      "  = --page-size; -s, --sparesize N = --oob-size; --yaffs-ecclayout =\n"
+	      "  --oob-layout offset0 (tags from OOB byte 0); -v, --verbose: ignored\n"
 	      "Source tree (the same in mkfs.squashfs):\n"
 	      "  --all-root             every object owned by 0:0\n"
 	      "  --force-uid USER, --force-gid GROUP\n"
@@ -90,7 +109,9 @@ static void usage(FILE *f)
 	      "  -all-time -no-xattrs -ef -one-file-system -pf -p\n"
 	      "Output:\n"
 	      "  -q, --quiet            no summary\n"
-	      "  --progress             progress on stderr\n"
+	      "  --progress             a progress bar on stderr even when it is no\n"
+	      "                         terminal (default: on a terminal, unless -q)\n"
+	      "  --no-progress          no progress bar\n"
 	      "  --json                 summary as JSON\n"
 	      "  -h, --help             this text\n"
 	      "  --version              the version\n\n"
@@ -120,16 +141,20 @@ static int parse_opt(struct args *a, int c, const char *arg, uint32_t *oob_set,
 		     struct ff_err *err)
 {
 	switch (c) {
+	case 'c':
 	case O_PAGE:
 		return ff_arg_size("--page-size", arg, 1, UINT32_MAX, &a->geom.page_size, err);
+	case 's':
 	case O_OOB:
 		*oob_set = 1;
-		return ff_arg_u32("--oob-size", arg, 0, UINT32_MAX, &a->geom.oob_size, err);
+		return ff_arg_size("--oob-size", arg, 0, UINT32_MAX, &a->geom.oob_size, err);
 	case O_PPB:
 		return ff_arg_u32("--pages-per-block", arg, 1, UINT32_MAX,
 				  &a->geom.pages_per_block, err);
 	case O_CHIP: a->chip = arg; return 0;
 	case O_LAYOUT: a->layout = arg; return 0;
+	case O_YAFFS_ECC: a->layout = "offset0"; return 0;
+	case 'v': return 0;
 	case O_ECC: a->ecc = arg; return 0;
 	case O_TAGS: a->tags = arg; return 0;
 	case O_NO_TAGS_ECC: a->no_tags_ecc = 1; return 0;
@@ -137,10 +162,11 @@ static int parse_opt(struct args *a, int c, const char *arg, uint32_t *oob_set,
 	case O_ENDIAN: a->endian = arg; return 0;
 	case 'z': a->codec = arg; return 0;
 	case 'q': a->quiet = 1; return 0;
-	case O_PROGRESS: a->progress = 1; return 0;
+	case O_PROGRESS: a->progress = 2; return 0;
+	case O_NO_PROGRESS: a->progress = 0; return 0;
 	case O_JSON: a->json = 1; return 0;
 	case 'h': usage(stdout); return 1;
-	case O_VERSION: printf("mkfs.yaffs2 (flashfs-tools) 0.1\n"); return 1;
+	case O_VERSION: printf("mkfs.yaffs2 (flashfs-tools) " FF_VERSION_STRING "\n"); return 1;
 	default: return ff_err_set(err, EINVAL, "bad option");
 	}
 }
@@ -174,6 +200,7 @@ static int apply_chip(struct args *a, const struct ff_y2_geom *explicit_geom, ui
 		return -1;
 	}
 	a->geom = c->geom;
+	a->chip_bytes = c->size_bytes;
 	if (mask & 1)
 		a->geom.page_size = explicit_geom->page_size;
 	if (mask & 2)
@@ -190,10 +217,10 @@ static int parse_options(struct args *a, int argc, char **argv, uint32_t *mask)
 	uint32_t oob_set = 0;
 	int c, r;
 
-	while ((c = getopt_long(argc, argv, "z:e:qh", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "z:e:c:s:vqh", long_opts, NULL)) != -1) {
 		if (c == '?')
 			return usage_error("bad option");
-		*mask |= c == O_PAGE ? 1 : c == O_PPB ? 4 : 0;
+		*mask |= c == O_PAGE || c == 'c' ? 1 : c == O_PPB ? 4 : 0;
 		r = ff_source_args_option(&a->src, c, optarg, &err);
 		if (r == 1)
 			r = parse_opt(a, c, optarg, &oob_set, &err);
@@ -230,21 +257,26 @@ static int parse_args(struct args *a, int argc, char **argv)
 	return 0;
 }
 
+/* A warning gets a line of its own, never the end of the bar's. */
 static void warn_cb(void *ctx, const struct ff_warning *w)
 {
-	char line[1536];
+	const struct args *a = ctx;
+	char text[1536], line[1600];
 
-	(void)ctx;
-	fprintf(stderr, "mkfs.yaffs2: warning: %s\n", ff_warning_text(w, line, sizeof(line)));
+	snprintf(line, sizeof(line), "mkfs.yaffs2: warning: %s\n",
+		 ff_warning_text(w, text, sizeof(text)));
+	ff_progress_message(a->bar, stderr, line);
 }
 
+/* The writer reports objects written: the same bar as mkfs.squashfs and
+ * extract draw (common/progress.h), counted in objects. */
 static void progress_cb(void *ctx, uint64_t done, uint64_t total)
 {
-	(void)ctx;
-	fprintf(stderr, "\rmkfs.yaffs2: %llu/%llu objects", (unsigned long long)done,
-		(unsigned long long)total);
-	if (done == total)
-		fputc('\n', stderr);
+	struct args *a = ctx;
+
+	ff_progress_set_total(a->bar, 0, total);
+	ff_progress_add(a->bar, 0, done - a->bar_done);
+	a->bar_done = done;
 }
 
 static int setup_layout(const struct args *a, struct ff_y2_write_opts *wo, struct ff_err *err)
@@ -268,13 +300,25 @@ static int setup_layout(const struct args *a, struct ff_y2_write_opts *wo, struc
 	return 0;
 }
 
-static int write_tree(const struct args *a, const struct ff_tree *t,
+static int write_tree(struct args *a, const struct ff_tree *t,
 		      struct ff_y2_write_stats *st, struct ff_y2_write_opts *wo,
 		      struct ff_err *err)
 {
-	if (a->progress)
+	if (a->progress == 2 || (a->progress == 1 && !a->quiet && !a->json && isatty(2)))
+		a->bar = ff_progress_new(2, "objects", a->progress == 2);
+	if (a->bar) {
 		wo->progress = progress_cb;
-	return ff_y2_write_file(t, wo, a->image, a->codec, st, err);
+		wo->progress_ctx = a;
+	}
+	if (a->chip_bytes)
+		wo->max_blocks = a->chip_bytes /
+				 ((uint64_t)a->geom.page_size * a->geom.pages_per_block);
+	if (ff_y2_write_file(t, wo, a->image, a->codec, st, err) == 0)
+		return 0;
+	if (wo->max_blocks && st->blocks > wo->max_blocks)
+		ff_err_prefix(err, "--chip %s (%llu MiB)", a->chip,
+			      (unsigned long long)(a->chip_bytes >> 20));
+	return -1;
 }
 
 static int build(struct args *a, struct ff_y2_write_stats *st, struct ff_y2_write_opts *wo,
@@ -286,6 +330,7 @@ static int build(struct args *a, struct ff_y2_write_stats *st, struct ff_y2_writ
 	if (setup_layout(a, wo, err))
 		return -1;
 	a->src.warn = warn_cb;
+	a->src.warn_ctx = a;
 	t = ff_source_args_build(&a->src, err);
 	if (!t)
 		return -1;
@@ -367,11 +412,16 @@ int main(int argc, char **argv)
 
 	memset(&a, 0, sizeof(a));
 	memset(&wo, 0, sizeof(wo));
+	a.progress = 1;
 	r = parse_args(&a, argc, argv);
 	if (r == 0 && build(&a, &st, &wo, &err)) {
+		ff_progress_message(a.bar, stderr, "");
 		fprintf(stderr, "mkfs.yaffs2: %s\n", err.msg);
 		r = -1;
 	}
+	if (r == 0 && a.bar)
+		ff_progress_finish(a.bar);
+	ff_progress_free(a.bar);
 	if (r == 0)
 		report(&a, &wo, &st);
 	ff_source_args_free(&a.src);

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The mksquashfs word table (see mksquashfs_words.h).  Option names and
  * value counts are facts from mksquashfs 4.5-4.7's documentation and
  * OpenWrt's additions (-fixed-time, -Xpreset, -Xe, -Xlc, -Xlp, -Xpb). */

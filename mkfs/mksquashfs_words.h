@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* mksquashfs' option vocabulary for mkfs.squashfs: every single-dash word
  * mksquashfs 4.6/4.7 (and OpenWrt's patched 4.x) accepts, how many values it
  * takes, and what it means here.  mkfs.squashfs matches these words whole,

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* mkfs.squashfs' option parsing: mksquashfs' words are first rewritten
  * into GNU form (translate), then getopt_long reads the result. */
 #include "mkfs/squashfs_args.h"
@@ -70,10 +72,7 @@ static int oom(struct ff_err *err)
 
 static int parse_block_size(const char *opt, const char *s, uint32_t *out, struct ff_err *err)
 {
-	if (ff_arg_size(opt, s, 4096, 1048576, out, err) == 0 && (*out & (*out - 1)) == 0)
-		return 0;
-	return ff_err_set(err, EINVAL, "%s: '%s' is not a power of two between 4K and 1M",
-			  opt, s);
+	return ff_arg_pow2(opt, s, 4096, 1048576, out, err);
 }
 
 static int handle_value_opt(struct ff_sqfs_args *a, int c, const char *opt, const char *arg,

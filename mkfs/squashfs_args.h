@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* mkfs.squashfs' command line: GNU long options and mksquashfs' single-dash
  * words, parsed into one struct.  mkfs.squashfs parses its whole command
  * line with it, mkfs.ubi the words after `--squashfs DIR --`, so the two
@@ -13,7 +15,9 @@
 #include <stdint.h>
 
 #include "common/error.h"
-#include "tree/source_args.h"
+#include "mkfs/source_args.h"
+
+struct ff_fs;
 
 /* Returns of ff_sqfs_args_parse and ff_sqfs_args_build besides 0. */
 enum {
@@ -43,6 +47,11 @@ struct ff_sqfs_args {
 	const char *info_file;
 	struct ff_strv notes;	/* mksquashfs word, one-line note: pairs */
 	int noappend, comp_given, block_given; /* append unless -noappend */
+	/* Set by the build when it appends: the entries the old image had and
+	 * the entries the sources added to it (its root not counted). */
+	int appending;
+	uint64_t old_entries, appended;
+	struct ff_fs *old;	/* the open old image while building */
 	const char *image;
 	/* Set before parsing when SOURCE and IMAGE come from elsewhere
 	 * (mkfs.ubi --squashfs DIR): no word may be positional, and -e takes

@@ -1,7 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* mkfs.squashfs' build step (squashfs_build.h). */
 #include "mkfs/squashfs_build.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "squashfs/reader.h"
 
 struct ff_comp *ff_sqfs_args_comp(const struct ff_sqfs_args *a, struct ff_err *err)
 {
@@ -20,18 +28,50 @@ struct ff_comp *ff_sqfs_args_comp(const struct ff_sqfs_args *a, struct ff_err *e
 	return comp;
 }
 
+/* The old image goes in after the sources, so the tree's size before it
+ * is what the sources appended (the root aside). */
 static int add_old_image(void *ctx, struct ff_tree *tree, struct ff_err *err)
 {
-	return ff_tree_add_image(tree, ctx, err);
+	struct ff_sqfs_args *a = ctx;
+	uint32_t before = ff_tree_count(tree);
+
+	if (ff_tree_add_image(tree, a->old, err) < 0)
+		return -1;
+	a->appended = before - 1;
+	a->old_entries = ff_tree_count(tree) - before;
+	return 0;
+}
+
+/* ff_sqfs_append_open appends to regular files only; a block device that
+ * holds an image is not replaced silently either (mksquashfs would append). */
+static int blockdev_holds_squashfs(const char *path)
+{
+	uint8_t magic[4];
+	struct stat st;
+	int fd, holds = 0;
+
+	if (stat(path, &st) < 0 || !S_ISBLK(st.st_mode))
+		return 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		holds = pread(fd, magic, sizeof(magic), 0) == (ssize_t)sizeof(magic) &&
+			ff_squashfs_probe(magic, sizeof(magic));
+		close(fd);
+	}
+	return holds;
 }
 
 /* Append, mksquashfs' default: an existing SquashFS IMAGE keeps its tree,
  * compressor and block size, and the sources are added at its root. */
-static int open_append(struct ff_sqfs_args *a, const struct ff_comp *comp, struct ff_fs **old,
-		       struct ff_err *err)
+static int open_append(struct ff_sqfs_args *a, const struct ff_sqfs_build_hooks *h,
+		       const struct ff_comp *comp, struct ff_fs **old, struct ff_err *err)
 {
 	int r = a->noappend ? 0 : ff_sqfs_append_open(a->image, old, err);
 
+	if (r == 0 && !a->noappend && blockdev_holds_squashfs(a->image))
+		r = ff_err_set(err, EINVAL, "%s: a block device holding a SquashFS image: appending "
+			       "in place would overwrite the old tables it reads; give --noappend "
+			       "to replace it", a->image);
 	if (r > 0)
 		r = ff_sqfs_append_check(*old, a->comp_given ? comp : NULL,
 					 a->block_given ? a->block_size : 0, err);
@@ -42,8 +82,12 @@ static int open_append(struct ff_sqfs_args *a, const struct ff_comp *comp, struc
 	}
 	if (*old) {
 		a->block_size = ff_sqfs_append_block_size(*old);
+		a->appending = 1;
+		a->old = *old;
 		a->src.before_finish = add_old_image;
-		a->src.before_finish_ctx = *old;
+		a->src.before_finish_ctx = a;
+		if (h->appending)
+			h->appending(h->ctx, *old, a->block_size);
 	}
 	return 0;
 }
@@ -114,7 +158,7 @@ int ff_sqfs_args_build(struct ff_sqfs_args *a, const struct ff_sqfs_build_hooks 
 
 	if (!comp)
 		return FF_SQFS_ARGS_USAGE;
-	if (open_append(a, comp, &old, err) < 0) {
+	if (open_append(a, h, comp, &old, err) < 0) {
 		ff_comp_free(comp);
 		return FF_SQFS_ARGS_ERROR;
 	}
@@ -124,6 +168,7 @@ int ff_sqfs_args_build(struct ff_sqfs_args *a, const struct ff_sqfs_build_hooks 
 			 "(unsquashfs and flashfs can read them)");
 	ret = build_write(a, h, comp, old, err);
 	ff_fs_close(old);
+	a->old = NULL;
 	ff_comp_free(comp);
 	return ret;
 }

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* mkfs.squashfs' build step, from parsed options (squashfs_args.h) to an
  * image file: the compressor, the append check, the source tree, the
  * writer.  mkfs.squashfs and mkfs.ubi --squashfs both run it; what they
@@ -19,6 +21,9 @@ struct ff_sqfs_build_hooks {
 	/* The finished tree, before the image is written: nonzero stops the
 	 * build and is its result (the hook reported the problem). */
 	int (*tree)(void *ctx, const struct ff_tree *tree);
+	/* Appending to the existing SquashFS IMAGE (mksquashfs' default),
+	 * before the sources are read: its version and block size. */
+	void (*appending)(void *ctx, const struct ff_fs *old, uint32_t block_size);
 	void (*progress)(void *ctx, uint64_t bytes, uint64_t bytes_total, uint64_t files,
 			 uint64_t files_total);
 	/* The image is written: the compressor used (the old image's when

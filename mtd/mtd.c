@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 #include "mtd/mtd.h"
 
 #include <errno.h>
@@ -11,10 +13,6 @@
 #include <mtd/mtd-user.h>
 #include <libmtd.h>
 
-#include "common/endian.h"
-#include "common/size.h"
-#include "yaffs2/geometry.h"
-#include "yaffs2/scan.h"
 
 struct ff_mtd {
 	libmtd_t lib;
@@ -104,6 +102,12 @@ void ff_mtd_close(struct ff_mtd *m)
 void ff_mtd_geometry(const struct ff_mtd *m, struct ff_mtd_geom *g)
 {
 	*g = m->geom;
+}
+
+void ff_mtd_flash_dev(const struct ff_mtd *m, struct ff_flash_dev *d)
+{
+	*d = (struct ff_flash_dev){m->node, m->geom.page_size, m->geom.oob_size,
+				   m->geom.oob_avail, m->geom.pages_per_block};
 }
 
 int ff_mtd_plan(const uint8_t *bad, uint32_t blocks, uint32_t need, uint32_t *map,
@@ -274,7 +278,7 @@ static int load_block(int fd, uint64_t size, uint64_t i, size_t block, uint8_t *
 }
 
 /* Split image page `raw` into what goes to the device. */
-static uint32_t page_parts(const struct ff_mtd_pagemap *map, const uint8_t *raw, size_t page,
+static uint32_t page_parts(const struct ff_pagemap *map, const uint8_t *raw, size_t page,
 			   struct io_bufs *b)
 {
 	if (!map) {
@@ -376,7 +380,7 @@ static int flash_blocks(struct flash_job *j, const uint32_t *map, uint32_t need,
 	return 0;
 }
 
-static int check_map(const struct ff_mtd *m, const struct ff_mtd_pagemap *map,
+static int check_map(const struct ff_mtd *m, const struct ff_pagemap *map,
 		     uint64_t image_size, struct ff_err *err)
 {
 	if (!map)
@@ -542,104 +546,3 @@ int ff_mtd_dump(struct ff_mtd *m, struct ff_outfile *of, const struct ff_mtd_dum
 	bufs_free(&b);
 	return rc;
 }
-
-static void y2_split(const void *ctx, const uint8_t *raw, uint8_t *data, uint8_t *oob)
-{
-	ff_y2_page_split(ctx, raw, data, oob);
-}
-
-static void y2_join(const void *ctx, const uint8_t *data, const uint8_t *oob, uint8_t *raw)
-{
-	ff_y2_page_join(ctx, data, oob, raw);
-}
-
-void ff_mtd_y2_map(const struct ff_y2_layout *lay, struct ff_mtd_pagemap *map)
-{
-	map->raw_page = lay->raw_page;
-	map->oob_len = lay->kind == FF_Y2_LAYOUT_INBAND ? 0 : lay->tags_size;
-	map->split = y2_split;
-	map->join = y2_join;
-	map->ctx = lay;
-}
-
-static int y2_geom(const struct ff_mtd *m, const struct ff_mtd_y2_spec *s,
-		   struct ff_y2_geom *g, struct ff_err *err)
-{
-	g->page_size = m->geom.page_size;
-	g->oob_size = m->geom.oob_size;
-	g->pages_per_block = m->geom.pages_per_block;
-	if (s->chip) {
-		const struct ff_y2_chip *c = ff_y2_chip_find(s->chip);
-
-		if (!c)
-			return ff_err_set(err, EINVAL, "unknown chip '%s' (see mkfs.yaffs2 --chip list)",
-					  s->chip);
-		*g = c->geom;
-	}
-	if (s->page_size)
-		g->page_size = s->page_size;
-	if (s->oob_size)
-		g->oob_size = s->oob_size;
-	else if (s->page_size && !s->chip)
-		g->oob_size = ff_y2_default_oob(s->page_size);
-	if (s->pages_per_block)
-		g->pages_per_block = s->pages_per_block;
-	return ff_y2_geom_check(g, err);
-}
-
-int ff_mtd_y2_layout(const struct ff_mtd *m, const struct ff_mtd_y2_spec *s,
-		     struct ff_y2_layout *lay, struct ff_err *err)
-{
-	struct ff_y2_geom g;
-
-	if (y2_geom(m, s, &g, err) ||
-	    ff_y2_layout_init(lay, &g, s->layout, s->ecc, !s->no_tags_ecc, err))
-		return -1;
-	return ff_mtd_y2_check(m, lay, err);
-}
-
-int ff_mtd_y2_check(const struct ff_mtd *m, const struct ff_y2_layout *lay, struct ff_err *err)
-{
-	const struct ff_mtd_geom *d = &m->geom;
-	const struct ff_y2_geom g = lay->geom;
-
-	if (g.page_size != d->page_size || g.pages_per_block != d->pages_per_block ||
-	    (lay->kind != FF_Y2_LAYOUT_INBAND && g.oob_size != d->oob_size))
-		return ff_err_set(err, EINVAL,
-				  "geometry mismatch: the YAFFS2 image is for %u+%u-byte pages, "
-				  "%u pages per block; %s has %u+%u-byte pages, %u per block",
-				  g.page_size, g.oob_size, g.pages_per_block, m->node, d->page_size,
-				  d->oob_size, d->pages_per_block);
-	if (lay->kind != FF_Y2_LAYOUT_INBAND && lay->mtd_free_bytes != d->oob_avail)
-		return ff_err_set(err, EINVAL,
-				  "OOB layout mismatch: the image's %s ECC leaves %u free OOB bytes, "
-				  "%s offers %u (different ECC on the device? see --ecc)",
-				  ff_y2_ecc_name(lay->ecc), lay->mtd_free_bytes, m->node, d->oob_avail);
-	return 0;
-}
-
-static int parse_u32(const char *arg, uint32_t *v, const char *what, struct ff_err *err)
-{
-	uint64_t n;
-
-	if (ff_parse_size(arg, &n) < 0 || n == 0 || n > UINT32_MAX)
-		return ff_err_set(err, EINVAL, "--%s: '%s' is not a positive size (" FF_SIZE_SYNTAX
-				  ")", what, arg);
-	*v = (uint32_t)n;
-	return 0;
-}
-
-int ff_mtd_y2_option(struct ff_mtd_y2_spec *s, int c, const char *arg, struct ff_err *err)
-{
-	switch (c - FF_MTD_OPT_BASE) {
-	case 0: s->chip = arg; return 1;
-	case 1: return parse_u32(arg, &s->page_size, "page-size", err) ? -1 : 1;
-	case 2: return parse_u32(arg, &s->oob_size, "oob-size", err) ? -1 : 1;
-	case 3: return parse_u32(arg, &s->pages_per_block, "pages-per-block", err) ? -1 : 1;
-	case 4: s->layout = arg; return 1;
-	case 5: s->ecc = arg; return 1;
-	case 6: s->no_tags_ecc = 1; return 1;
-	default: return 0;
-	}
-}
-

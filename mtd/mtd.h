@@ -1,10 +1,12 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Writing images to an MTD device and reading them back, through libmtd.
  *
  * The MTD layer knows pages, OOB and erase blocks, not file systems: how an
  * image page splits into page data and the bytes written with
- * MTD_OPS_AUTO_OOB is a page map (for YAFFS2 built from the layout of
- * yaffs2/oob_layout.h by ff_mtd_yaffs2_map).  Without a map an image is
- * plain data (SquashFS, raw images) and no OOB is written.
+ * MTD_OPS_AUTO_OOB is a page map (common/flashmap.h), built by the image's
+ * format (image/image.h's ff_image_flash_map).  Without a map an image is
+ * plain data and no OOB is written.
  *
  * Bad blocks are skipped the way nandwrite and nanddump skip them: image
  * block i lands on the i-th good erase block. */
@@ -15,8 +17,8 @@
 #include <stdint.h>
 
 #include "common/error.h"
+#include "common/flashmap.h"
 #include "common/outfile.h"
-#include "yaffs2/oob_layout.h"
 
 struct ff_mtd;
 
@@ -30,15 +32,6 @@ struct ff_mtd_geom {
 	uint32_t blocks;
 	int is_nand;
 	int bad_allowed;
-};
-
-/* How one image page becomes page data + AUTO_OOB bytes and back. */
-struct ff_mtd_pagemap {
-	uint32_t raw_page; /* image bytes per page (page + OOB, or page only) */
-	uint32_t oob_len;  /* AUTO_OOB bytes per page, <= oob_avail; 0 = none */
-	void (*split)(const void *ctx, const uint8_t *raw, uint8_t *data, uint8_t *oob);
-	void (*join)(const void *ctx, const uint8_t *data, const uint8_t *oob, uint8_t *raw);
-	const void *ctx;
 };
 
 /* What a dump writes per page. */
@@ -66,7 +59,7 @@ struct ff_mtd_stats {
 };
 
 struct ff_mtd_flash_opts {
-	const struct ff_mtd_pagemap *map; /* NULL: data only */
+	const struct ff_pagemap *map; /* NULL: data only */
 	int verify;                       /* read every page back and compare */
 	ff_mtd_progress_fn progress;
 	void *progress_ctx;
@@ -74,7 +67,7 @@ struct ff_mtd_flash_opts {
 
 struct ff_mtd_dump_opts {
 	enum ff_mtd_oob_mode oob;
-	const struct ff_mtd_pagemap *map; /* for FF_MTD_OOB_MAP */
+	const struct ff_pagemap *map; /* for FF_MTD_OOB_MAP */
 	uint64_t length;                  /* image bytes to dump; 0 = whole device */
 	ff_mtd_progress_fn progress;
 	void *progress_ctx;
@@ -84,6 +77,9 @@ struct ff_mtd_dump_opts {
 int ff_mtd_open(const char *node, int writable, struct ff_mtd **out, struct ff_err *err);
 void ff_mtd_close(struct ff_mtd *m);
 void ff_mtd_geometry(const struct ff_mtd *m, struct ff_mtd_geom *g);
+/* The device as a page map must fit it (common/flashmap.h); d->name is the
+ * node's, valid while m is open. */
+void ff_mtd_flash_dev(const struct ff_mtd *m, struct ff_flash_dev *d);
 
 /* Which image block goes to which erase block: map[i] is the i-th good
  * block.  Fails, naming the numbers, when fewer than `need` blocks are good.
@@ -101,49 +97,5 @@ int ff_mtd_flash(struct ff_mtd *m, int image_fd, uint64_t image_size,
  * counted in st->failed, not an error: the caller decides. */
 int ff_mtd_dump(struct ff_mtd *m, struct ff_outfile *of, const struct ff_mtd_dump_opts *o,
 		struct ff_mtd_stats *st, struct ff_err *err);
-
-/* A YAFFS2 image's geometry and layout as the user gave it; fields left
- * 0 / NULL come from the chip preset, else from the device. */
-struct ff_mtd_y2_spec {
-	const char *chip;          /* a yaffs2/geometry.h preset name */
-	uint32_t page_size, oob_size, pages_per_block;
-	const char *layout;        /* "linux", "offset0", "inband" */
-	const char *ecc;           /* "hamming", "bch4", "bch8" */
-	int no_tags_ecc;           /* 16-byte tags instead of 28 */
-};
-
-/* Build the layout for `spec`, then ff_mtd_y2_check it. */
-int ff_mtd_y2_layout(const struct ff_mtd *m, const struct ff_mtd_y2_spec *spec,
-		     struct ff_y2_layout *lay, struct ff_err *err);
-
-/* The options flashfs flash and dump share for YAFFS2 geometry, as
- * getopt_long entries (values FF_MTD_OPT_BASE and up), their help text, and
- * the parser: returns 1 when `c` was one of them, 0 when not, -1 (message
- * in err) for a bad value. */
-#define FF_MTD_OPT_BASE 0x4d00
-#define FF_MTD_Y2_OPTIONS                                                    \
-	{"chip", required_argument, NULL, FF_MTD_OPT_BASE + 0},              \
-	{"page-size", required_argument, NULL, FF_MTD_OPT_BASE + 1},     \
-	{"oob-size", required_argument, NULL, FF_MTD_OPT_BASE + 2},      \
-	{"pages-per-block", required_argument, NULL, FF_MTD_OPT_BASE + 3}, \
-	{"oob-layout", required_argument, NULL, FF_MTD_OPT_BASE + 4},    \
-	{"ecc", required_argument, NULL, FF_MTD_OPT_BASE + 5},           \
-	{"no-tags-ecc", no_argument, NULL, FF_MTD_OPT_BASE + 6}
-#define FF_MTD_Y2_USAGE                                                          \
-	"  --oob-layout linux|offset0|inband   where the image holds the tags\n"   \
-	"  --chip NAME           the image's chip preset (mkfs.yaffs2 --chip list)\n" \
-	"  --page-size N, --oob-size N, --pages-per-block N\n"                      \
-	"                        the image's geometry (default: the device's)\n"    \
-	"  --ecc hamming|bch4|bch8   the device's ECC, for the free OOB bytes\n"    \
-	"  --no-tags-ecc         16-byte tags (without the tags ECC)\n"
-int ff_mtd_y2_option(struct ff_mtd_y2_spec *spec, int c, const char *arg, struct ff_err *err);
-
-/* Refuse, naming both geometries, a layout that does not match the device
- * (page, OOB, pages per block, and the free OOB bytes of AUTO placement). */
-int ff_mtd_y2_check(const struct ff_mtd *m, const struct ff_y2_layout *lay, struct ff_err *err);
-
-/* The page map that writes and reads a YAFFS2 layout's tags through
- * MTD_OPS_AUTO_OOB; `lay` must outlive `map`. */
-void ff_mtd_y2_map(const struct ff_y2_layout *lay, struct ff_mtd_pagemap *map);
 
 #endif

@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # fetch-kernel.sh CACHE_DIR — make sure a Debian kernel with the MTD modules
 # is unpacked under CACHE_DIR and print its root (CACHE_DIR/root).
 #

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # ff_manifest DIR — one line per object below DIR, computable with busybox
 # alone (the guest has no python), so the host and the guest make the same
 # manifest the same way.  Sourced by bash on the host and by busybox sh in
@@ -45,4 +47,13 @@ ff_manifest() {
 			}' "$tmp/stat"
 		rm -rf "$tmp"
 	)
+}
+
+# ff_xattrs DIR — every extended attribute below DIR, one "path name=0xVALUE"
+# line each, sorted (getfattr walks in directory order, which differs
+# between file systems).  Needs getfattr (the attr package; busybox has
+# none): the guest gets the host's copy.
+ff_xattrs() {
+	(cd "$1" && getfattr -R -h -d -m - -e hex . 2> /dev/null) |
+		awk '/^# file: / { f = substr($0, 9); next } /=/ { print f, $0 }' | LC_ALL=C sort
 }

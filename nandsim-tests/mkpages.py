@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 """Write a synthetic raw NAND image for the MTD write/read checks: pages of
 random data, and for OOB layouts random 'tag' bytes at the given raw OOB
 offset with 0xff in every other OOB byte (as an image without data ECC

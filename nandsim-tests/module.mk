@@ -1,8 +1,11 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # nandsim-tests/: end-to-end checks on the Linux kernel's NAND simulator,
 # booted under qemu (see nandsim-tests/run-guest.sh).  Not a C library
 # folder: the top Makefile includes this file on its own line.
 # Console logs are kept in build/nandsim/logs/.
 nandsim-check: all
 	$(TEST_ENV) nandsim-tests/nandsim-check.sh -b $(abspath $(BUILD)/bin)
+	$(TEST_ENV) nandsim-tests/ubifs-build-check.sh -b $(abspath $(BUILD)/bin)
 
 MANPAGES += docs/man/flashfs-flash.1 docs/man/flashfs-dump.1

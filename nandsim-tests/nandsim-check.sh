@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # nandsim-check.sh — the end-to-end checks of issue 7: build a source tree
 # and its images on the host, boot the qemu guest (run-guest.sh) with
 # scenarios/all.sh, and print TAP.  Used by `make nandsim-check` and by

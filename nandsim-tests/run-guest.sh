@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # run-guest.sh [options] SCENARIO.sh — boot a Debian kernel under qemu with
 # an initramfs holding busybox, the MTD/UBI/SquashFS modules, mtd-utils, our
 # programs and a data directory; run SCENARIO.sh there (with the helpers of
@@ -74,7 +76,7 @@ copy_with_libs() {
 # busybox modprobe finds them through modules.dep
 copy_modules() {
 	local moddir=$kroot/lib/modules/$kver want=() seen=" " m rel dep
-	want=(mtd bch nandcore nand nandsim mtd_blkdevs mtdblock_ro ubi squashfs)
+	want=(mtd bch nandcore nand nandsim mtd_blkdevs mtdblock_ro ubi squashfs ubifs zstd)
 	while [ ${#want[@]} -gt 0 ]; do
 		m=${want[0]}
 		want=("${want[@]:1}")
@@ -105,7 +107,7 @@ build_initramfs() {
 	done
 	ln -s /bin/busybox "$stage/sbin/modprobe"
 	for p in nandwrite nanddump flash_erase ubiformat ubiattach ubidetach ubimkvol \
-		ubiupdatevol ubiblock ubinfo mtdinfo nandtest; do
+		ubiupdatevol ubirmvol ubiblock ubinfo mtdinfo nandtest getfattr; do
 		a=$(command -v "$p") && copy_with_libs "$a" /usr/sbin
 	done
 	if [ -d "$bindir" ]; then

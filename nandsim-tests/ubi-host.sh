@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # ubi-host.sh — the host's half of scenarios/ubi.sh, sourced by
 # nandsim-check.sh (bash, with manifest.sh loaded): ubi_prepare DIR makes the
 # data the guest gets, ubi_host_checks DIR RECEIVED prints a TAP line per

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The public SquashFS writer (<flashfs/squashfs.h>): options mapped onto
  * struct ff_sqfs_write_opts, the rest is ff_sqfs_write as mkfs.squashfs
  * calls it. */

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* What appending needs to know of the old image, from the reader's side
  * (append_reader.c), for append_writer.c, which cannot see the reader's
  * internals.  fs is an image opened with ff_squashfs_open. */

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Appending to an existing image, as mksquashfs does without -noappend.
  * The old image's data region (compressor options, data and fragment
  * blocks: everything between the superblock and its inode table) is copied
@@ -6,7 +8,7 @@
  * decompressed or compressed again.  New data follows; the fragment table
  * starts with the old entries; every metadata table is written anew from
  * the merged tree (tree/image_source.c put the old objects in it). */
-#include "squashfs/writer_priv.h"
+#include "squashfs/append_writer.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -18,6 +20,7 @@
 #include "common/endian.h"
 #include "squashfs/append_reader.h"
 #include "squashfs/reader.h"
+#include "squashfs/writer.h"
 
 int ff_sqfs_append_open(const char *path, struct ff_fs **fs, struct ff_err *err)
 {
@@ -42,6 +45,14 @@ int ff_sqfs_append_open(const char *path, struct ff_fs **fs, struct ff_err *err)
 	if (ff_squashfs_open(path, &o, fs, err) < 0)
 		return ff_err_prefix(err, "%s: cannot append to this image (-noappend replaces it)",
 				     path);
+	/* The copied data region holds the options block in the old order,
+	 * and the writer makes little-endian images only. */
+	if (sqfs_old_super(*fs)->order != SQFS_LE) {
+		ff_fs_close(*fs);
+		*fs = NULL;
+		return ff_err_set(err, EINVAL, "%s: cannot append to a big-endian image (the writer makes little-endian ones; -noappend replaces it)",
+				  path);
+	}
 	return 1;
 }
 
@@ -61,6 +72,10 @@ int ff_sqfs_append_check(const struct ff_fs *fs, const struct ff_comp *comp,
 	const struct ff_comp *old = sqfs_old_comp(fs);
 	uint32_t old_bs = sqfs_old_super(fs)->block_size;
 
+	if (ff_comp_options_unread(old))
+		return ff_err_set(err, EINVAL, "appending: the image's %s options block was not "
+				  "understood (%s), so new blocks could not match it (give -noappend)",
+				  ff_comp_name(old), ff_comp_options_unread(old));
 	if (comp && ff_comp_id(comp) != ff_comp_id(old))
 		return ff_err_set(err, EINVAL, "appending: the image is compressed with %s; "
 				  "-comp %s conflicts (or give -noappend)", ff_comp_name(old),
@@ -73,9 +88,10 @@ int ff_sqfs_append_check(const struct ff_fs *fs, const struct ff_comp *comp,
 
 /* The old data region, at the same offsets (the sink is just past the
  * superblock). */
-int sqfs_append_copy(struct sqfs_writer *w, struct sqfs_super *sb, struct ff_err *err)
+int sqfs_append_copy(struct sqfs_sink *s, struct ff_fs *fs, struct sqfs_super *sb,
+		     struct ff_err *err)
 {
-	const struct sqfs_super *old = sqfs_old_super(w->o->append);
+	const struct sqfs_super *old = sqfs_old_super(fs);
 	static const size_t chunk = 1u << 20;
 	uint64_t end = old->inode_table;
 	uint8_t *buf = malloc(chunk);
@@ -83,11 +99,11 @@ int sqfs_append_copy(struct sqfs_writer *w, struct sqfs_super *sb, struct ff_err
 	if (!buf)
 		return ff_err_set(err, ENOMEM, "append: out of memory");
 	sb->flags |= old->flags & SQFS_FLAG_COMPRESSOR_OPTIONS;
-	while (w->sink.pos < end) {
-		size_t len = end - w->sink.pos < chunk ? (size_t)(end - w->sink.pos) : chunk;
+	while (s->pos < end) {
+		size_t len = end - s->pos < chunk ? (size_t)(end - s->pos) : chunk;
 
-		if (sqfs_old_pread(w->o->append, buf, len, w->sink.pos, err) < 0 ||
-		    sqfs_sink_write(&w->sink, buf, len, err) < 0) {
+		if (sqfs_old_pread(fs, buf, len, s->pos, err) < 0 ||
+		    sqfs_sink_write(s, buf, len, err) < 0) {
 			free(buf);
 			return ff_err_prefix(err, "append: copying the old data");
 		}
@@ -97,27 +113,20 @@ int sqfs_append_copy(struct sqfs_writer *w, struct sqfs_super *sb, struct ff_err
 }
 
 /* New fragment blocks are numbered after the old ones. */
-int sqfs_append_frags(struct sqfs_writer *w, struct ff_err *err)
+int sqfs_append_frags(struct sqfs_frag_writer *f, struct ff_fs *fs, struct ff_err *err)
 {
-	struct sqfs_frag_writer *f = &w->frags;
-	uint32_t n = sqfs_old_super(w->o->append)->fragment_count;
+	uint32_t n = sqfs_old_super(fs)->fragment_count;
 
 	if (!n)
 		return 0;
-	f->entries = malloc((size_t)n * sizeof(*f->entries));
-	if (!f->entries)
-		return ff_err_set(err, ENOMEM, "append: out of memory for %u fragments", n);
-	memcpy(f->entries, sqfs_old_frags(w->o->append), (size_t)n * sizeof(*f->entries));
-	f->count = n;
-	f->cap = n;
-	return 0;
+	return sqfs_frag_preload(f, sqfs_old_frags(fs), n, err);
 }
 
 /* An old file: its blocks are where the copy put them. */
-int sqfs_append_file(struct sqfs_writer *w, const struct ff_node *n, struct sqfs_file_data *fd,
+int sqfs_append_file(struct ff_fs *fs, const struct ff_node *n, struct sqfs_file_data *fd,
 		     struct ff_err *err)
 {
-	uint32_t bs = sqfs_old_super(w->o->append)->block_size;
+	uint32_t bs = sqfs_old_super(fs)->block_size;
 	struct sqfs_inode in;
 	uint32_t tail = (uint32_t)(n->size % bs);
 	ssize_t got;
@@ -127,7 +136,7 @@ int sqfs_append_file(struct sqfs_writer *w, const struct ff_node *n, struct sqfs
 	fd->sizes = calloc((size_t)fd->n_blocks + 1, sizeof(*fd->sizes));
 	if (!fd->sizes)
 		return ff_err_set(err, ENOMEM, "out of memory for %u block sizes", fd->n_blocks);
-	got = sqfs_old_file(w->o->append, n->img_handle, &in, fd->sizes, fd->n_blocks, err);
+	got = sqfs_old_file(fs, n->img_handle, &in, fd->sizes, fd->n_blocks, err);
 	if (got < 0)
 		return -1;
 	fd->n_blocks = (uint32_t)(in.file_size / bs) +

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The block processor: worker threads of the common pool (ordered mode)
  * compress data and fragment blocks in parallel, each with its own codec
  * context; the submitting thread retires results strictly in submission
@@ -9,7 +11,8 @@
  * retires down to three quarters before filling again, so it sleeps once
  * per batch of blocks instead of once per block, and the workers always
  * have a queue to take from. */
-#include "squashfs/writer_priv.h"
+#include "squashfs/block_proc.h"
+#include "squashfs/writer.h"
 
 #include <errno.h>
 #include <stdlib.h>

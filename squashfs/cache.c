@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Sharded LRU: a shard is a hash chain table plus an LRU list under one
  * mutex.  The cache itself holds one reference on each resident buffer. */
 #include "squashfs/cache.h"

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* A bounded, sharded LRU cache of decoded blocks keyed by a 64-bit value
  * (usually the block's position in the image).  Each shard has its own lock
  * so parallel readers touching different blocks do not serialize.  Entries

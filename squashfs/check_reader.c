@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* `flashfs check`: walks the tree from the root, decompressing every block
  * of every file and every fragment, and verifies what the kernel and
  * unsquashfs rely on: names sorted and unique and safe, entry types and
@@ -9,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/vec.h"
 #include "squashfs/fs_reader.h"
 
 #define MAX_DEPTH 1024
@@ -32,8 +35,7 @@ struct child {
 };
 
 struct children {
-	struct child *v;
-	size_t n, cap;
+	struct ff_vec v;      /* struct child, in listing order */
 	struct chk *c;
 	const char *dir_path;
 	char prev[SQFS_NAME_MAX + 1];
@@ -66,32 +68,26 @@ static int collect(void *ctx, const char *name, size_t len, uint64_t ref, uint32
 		   int type, uint64_t cookie)
 {
 	struct children *ch = ctx;
+	struct child *kid;
 	int cmp = memcmp(ch->prev, name, len < ch->prev_len ? len : ch->prev_len);
 
 	(void)cookie;
 	if (!name_ok(name, len))
 		problem(ch->c, "%s: entry name \"%.*s\" is not a valid file name", ch->dir_path,
 			(int)len, name);
-	if (ch->n && (cmp > 0 || (cmp == 0 && ch->prev_len >= len)))
+	if (ch->v.len && (cmp > 0 || (cmp == 0 && ch->prev_len >= len)))
 		problem(ch->c, "%s: entry \"%.*s\" is duplicate or out of order", ch->dir_path,
 			(int)len, name);
 	memcpy(ch->prev, name, len);
 	ch->prev_len = len;
-	if (ch->n == ch->cap) {
-		size_t cap = ch->cap ? ch->cap * 2 : 64;
-		struct child *v = realloc(ch->v, cap * sizeof(*v));
-
-		if (!v)
-			return 1;
-		ch->v = v;
-		ch->cap = cap;
-	}
-	memcpy(ch->v[ch->n].name, name, len);
-	ch->v[ch->n].name[len] = '\0';
-	ch->v[ch->n].ref = ref;
-	ch->v[ch->n].ino = ino;
-	ch->v[ch->n].type = type;
-	ch->n++;
+	if (ff_vec_push(&ch->v, NULL) < 0)
+		return 1;
+	kid = FF_VEC_AT(&ch->v, struct child, ch->v.len - 1);
+	memcpy(kid->name, name, len);
+	kid->name[len] = '\0';
+	kid->ref = ref;
+	kid->ino = ino;
+	kid->type = type;
 	return 0;
 }
 
@@ -110,6 +106,7 @@ static void check_dir(struct chk *c, const struct sqfs_node *n, int depth)
 	size_t i, len = strlen(c->path);
 	uint32_t subdirs = 0;
 
+	ff_vec_init(&ch.v, sizeof(struct child));
 	ch.c = c;
 	ch.dir_path = c->path[0] ? c->path : "/";
 	if (depth >= MAX_DEPTH) {
@@ -118,26 +115,27 @@ static void check_dir(struct chk *c, const struct sqfs_node *n, int depth)
 	}
 	if (sqfs_dir_iterate(c->rd, n, 0, collect, &ch, &err) < 0)
 		problem(c, "%s: %s", ch.dir_path, err.msg);
-	for (i = 0; i < ch.n; i++) {
+	for (i = 0; i < ch.v.len; i++) {
+		const struct child *e = FF_VEC_AT(&ch.v, struct child, i);
 		struct sqfs_node kid;
 
-		snprintf(c->path + len, sizeof(c->path) - len, "/%s", ch.v[i].name);
-		if (sqfs_node_load(c->rd, ch.v[i].ref, &kid, &err) < 0) {
+		snprintf(c->path + len, sizeof(c->path) - len, "/%s", e->name);
+		if (sqfs_node_load(c->rd, e->ref, &kid, &err) < 0) {
 			problem(c, "%s: %s", c->path, err.msg);
 			continue;
 		}
-		if (sqfs_basic_type(kid.in.type) != ch.v[i].type || kid.in.inode_number != ch.v[i].ino)
+		if (sqfs_basic_type(kid.in.type) != e->type || kid.in.inode_number != e->ino)
 			problem(c, "%s: entry says type %d inode %u, inode says type %d inode %u",
-				c->path, ch.v[i].type, ch.v[i].ino, sqfs_basic_type(kid.in.type),
+				c->path, e->type, e->ino, sqfs_basic_type(kid.in.type),
 				kid.in.inode_number);
-		visit(c, ch.v[i].ref, depth + 1, &subdirs);
+		visit(c, e->ref, depth + 1, &subdirs);
 	}
 	c->path[len] = '\0';
 	/* mksquashfs counts subdirectories, squashfs-tools-ng all entries */
-	if (n->in.nlink != subdirs + 2 && n->in.nlink != ch.n + 2)
+	if (n->in.nlink != subdirs + 2 && n->in.nlink != ch.v.len + 2)
 		problem(c, "%s: directory nlink %u, has %u subdirectories (want %u)", ch.dir_path,
 			n->in.nlink, subdirs, subdirs + 2);
-	free(ch.v);
+	ff_vec_free(&ch.v);
 }
 
 static void check_contents(struct chk *c, const struct sqfs_node *n, int depth)

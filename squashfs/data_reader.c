@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* File contents.  A file is a list of u32 block sizes in the inode table
  * (0 = sparse block of zeros, bit 24 = stored uncompressed) for data blocks
  * laid out back to back from blocks_start, plus an optional tail in a
@@ -18,7 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/endian.h"
 #include "squashfs/fs_reader.h"
 
 #define CHK 256
@@ -46,7 +47,7 @@ static int build_chunk(struct sqfs_rd *rd, struct fmap *m, struct sqfs_mpos *pos
 	if (sqfs_meta_read(rd, pos, raw, n * 4, err) < 0)
 		return -1;
 	for (i = 0; i < n; i++) {
-		uint32_t sz = ff_get_le32(raw + 4 * i);
+		uint32_t sz = sqfs_get32(raw + 4 * i, rd->sb.order);
 		uint32_t stored = sz & SQFS_BLOCK_SIZE_MASK;
 
 		if ((sz & ~(SQFS_BLOCK_SIZE_MASK | SQFS_BLOCK_UNCOMPRESSED)) ||
@@ -135,10 +136,10 @@ static int locate(struct sqfs_rd *rd, const struct fmap *m, uint64_t i, struct b
 		return -1;
 	cur->start = c->start;
 	for (k = 0; k < n; k++)
-		cur->start += ff_get_le32(raw + 4 * k) & SQFS_BLOCK_SIZE_MASK;
-	cur->size = ff_get_le32(raw + 4 * n);
+		cur->start += sqfs_get32(raw + 4 * k, rd->sb.order) & SQFS_BLOCK_SIZE_MASK;
+	cur->size = sqfs_get32(raw + 4 * n, rd->sb.order);
 	next->start = cur->start + (cur->size & SQFS_BLOCK_SIZE_MASK);
-	next->size = more ? ff_get_le32(raw + 4 * (n + 1)) : 0;
+	next->size = more ? sqfs_get32(raw + 4 * (n + 1), rd->sb.order) : 0;
 	return 0;
 }
 
@@ -157,8 +158,7 @@ static void data_ahead(struct sqfs_rd *rd, uint64_t pos, uint32_t size)
 	int sequential = pos >= prev && pos - prev <= DATA_AHEAD / 4;
 
 	if (sequential && end < rd->size && end / half != pos / half)
-		(void)posix_fadvise(rd->fd, (off_t)(rd->file_off + end), DATA_AHEAD,
-				    POSIX_FADV_WILLNEED);
+		ff_bsrc_advise(rd->src, end, DATA_AHEAD, POSIX_FADV_WILLNEED);
 }
 
 static struct sqfs_cbuf *decompress(struct sqfs_rd *rd, uint64_t pos, uint32_t size,

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* File contents: every regular file is read once, in data order (--sort
  * priority, then tree order), cut into blocks for the block processor and
  * a tail for the fragment packer.  Files found identical by the dedup pass
@@ -5,7 +7,7 @@
  * A file smaller than a block whose size another file has is read whole
  * first, checked against the earlier ones (sqfs_dedup_small) and, when
  * it is a first copy, packed from those bytes: one read for both. */
-#include "squashfs/writer_priv.h"
+#include "squashfs/data_writer.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -13,6 +15,8 @@
 #include <sys/stat.h>
 
 #include "common/bytes.h"
+#include "squashfs/append_writer.h"
+#include "squashfs/format.h"
 
 /* Data order: --sort priority, higher first, then tree order (a node's
  * index is its pre-order number, so no second array is needed). */
@@ -25,7 +29,7 @@ static int order_cmp(const void *a, const void *b)
 	return (x->index > y->index) - (x->index < y->index);
 }
 
-static int collect_files(struct sqfs_writer *w, struct ff_err *err)
+static int collect_files(struct sqfs_data_writer *w, struct ff_err *err)
 {
 	size_t n = 0;
 	int sorted = 1;
@@ -55,7 +59,7 @@ static int collect_files(struct sqfs_writer *w, struct ff_err *err)
 	return 0;
 }
 
-static int use_fragment(const struct sqfs_writer *w, uint64_t size)
+static int use_fragment(const struct sqfs_data_writer *w, uint64_t size)
 {
 	if (w->o->no_fragments || size % w->block_size == 0)
 		return 0;
@@ -64,7 +68,7 @@ static int use_fragment(const struct sqfs_writer *w, uint64_t size)
 
 static int retire(void *user, struct sqfs_block *b, struct ff_err *err)
 {
-	struct sqfs_writer *w = user;
+	struct sqfs_data_writer *w = user;
 	struct sqfs_file_data *fd = b->owner;
 
 	if (w->o->block_cb)
@@ -73,20 +77,20 @@ static int retire(void *user, struct sqfs_block *b, struct ff_err *err)
 	w->st->data_out += b->out_len;
 	w->st->n_raw_blocks += b->raw;
 	if (b->kind == FF_SQFS_BLOCK_FRAGMENT)
-		return sqfs_frag_retire(w, b, err);
+		return sqfs_frag_retire(&w->frags, w->sink, b, err);
 	if (b->idx == 0)
-		fd->blocks_start = w->sink.pos;
+		fd->blocks_start = w->sink->pos;
 	if (b->kind == FF_SQFS_BLOCK_SPARSE) {
 		fd->sizes[b->idx] = 0;
 		w->st->n_sparse_blocks++;
 		return 0;
 	}
 	fd->sizes[b->idx] = b->out_len | (b->raw ? SQFS_BLOCK_UNCOMPRESSED : 0);
-	return sqfs_sink_write(&w->sink, b->raw ? b->in : b->out, b->out_len, err);
+	return sqfs_sink_write(w->sink, b->raw ? b->in : b->out, b->out_len, err);
 }
 
 /* The bytes come from d, or from mem (the whole file) when it is not NULL. */
-static int submit_block(struct sqfs_writer *w, struct ff_data *d, const uint8_t *mem,
+static int submit_block(struct sqfs_data_writer *w, struct ff_data *d, const uint8_t *mem,
 			struct sqfs_file_data *fd, uint32_t idx, uint64_t off, uint32_t len,
 			struct ff_err *err)
 {
@@ -115,7 +119,7 @@ static int submit_block(struct sqfs_writer *w, struct ff_data *d, const uint8_t 
 }
 
 /* The tail's bytes from d, or from mem (the whole file) when not NULL. */
-static int add_tail(struct sqfs_writer *w, struct ff_data *d, const uint8_t *mem,
+static int add_tail(struct sqfs_data_writer *w, struct ff_data *d, const uint8_t *mem,
 		    struct sqfs_file_data *fd, uint64_t off, uint32_t len, struct ff_err *err)
 {
 	uint8_t *tail = mem ? NULL : malloc(len);
@@ -139,14 +143,15 @@ static int add_tail(struct sqfs_writer *w, struct ff_data *d, const uint8_t *mem
 		fd->n_blocks++;
 		return submit_block(w, d, mem, fd, fd->n_blocks - 1, off, len, err);
 	}
-	ret = got < 0 ? -1 : sqfs_frag_add(w, fd, bytes, len, err);
+	ret = got < 0 ? -1 : sqfs_frag_add(&w->frags, w->bp, bytes, len, &fd->frag_index,
+						  &fd->frag_offset, err);
 	free(tail);
 	return ret;
 }
 
 /* Cuts a file into blocks and a tail, its bytes read through d or, when
  * mem is not NULL, already read (the whole file, smaller than a block). */
-static int stream_bytes(struct sqfs_writer *w, struct ff_node *n, struct ff_data *d,
+static int stream_bytes(struct sqfs_data_writer *w, struct ff_node *n, struct ff_data *d,
 			const uint8_t *mem, struct sqfs_file_data *fd, struct ff_err *err)
 {
 	uint64_t size = n->size, off = 0;
@@ -169,7 +174,7 @@ static int stream_bytes(struct sqfs_writer *w, struct ff_node *n, struct ff_data
 	return ret;
 }
 
-static int stream_file(struct sqfs_writer *w, struct ff_node *n, struct sqfs_file_data *fd,
+static int stream_file(struct sqfs_data_writer *w, struct ff_node *n, struct sqfs_file_data *fd,
 		       struct ff_err *err)
 {
 	struct ff_data *d = ff_tree_open_data(w->tree, n, err);
@@ -183,14 +188,14 @@ static int stream_file(struct sqfs_writer *w, struct ff_node *n, struct sqfs_fil
 }
 
 /* Whether a file is the old image's, its blocks copied already. */
-static int from_old_image(const struct sqfs_writer *w, const struct ff_node *n)
+static int from_old_image(const struct sqfs_data_writer *w, const struct ff_node *n)
 {
 	return w->o->append && n->img == w->o->append;
 }
 
 /* A dedup candidate below a block: read whole once, into w->small_buf,
  * then either a duplicate or written from those bytes. */
-static int small_file(struct sqfs_writer *w, size_t i, struct ff_err *err)
+static int small_file(struct sqfs_data_writer *w, size_t i, struct ff_err *err)
 {
 	struct ff_node *n = w->files[i];
 	struct ff_data *d = ff_tree_open_data(w->tree, n, err);
@@ -210,11 +215,11 @@ static int small_file(struct sqfs_writer *w, size_t i, struct ff_err *err)
 	if (dup)
 		return dup;
 	if (from_old_image(w, n))
-		return sqfs_append_file(w, n, sqfs_fdata(w, i), err);
+		return sqfs_append_file(w->o->append, n, sqfs_fdata(w, i), err);
 	return stream_bytes(w, n, NULL, w->small_buf, sqfs_fdata(w, i), err);
 }
 
-static int write_file(struct sqfs_writer *w, size_t i, struct ff_err *err)
+static int write_file(struct sqfs_data_writer *w, size_t i, struct ff_err *err)
 {
 	struct ff_node *n = w->files[i];
 
@@ -223,18 +228,18 @@ static int write_file(struct sqfs_writer *w, size_t i, struct ff_err *err)
 	if (sqfs_dedup_small_wanted(w, n->size))
 		return small_file(w, i, err) < 0 ? -1 : 0;
 	if (from_old_image(w, n))
-		return sqfs_append_file(w, n, sqfs_fdata(w, i), err);
+		return sqfs_append_file(w->o->append, n, sqfs_fdata(w, i), err);
 	return stream_file(w, n, sqfs_fdata(w, i), err);
 }
 
-static void report_progress(struct sqfs_writer *w, uint64_t files_done)
+static void report_progress(struct sqfs_data_writer *w, uint64_t files_done)
 {
 	if (w->o->progress)
 		w->o->progress(w->o->cb_ctx, w->bytes_done, w->bytes_total, files_done,
 			       w->n_files);
 }
 
-static int write_all(struct sqfs_writer *w, struct ff_err *err)
+static int write_all(struct sqfs_data_writer *w, struct ff_err *err)
 {
 	char path[4096];
 
@@ -246,12 +251,12 @@ static int write_all(struct sqfs_writer *w, struct ff_err *err)
 		sqfs_readahead_progress(w->ra, w->bytes_done);
 		report_progress(w, i + 1);
 	}
-	if (sqfs_frag_flush(w, err) < 0)
+	if (sqfs_frag_flush(&w->frags, w->bp, err) < 0)
 		return -1;
 	return sqfs_block_proc_drain(w->bp, err);
 }
 
-static void count_dups(struct sqfs_writer *w)
+static void count_dups(struct sqfs_data_writer *w)
 {
 	for (size_t i = 0; i < w->n_files; i++)
 		if (sqfs_fdata(w, i)->dup_of) {
@@ -260,7 +265,7 @@ static void count_dups(struct sqfs_writer *w)
 		}
 }
 
-static int write_data(struct sqfs_writer *w, struct ff_err *err)
+static int write_data(struct sqfs_data_writer *w, struct ff_err *err)
 {
 	int ret;
 
@@ -270,8 +275,8 @@ static int write_data(struct sqfs_writer *w, struct ff_err *err)
 		return -1;
 	if (w->small.seen && !(w->small_buf = malloc(w->block_size)))
 		return ff_err_set(err, ENOMEM, "out of memory");
-	if (sqfs_frag_init(&w->frags, w->block_size, err) < 0 ||
-	    (w->o->append && sqfs_append_frags(w, err) < 0))
+	if (sqfs_frag_init(&w->frags, w->block_size, w->o->raw_fragments, err) < 0 ||
+	    (w->o->append && sqfs_append_frags(&w->frags, w->o->append, err) < 0))
 		return -1;
 	w->bp = sqfs_block_proc_new(w->o->comp, w->block_size, w->jobs, retire, w, err);
 	if (!w->bp)
@@ -282,7 +287,7 @@ static int write_data(struct sqfs_writer *w, struct ff_err *err)
 	return ret;
 }
 
-int sqfs_data_write(struct sqfs_writer *w, struct ff_err *err)
+int sqfs_data_write(struct sqfs_data_writer *w, struct ff_err *err)
 {
 	int ret;
 
@@ -305,7 +310,7 @@ int sqfs_data_write(struct sqfs_writer *w, struct ff_err *err)
 	return 0;
 }
 
-void sqfs_files_free(struct sqfs_writer *w)
+void sqfs_files_free(struct sqfs_data_writer *w)
 {
 	for (size_t i = 0; w->fdata && i < w->n_files; i++)
 		free(sqfs_fdata(w, i)->sizes);
@@ -315,7 +320,7 @@ void sqfs_files_free(struct sqfs_writer *w)
 	w->files = NULL;
 }
 
-void sqfs_data_free(struct sqfs_writer *w)
+void sqfs_data_free(struct sqfs_data_writer *w)
 {
 	sqfs_files_free(w);
 	sqfs_frag_free(&w->frags);

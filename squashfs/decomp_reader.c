@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Raw image reads and block decompression.  Codec contexts live in a small
  * lock-free pool: a reader grabs any free slot with an atomic exchange and
  * puts it back with a compare-and-swap, so threads never wait on a lock and
@@ -8,7 +10,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "common/endian.h"
 #include "squashfs/fs_reader.h"
 
 #define POOL_SLOTS 32
@@ -103,13 +104,10 @@ int sqfs_pread(struct sqfs_rd *rd, void *buf, size_t len, uint64_t pos, struct f
 		return ff_err_set(err, EIO, "read of %zu bytes at %llu past end of image (size %llu)",
 				  len, (unsigned long long)pos, (unsigned long long)rd->size);
 	while (done < len) {
-		ssize_t n = pread(rd->fd, (uint8_t *)buf + done, len - done,
-				  (off_t)(rd->file_off + pos + done));
+		ssize_t n = ff_bsrc_pread(rd->src, (uint8_t *)buf + done, len - done, pos + done);
 
-		if (n < 0 && errno == EINTR)
-			continue;
 		if (n < 0)
-			return ff_err_sys(err, errno, "read at %llu",
+			return ff_err_sys(err, (int)-n, "read at %llu",
 					  (unsigned long long)(pos + done));
 		if (n == 0)
 			return ff_err_set(err, EIO, "image truncated at %llu",
@@ -168,7 +166,7 @@ ssize_t sqfs_read_meta_block(struct sqfs_rd *rd, uint64_t pos, uint64_t limit, v
 		return -1;
 	if (sqfs_pread(rd, it->scratch, want, pos, err) < 0)
 		goto out;
-	if (sqfs_meta_header_decode(ff_get_le16(it->scratch), &size, &raw, err) < 0) {
+	if (sqfs_meta_header_decode(it->scratch, rd->meta_order, &size, &raw, err) < 0) {
 		ff_err_prefix(err, "metadata block at %llu", (unsigned long long)pos);
 		goto out;
 	}

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Whole-file deduplication: only files whose size occurs more than once
  * are candidates; a zlib crc32 of each groups likely twins, and a
  * byte-by-byte comparison confirms them, so a crc collision can never
@@ -15,13 +17,15 @@
  * just read: a pre-pass read each of them twice, and opening a small file
  * costs more than reading it.  The two classes never share a size, so
  * each finds the same first copies as one pass over all would. */
-#include "squashfs/writer_priv.h"
+#include "squashfs/data_writer.h"
 
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
+
+#include "common/pool.h"
 
 #define CHUNK (256u * 1024)
 
@@ -30,7 +34,7 @@
  * 16-byte records and the sort's merge buffer for them held 32 bytes a
  * file, the peak of a million-file build. */
 struct sort_ctx {
-	const struct sqfs_writer *w;
+	const struct sqfs_data_writer *w;
 	const uint32_t *crcs;
 };
 
@@ -55,12 +59,12 @@ static int by_crc(const void *a, const void *b, void *arg)
 	return (x > y) - (x < y);
 }
 
-static uint64_t cand_size(const struct sqfs_writer *w, uint32_t i)
+static uint64_t cand_size(const struct sqfs_data_writer *w, uint32_t i)
 {
 	return w->files[i]->size;
 }
 
-static int file_crc(struct sqfs_writer *w, size_t i, uint8_t *buf, uint32_t *crc,
+static int file_crc(struct sqfs_data_writer *w, size_t i, uint8_t *buf, uint32_t *crc,
 		    struct ff_err *err)
 {
 	const struct ff_node *n = w->files[i];
@@ -87,7 +91,7 @@ static int file_crc(struct sqfs_writer *w, size_t i, uint8_t *buf, uint32_t *crc
 }
 
 /* 1 when equal, 0 when not, -1 on a read error. */
-static int same_content(struct sqfs_writer *w, size_t a, size_t b, uint8_t *buf,
+static int same_content(struct sqfs_data_writer *w, size_t a, size_t b, uint8_t *buf,
 			struct ff_err *err)
 {
 	struct ff_data *da = ff_tree_open_data(w->tree, w->files[a], err);
@@ -119,7 +123,7 @@ static int same_content(struct sqfs_writer *w, size_t a, size_t b, uint8_t *buf,
 	return ret;
 }
 
-static int dedup_crc_run(struct sqfs_writer *w, const uint32_t *c, size_t n, uint8_t *buf,
+static int dedup_crc_run(struct sqfs_data_writer *w, const uint32_t *c, size_t n, uint8_t *buf,
 			 struct ff_err *err)
 {
 	for (size_t k = 1; k < n; k++)
@@ -139,7 +143,7 @@ static int dedup_crc_run(struct sqfs_writer *w, const uint32_t *c, size_t n, uin
 	return 0;
 }
 
-static int dedup_size_run(struct sqfs_writer *w, uint32_t *c, size_t n, const uint32_t *crcs,
+static int dedup_size_run(struct sqfs_data_writer *w, uint32_t *c, size_t n, const uint32_t *crcs,
 			  uint8_t *buf, struct ff_err *err)
 {
 	struct sort_ctx ctx = { .w = w, .crcs = crcs };
@@ -157,7 +161,7 @@ static int dedup_size_run(struct sqfs_writer *w, uint32_t *c, size_t n, const ui
 }
 
 /* Marks in want[] (by data index) the files whose size is shared. */
-static void mark_shared_sizes(const struct sqfs_writer *w, const uint32_t *c, size_t n,
+static void mark_shared_sizes(const struct sqfs_data_writer *w, const uint32_t *c, size_t n,
 			      uint8_t *want)
 {
 	size_t s = 0;
@@ -174,7 +178,7 @@ static void mark_shared_sizes(const struct sqfs_writer *w, const uint32_t *c, si
 /* The crcs of one share of the files (every parts-th, from part on): the
  * pass runs before the compressors start, so it is split over the cores. */
 struct crc_part {
-	struct sqfs_writer *w;
+	struct sqfs_data_writer *w;
 	const uint8_t *want;
 	uint32_t *crcs;
 	unsigned part, parts;
@@ -185,7 +189,7 @@ struct crc_part {
 static void *crc_part_run(void *arg)
 {
 	struct crc_part *p = arg;
-	struct sqfs_writer *w = p->w;
+	struct sqfs_data_writer *w = p->w;
 	uint8_t *buf = malloc(CHUNK);
 	uint64_t pos = 0;
 
@@ -216,7 +220,7 @@ static void crc_part_task(void *arg, void *job, unsigned worker)
 
 /* Deterministic whatever the timing: the error of the first file in data
  * order that failed is the one reported. */
-static int crc_wanted(struct sqfs_writer *w, const uint8_t *want, uint32_t *crcs,
+static int crc_wanted(struct sqfs_data_writer *w, const uint8_t *want, uint32_t *crcs,
 		      struct ff_err *err)
 {
 	unsigned parts = w->jobs > 1 ? 2 : 1, started = 1;
@@ -242,7 +246,7 @@ static int crc_wanted(struct sqfs_writer *w, const uint8_t *want, uint32_t *crcs
 	return -1;
 }
 
-static int dedup_groups(struct sqfs_writer *w, uint32_t *c, size_t n, const uint32_t *crcs,
+static int dedup_groups(struct sqfs_data_writer *w, uint32_t *c, size_t n, const uint32_t *crcs,
 			uint8_t *buf, struct ff_err *err)
 {
 	size_t s = 0;
@@ -258,7 +262,7 @@ static int dedup_groups(struct sqfs_writer *w, uint32_t *c, size_t n, const uint
 	return 0;
 }
 
-static size_t count_large(const struct sqfs_writer *w)
+static size_t count_large(const struct sqfs_data_writer *w)
 {
 	size_t n = 0;
 
@@ -267,7 +271,7 @@ static size_t count_large(const struct sqfs_writer *w)
 	return n;
 }
 
-int sqfs_dedup(struct sqfs_writer *w, struct ff_err *err)
+int sqfs_dedup(struct sqfs_data_writer *w, struct ff_err *err)
 {
 	struct sort_ctx ctx = { .w = w };
 	size_t n = count_large(w);
@@ -306,7 +310,7 @@ out:
 /* Which sizes below a block occur more than once (a count per size,
  * saturating at 2): a file of a size no other has needs no crc and no
  * slot in the set. */
-int sqfs_dedup_small_init(struct sqfs_writer *w, struct ff_err *err)
+int sqfs_dedup_small_init(struct sqfs_data_writer *w, struct ff_err *err)
 {
 	struct sqfs_dedup_small *ds = &w->small;
 	size_t n = 0;
@@ -330,7 +334,7 @@ int sqfs_dedup_small_init(struct sqfs_writer *w, struct ff_err *err)
 	return 0;
 }
 
-int sqfs_dedup_small_wanted(const struct sqfs_writer *w, uint64_t size)
+int sqfs_dedup_small_wanted(const struct sqfs_data_writer *w, uint64_t size)
 {
 	return w->small.seen && size && size < w->block_size && w->small.seen[size] == 2;
 }
@@ -342,7 +346,7 @@ static uint32_t small_hash(uint64_t size, uint32_t crc)
 }
 
 struct small_probe {
-	struct sqfs_writer *w;
+	struct sqfs_data_writer *w;
 	const uint8_t *data;
 	uint64_t size;
 	struct ff_err *err;
@@ -377,7 +381,7 @@ static int small_match(void *ctx, uint32_t id)
 	return (int)got;
 }
 
-int sqfs_dedup_small(struct sqfs_writer *w, size_t i, const uint8_t *data, struct ff_err *err)
+int sqfs_dedup_small(struct sqfs_data_writer *w, size_t i, const uint8_t *data, struct ff_err *err)
 {
 	uint64_t size = w->files[i]->size;
 	struct small_probe p = { .w = w, .data = data, .size = size, .err = err };
@@ -396,7 +400,7 @@ int sqfs_dedup_small(struct sqfs_writer *w, size_t i, const uint8_t *data, struc
 	return 0;
 }
 
-void sqfs_dedup_small_free(struct sqfs_writer *w)
+void sqfs_dedup_small_free(struct sqfs_data_writer *w)
 {
 	free(w->small.seen);
 	w->small.seen = NULL;

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Directory listings: runs of up to 256 entries, each run under a header
  * naming the inode metadata block and base inode number.  Entries are
  * sorted by name (byte order), and extended directories carry an index of
@@ -53,7 +55,7 @@ static int next_header(struct sqfs_rd *rd, struct walk *w, struct ff_err *err)
 
 	w->hdr_off = w->done;
 	if (walk_read(rd, w, raw, sizeof(raw), err) < 0 ||
-	    sqfs_dir_header_decode(raw, &w->hdr, err) < 0)
+	    sqfs_dir_header_decode(raw, rd->sb.order, &w->hdr, err) < 0)
 		return -1;
 	if (w->hdr.start >= rd->inode_end - rd->sb.inode_table)
 		return ff_err_set(err, EIO, "directory header: inode block %u outside inode table",
@@ -75,7 +77,8 @@ static int next_entry(struct sqfs_rd *rd, struct walk *w, struct sqfs_dir_entry 
 		if (next_header(rd, w, err) < 0)
 			return -1;
 	}
-	if (walk_read(rd, w, raw, sizeof(raw), err) < 0 || sqfs_dir_entry_decode(raw, e, err) < 0 ||
+	if (walk_read(rd, w, raw, sizeof(raw), err) < 0 ||
+	    sqfs_dir_entry_decode(raw, rd->sb.order, e, err) < 0 ||
 	    walk_read(rd, w, name, e->name_len, err) < 0)
 		return -1;
 	name[e->name_len] = '\0';
@@ -149,7 +152,7 @@ static int use_index(struct sqfs_rd *rd, const struct sqfs_node *dir, struct wal
 		struct sqfs_dir_index x;
 
 		if (sqfs_meta_read(rd, &p, raw, sizeof(raw), err) < 0 ||
-		    sqfs_dir_index_decode(raw, &x, err) < 0 ||
+		    sqfs_dir_index_decode(raw, rd->sb.order, &x, err) < 0 ||
 		    sqfs_meta_read(rd, &p, iname, x.name_len, err) < 0)
 			return -1;
 		if (name_cmp(iname, x.name_len, name, len) > 0)

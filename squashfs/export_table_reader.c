@@ -1,9 +1,10 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The export table maps inode numbers to inode references (NFS export).
  * Only its index is held; entries are read through the metadata cache. */
 #include <errno.h>
 #include <stdlib.h>
 
-#include "common/endian.h"
 #include "squashfs/fs_reader.h"
 
 int sqfs_export_load(struct sqfs_rd *rd, uint64_t *first_block, struct ff_err *err)
@@ -24,7 +25,7 @@ int sqfs_export_load(struct sqfs_rd *rd, uint64_t *first_block, struct ff_err *e
 	for (i = 0; i < nblocks; i++) {
 		if (sqfs_pread(rd, raw, 8, rd->sb.export_table + i * 8, err) < 0)
 			return -1;
-		rd->export_blocks[i] = ff_get_le64(raw);
+		rd->export_blocks[i] = sqfs_get64(raw, rd->sb.order);
 		if (rd->export_blocks[i] >= rd->sb.export_table)
 			return ff_err_set(err, EIO, "export table: block %llu at %llu not before its index at %llu",
 					  (unsigned long long)i,
@@ -51,6 +52,6 @@ int sqfs_export_lookup(struct sqfs_rd *rd, uint32_t ino, uint64_t *ref, struct f
 	pos.limit = rd->sb.export_table;
 	if (sqfs_meta_read(rd, &pos, raw, 8, err) < 0)
 		return ff_err_prefix(err, "export table entry %u", ino);
-	*ref = ff_get_le64(raw);
+	*ref = sqfs_get64(raw, rd->sb.order);
 	return 0;
 }

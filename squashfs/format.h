@@ -1,5 +1,8 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* SquashFS 4.0 on-disk format: constants, the decoded form of each on-disk
- * structure, and their explicit little-endian encoders and decoders.
+ * structure, their explicit little-endian encoders and their decoders for
+ * either byte order.
  *
  * Writer and reader share these; neither casts a struct over image bytes.
  * Structure files: superblock.c, inode.c, dir_entry.c (directory header,
@@ -11,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/endian.h"
 #include "common/error.h"
 
 #define SQFS_MAGIC 0x73717368u
@@ -32,6 +36,31 @@
 #define SQFS_MAX_IDS 65536
 #define SQFS_PAD 4096                  /* images are padded to this */
 #define SQFS_DIR_INDEX_EVERY SQFS_META_SIZE /* one index entry per metadata block */
+
+/* The byte order of an image's fields.  mksquashfs and the kernel write
+ * and read only little-endian 4.0 images, but some vendor toolchains for
+ * big-endian MIPS and PowerPC (AVM's firmware among them) wrote every
+ * field big-endian, the magic included ("sqsh" at offset 0).  The
+ * superblock decoder finds the order from the magic; every other decoder
+ * takes it, so one decoder serves both.  The encoders write little-endian
+ * only: the writer makes images the kernel reads. */
+enum sqfs_order { SQFS_LE = 0, SQFS_BE = 1 };
+
+static inline uint16_t sqfs_get16(const uint8_t *p, enum sqfs_order o)
+{
+	return o == SQFS_BE ? ff_get_be16(p) : ff_get_le16(p);
+}
+static inline uint32_t sqfs_get32(const uint8_t *p, enum sqfs_order o)
+{
+	return o == SQFS_BE ? ff_get_be32(p) : ff_get_le32(p);
+}
+static inline uint64_t sqfs_get64(const uint8_t *p, enum sqfs_order o)
+{
+	return o == SQFS_BE ? ff_get_be64(p) : ff_get_le64(p);
+}
+
+/* The order whose magic buf (4 bytes or more) starts with; -1 for none. */
+int sqfs_magic_order(const uint8_t *buf, size_t len);
 
 /* Superblock flags. */
 enum {
@@ -66,20 +95,28 @@ struct sqfs_super {
 	uint64_t dir_table;
 	uint64_t fragment_table;
 	uint64_t export_table;
+	enum sqfs_order order; /* set by the decoder; the encoder writes LE */
 };
 
 void sqfs_super_encode(const struct sqfs_super *sb, uint8_t out[SQFS_SUPER_SIZE]);
-/* Checks magic, version, block size/log agreement and range, counts that
- * the format caps; errors name the field and value.  Table positions are
- * checked by the reader against the file size. */
+/* Checks magic (either order, sb->order set from it), version, block
+ * size/log agreement and range, counts that the format caps; errors name
+ * the field and value.  Table positions are checked by the reader against
+ * the file size. */
 int sqfs_super_decode(const uint8_t in[SQFS_SUPER_SIZE], struct sqfs_super *sb,
 		      struct ff_err *err);
 
 /* Metadata block header: bit 15 = stored uncompressed, low 15 bits = size. */
 uint16_t sqfs_meta_header_encode(uint32_t size, int uncompressed);
-/* Returns the stored size; *uncompressed set.  Size 0 or > 8192 is an error. */
-int sqfs_meta_header_decode(uint16_t raw, uint32_t *size, int *uncompressed,
-			    struct ff_err *err);
+/* Decodes the 2 header bytes at in: the stored size, *uncompressed set.
+ * Size 0 or > 8192 is an error. */
+int sqfs_meta_header_decode(const uint8_t in[SQFS_META_HEADER_SIZE], enum sqfs_order o,
+			    uint32_t *size, int *uncompressed, struct ff_err *err);
+
+/* Compressor options block (comp_options.c): puts the fields of a
+ * big-endian image's block into the little-endian order compress/ reads;
+ * nothing to do for SQFS_LE. */
+void sqfs_comp_options_order(uint16_t compressor, enum sqfs_order o, uint8_t *buf, size_t len);
 
 /* An inode reference: (metadata block start relative to the table) << 16 |
  * offset inside the uncompressed block. */
@@ -142,8 +179,8 @@ size_t sqfs_inode_fixed_size(int type);
 void sqfs_inode_encode_fixed(const struct sqfs_inode *in, uint8_t *out);
 /* Decodes the fixed part (len must be >= sqfs_inode_fixed_size(type), where
  * type is the first u16).  Rejects unknown types and impossible values. */
-int sqfs_inode_decode_fixed(const uint8_t *buf, size_t len, struct sqfs_inode *in,
-			    struct ff_err *err);
+int sqfs_inode_decode_fixed(const uint8_t *buf, size_t len, enum sqfs_order o,
+			    struct sqfs_inode *in, struct ff_err *err);
 /* Number of u32 block sizes following a file inode. */
 uint64_t sqfs_inode_block_count(const struct sqfs_inode *in, uint32_t block_size);
 /* The extended type is needed for: nlink > 1 files, xattrs, sizes/starts
@@ -185,14 +222,14 @@ struct sqfs_dir_index {
 };
 
 void sqfs_dir_header_encode(const struct sqfs_dir_header *h, uint8_t out[SQFS_DIR_HEADER_SIZE]);
-int sqfs_dir_header_decode(const uint8_t in[SQFS_DIR_HEADER_SIZE], struct sqfs_dir_header *h,
-			   struct ff_err *err);
+int sqfs_dir_header_decode(const uint8_t in[SQFS_DIR_HEADER_SIZE], enum sqfs_order o,
+			   struct sqfs_dir_header *h, struct ff_err *err);
 void sqfs_dir_entry_encode(const struct sqfs_dir_entry *e, uint8_t out[SQFS_DIR_ENTRY_SIZE]);
-int sqfs_dir_entry_decode(const uint8_t in[SQFS_DIR_ENTRY_SIZE], struct sqfs_dir_entry *e,
-			  struct ff_err *err);
+int sqfs_dir_entry_decode(const uint8_t in[SQFS_DIR_ENTRY_SIZE], enum sqfs_order o,
+			  struct sqfs_dir_entry *e, struct ff_err *err);
 void sqfs_dir_index_encode(const struct sqfs_dir_index *x, uint8_t out[SQFS_DIR_INDEX_SIZE]);
-int sqfs_dir_index_decode(const uint8_t in[SQFS_DIR_INDEX_SIZE], struct sqfs_dir_index *x,
-			  struct ff_err *err);
+int sqfs_dir_index_decode(const uint8_t in[SQFS_DIR_INDEX_SIZE], enum sqfs_order o,
+			  struct sqfs_dir_index *x, struct ff_err *err);
 
 /* Fragment table entry (16 bytes). */
 #define SQFS_FRAGMENT_ENTRY_SIZE 16
@@ -202,7 +239,7 @@ struct sqfs_fragment_entry {
 };
 void sqfs_fragment_entry_encode(const struct sqfs_fragment_entry *f,
 				uint8_t out[SQFS_FRAGMENT_ENTRY_SIZE]);
-int sqfs_fragment_entry_decode(const uint8_t in[SQFS_FRAGMENT_ENTRY_SIZE],
+int sqfs_fragment_entry_decode(const uint8_t in[SQFS_FRAGMENT_ENTRY_SIZE], enum sqfs_order o,
 			       struct sqfs_fragment_entry *f, uint32_t block_size,
 			       struct ff_err *err);
 
@@ -227,10 +264,11 @@ struct sqfs_xattr_id {
 	uint32_t size;     /* bytes of the list, uncompressed */
 };
 void sqfs_xattr_key_encode(const struct sqfs_xattr_key *k, uint8_t out[SQFS_XATTR_KEY_SIZE]);
-int sqfs_xattr_key_decode(const uint8_t in[SQFS_XATTR_KEY_SIZE], struct sqfs_xattr_key *k,
-			  struct ff_err *err);
+int sqfs_xattr_key_decode(const uint8_t in[SQFS_XATTR_KEY_SIZE], enum sqfs_order o,
+			  struct sqfs_xattr_key *k, struct ff_err *err);
 void sqfs_xattr_id_encode(const struct sqfs_xattr_id *x, uint8_t out[SQFS_XATTR_ID_SIZE]);
-void sqfs_xattr_id_decode(const uint8_t in[SQFS_XATTR_ID_SIZE], struct sqfs_xattr_id *x);
+void sqfs_xattr_id_decode(const uint8_t in[SQFS_XATTR_ID_SIZE], enum sqfs_order o,
+			  struct sqfs_xattr_id *x);
 /* "user." / "trusted." / "security." for a type, NULL if unknown. */
 const char *sqfs_xattr_prefix(int type);
 /* Split a full name into prefix type and the stored suffix; -1 for a

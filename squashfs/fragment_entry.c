@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 #include <errno.h>
 
 #include "common/endian.h"
@@ -11,14 +13,14 @@ void sqfs_fragment_entry_encode(const struct sqfs_fragment_entry *f,
 	ff_put_le32(out + 12, 0);
 }
 
-int sqfs_fragment_entry_decode(const uint8_t in[SQFS_FRAGMENT_ENTRY_SIZE],
+int sqfs_fragment_entry_decode(const uint8_t in[SQFS_FRAGMENT_ENTRY_SIZE], enum sqfs_order o,
 			       struct sqfs_fragment_entry *f, uint32_t block_size,
 			       struct ff_err *err)
 {
 	uint32_t stored;
 
-	f->start = ff_get_le64(in);
-	f->size = ff_get_le32(in + 8);
+	f->start = sqfs_get64(in, o);
+	f->size = sqfs_get32(in + 8, o);
 	stored = f->size & SQFS_BLOCK_SIZE_MASK;
 	if (f->size & ~(SQFS_BLOCK_SIZE_MASK | SQFS_BLOCK_UNCOMPRESSED))
 		return ff_err_set(err, EINVAL, "fragment entry: size field 0x%08x has unknown bits",

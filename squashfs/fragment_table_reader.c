@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The fragment table, loaded whole at open.  Its size is bounded by the
  * image: each 512 entries need one 8-byte index slot inside it. */
 #include <errno.h>
@@ -26,7 +28,7 @@ int sqfs_fragments_load(struct sqfs_rd *rd, uint64_t *first_block, struct ff_err
 	for (i = 0; i < n; i++) {
 		struct sqfs_fragment_entry *f = &rd->frags[i];
 
-		if (sqfs_fragment_entry_decode(raw + i * SQFS_FRAGMENT_ENTRY_SIZE, f,
+		if (sqfs_fragment_entry_decode(raw + i * SQFS_FRAGMENT_ENTRY_SIZE, rd->sb.order, f,
 					       rd->sb.block_size, err) < 0) {
 			ff_err_prefix(err, "fragment %llu", (unsigned long long)i);
 			goto fail;

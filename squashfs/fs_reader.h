@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Reader internals shared by the squashfs/ *_reader.c files.  One open image
  * is a struct sqfs_rd; everything in it is immutable after open except the
  * caches and the codec context pool, which are thread-safe. */
@@ -9,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/bsrc.h"
 #include "common/error.h"
 #include "common/fs.h"
 #include "compress/compress.h"
@@ -24,11 +27,14 @@ struct sqfs_ctx_pool;
 
 struct sqfs_rd {
 	struct ff_fs base;
-	int fd;
-	uint64_t file_off;   /* image start inside the file */
+	struct ff_bsrc *src; /* the image's bytes, from its first */
 	uint64_t size;       /* bytes_used, all checked to lie inside the file */
 	uint64_t file_size;  /* the file (or device) from file_off to its end */
-	struct sqfs_super sb;
+	struct sqfs_super sb;      /* sb.order: the byte order of every field */
+	/* The order of the 2-byte metadata block headers, which need not be
+	 * the fields' one: AVM's big-endian images keep them little-endian
+	 * (sqfs_meta_order_detect). */
+	enum sqfs_order meta_order;
 	struct ff_comp *comp;
 	struct sqfs_ctx_pool *pool;
 	struct sqfs_cache *meta, *data, *files;
@@ -71,6 +77,11 @@ int sqfs_meta_read(struct sqfs_rd *rd, struct sqfs_mpos *pos, void *dst, size_t 
 /* Moves pos from the end of a full block to the start of the next, so it
  * can be turned into a reference; fails when no byte follows. */
 int sqfs_meta_normalize(struct sqfs_rd *rd, struct sqfs_mpos *pos, struct ff_err *err);
+/* Sets rd->meta_order.  A little-endian image's headers are little-endian.
+ * A big-endian one's are big-endian as its other fields, or little-endian
+ * as AVM's writer leaves them: the order whose headers chain from the
+ * inode table's start to the directory table's is the one. */
+void sqfs_meta_order_detect(struct sqfs_rd *rd);
 /* Loads a table of `len` bytes stored as metadata blocks whose positions
  * are in an index at index_pos (the id, fragment and export tables). */
 int sqfs_table_load(struct sqfs_rd *rd, const char *what, uint64_t index_pos, uint64_t len,

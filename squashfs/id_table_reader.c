@@ -1,8 +1,9 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The id table: up to 65536 u32 uids/gids, loaded whole at open. */
 #include <errno.h>
 #include <stdlib.h>
 
-#include "common/endian.h"
 #include "squashfs/fs_reader.h"
 
 int sqfs_ids_load(struct sqfs_rd *rd, uint64_t *first_block, struct ff_err *err)
@@ -20,7 +21,7 @@ int sqfs_ids_load(struct sqfs_rd *rd, uint64_t *first_block, struct ff_err *err)
 		return -1;
 	}
 	for (i = 0; i < n; i++)
-		rd->ids[i] = ff_get_le32(raw + 4 * i);
+		rd->ids[i] = sqfs_get32(raw + 4 * i, rd->sb.order);
 	free(raw);
 	return 0;
 }

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* `flashfs info` facts: superblock fields plus per-type counts from one
  * sequential pass over the inode table. */
 #include <inttypes.h>
@@ -76,10 +78,9 @@ void sqfs_info(struct ff_fs *fs, ff_info_fn fn, void *ctx)
 {
 	struct sqfs_rd *rd = (struct sqfs_rd *)fs;
 	char buf[512] = "";
-	time_t t = rd->sb.mod_time;
-	struct tm tm;
 
 	ff_info_begin(fn, ctx, FF_INFO_OBJECT, "squashfs", NULL);
+	ff_info_str(fn, ctx, "byte_order", rd->sb.order == SQFS_BE ? "big" : "little");
 	put_comp(rd, fn, ctx);
 	ff_info_uint(fn, ctx, "block_size", rd->sb.block_size);
 	ff_info_uint(fn, ctx, "bytes_used", rd->sb.bytes_used);
@@ -88,12 +89,8 @@ void sqfs_info(struct ff_fs *fs, ff_info_fn fn, void *ctx)
 	ff_info_uint(fn, ctx, "fragments", rd->sb.fragment_count);
 	ff_info_uint(fn, ctx, "ids", rd->sb.id_count);
 	ff_info_uint(fn, ctx, "xattr_ids", rd->xattr_count);
-	ff_info_uint(fn, ctx, "mod_time", rd->sb.mod_time);
-	gmtime_r(&t, &tm);
-	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	ff_info_str(fn, ctx, "created", buf);
+	ff_info_time(fn, ctx, "mod_time", rd->sb.mod_time);
 	ff_info_names_text(rd->sb.flags, flag_names, buf, sizeof(buf));
 	ff_info_names(fn, ctx, "flags", rd->sb.flags, flag_names, buf);
-	ff_info_bool(fn, ctx, "exportable", rd->export_blocks != 0);
 	ff_info_end(fn, ctx);
 }

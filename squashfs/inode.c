@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Inode fixed parts.  Every inode starts with the same 16-byte header
  * (type, mode, uid/gid index, mtime, inode number); the rest depends on the
  * type.  Offsets below are from the start of the inode. */
@@ -111,94 +113,94 @@ void sqfs_inode_encode_fixed(const struct sqfs_inode *in, uint8_t *out)
 	}
 }
 
-static void decode_dir(const uint8_t *p, struct sqfs_inode *in)
+static void decode_dir(const uint8_t *p, enum sqfs_order o, struct sqfs_inode *in)
 {
 	if (in->type == SQFS_DIR) {
-		in->dir_block = ff_get_le32(p);
-		in->nlink = ff_get_le32(p + 4);
-		in->dir_size = ff_get_le16(p + 8);
-		in->dir_offset = ff_get_le16(p + 10);
-		in->parent_inode = ff_get_le32(p + 12);
+		in->dir_block = sqfs_get32(p, o);
+		in->nlink = sqfs_get32(p + 4, o);
+		in->dir_size = sqfs_get16(p + 8, o);
+		in->dir_offset = sqfs_get16(p + 10, o);
+		in->parent_inode = sqfs_get32(p + 12, o);
 		return;
 	}
-	in->nlink = ff_get_le32(p);
-	in->dir_size = ff_get_le32(p + 4);
-	in->dir_block = ff_get_le32(p + 8);
-	in->parent_inode = ff_get_le32(p + 12);
-	in->index_count = ff_get_le16(p + 16);
-	in->dir_offset = ff_get_le16(p + 18);
-	in->xattr_idx = ff_get_le32(p + 20);
+	in->nlink = sqfs_get32(p, o);
+	in->dir_size = sqfs_get32(p + 4, o);
+	in->dir_block = sqfs_get32(p + 8, o);
+	in->parent_inode = sqfs_get32(p + 12, o);
+	in->index_count = sqfs_get16(p + 16, o);
+	in->dir_offset = sqfs_get16(p + 18, o);
+	in->xattr_idx = sqfs_get32(p + 20, o);
 }
 
-static void decode_file(const uint8_t *p, struct sqfs_inode *in)
+static void decode_file(const uint8_t *p, enum sqfs_order o, struct sqfs_inode *in)
 {
 	in->nlink = 1;
 	if (in->type == SQFS_FILE) {
-		in->blocks_start = ff_get_le32(p);
-		in->frag_index = ff_get_le32(p + 4);
-		in->frag_offset = ff_get_le32(p + 8);
-		in->file_size = ff_get_le32(p + 12);
+		in->blocks_start = sqfs_get32(p, o);
+		in->frag_index = sqfs_get32(p + 4, o);
+		in->frag_offset = sqfs_get32(p + 8, o);
+		in->file_size = sqfs_get32(p + 12, o);
 		return;
 	}
-	in->blocks_start = ff_get_le64(p);
-	in->file_size = ff_get_le64(p + 8);
-	in->sparse = ff_get_le64(p + 16);
-	in->nlink = ff_get_le32(p + 24);
-	in->frag_index = ff_get_le32(p + 28);
-	in->frag_offset = ff_get_le32(p + 32);
-	in->xattr_idx = ff_get_le32(p + 36);
+	in->blocks_start = sqfs_get64(p, o);
+	in->file_size = sqfs_get64(p + 8, o);
+	in->sparse = sqfs_get64(p + 16, o);
+	in->nlink = sqfs_get32(p + 24, o);
+	in->frag_index = sqfs_get32(p + 28, o);
+	in->frag_offset = sqfs_get32(p + 32, o);
+	in->xattr_idx = sqfs_get32(p + 36, o);
 }
 
-static void decode_other(const uint8_t *p, struct sqfs_inode *in)
+static void decode_other(const uint8_t *p, enum sqfs_order o, struct sqfs_inode *in)
 {
-	in->nlink = ff_get_le32(p);
+	in->nlink = sqfs_get32(p, o);
 	switch (in->type) {
 	case SQFS_SYMLINK: case SQFS_LSYMLINK:
-		in->target_size = ff_get_le32(p + 4);
+		in->target_size = sqfs_get32(p + 4, o);
 		break;
 	case SQFS_BLKDEV: case SQFS_CHRDEV:
-		in->rdev = ff_get_le32(p + 4);
+		in->rdev = sqfs_get32(p + 4, o);
 		break;
 	case SQFS_LBLKDEV: case SQFS_LCHRDEV:
-		in->rdev = ff_get_le32(p + 4);
-		in->xattr_idx = ff_get_le32(p + 8);
+		in->rdev = sqfs_get32(p + 4, o);
+		in->xattr_idx = sqfs_get32(p + 8, o);
 		break;
 	case SQFS_LFIFO: case SQFS_LSOCKET:
-		in->xattr_idx = ff_get_le32(p + 4);
+		in->xattr_idx = sqfs_get32(p + 4, o);
 		break;
 	default:
 		break;
 	}
 }
 
-int sqfs_inode_decode_fixed(const uint8_t *buf, size_t len, struct sqfs_inode *in,
-			    struct ff_err *err)
+int sqfs_inode_decode_fixed(const uint8_t *buf, size_t len, enum sqfs_order o,
+			    struct sqfs_inode *in, struct ff_err *err)
 {
 	size_t need;
 
 	if (len < 2)
 		return ff_err_set(err, EINVAL, "inode: truncated header");
 	*in = (struct sqfs_inode){0};
-	in->type = ff_get_le16(buf);
+	in->type = sqfs_get16(buf, o);
 	need = sqfs_inode_fixed_size(in->type);
 	if (!need)
 		return ff_err_set(err, EINVAL, "inode: unknown type %u", in->type);
 	if (len < need)
 		return ff_err_set(err, EINVAL, "inode: type %u needs %zu bytes, have %zu", in->type,
 				  need, len);
-	in->mode = ff_get_le16(buf + 2);
-	in->uid_idx = ff_get_le16(buf + 4);
-	in->gid_idx = ff_get_le16(buf + 6);
-	in->mtime = ff_get_le32(buf + 8);
-	in->inode_number = ff_get_le32(buf + 12);
+	in->mode = sqfs_get16(buf + 2, o);
+	in->uid_idx = sqfs_get16(buf + 4, o);
+	in->gid_idx = sqfs_get16(buf + 6, o);
+	in->mtime = sqfs_get32(buf + 8, o);
+	in->inode_number = sqfs_get32(buf + 12, o);
 	in->xattr_idx = SQFS_INVALID_XATTR;
 	in->frag_index = SQFS_INVALID_FRAG;
 	if (in->type == SQFS_DIR || in->type == SQFS_LDIR)
-		decode_dir(buf + HDR, in);
+		decode_dir(buf + HDR, o, in);
 	else if (in->type == SQFS_FILE || in->type == SQFS_LFILE)
-		decode_file(buf + HDR, in);
+		decode_file(buf + HDR, o, in);
 	else
-		decode_other(buf + HDR, in);
+		decode_other(buf + HDR, o, in);
 	if (in->inode_number == 0)
 		return ff_err_set(err, EINVAL, "inode: inode number 0");
 	if (in->mode & ~07777u)

@@ -1,10 +1,11 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Inodes by reference: the fixed part is decoded by inode.c; this file
  * finds it in the inode table, checks what the rest of the reader relies
  * on, and turns it into a struct ff_stat. */
 #include <errno.h>
 #include <sys/stat.h>
 
-#include "common/endian.h"
 #include "squashfs/fs_reader.h"
 
 #define INODE_MAX_FIXED 64
@@ -69,12 +70,12 @@ int sqfs_node_load(struct sqfs_rd *rd, uint64_t ref, struct sqfs_node *n, struct
 				  (unsigned long long)ref);
 	if (sqfs_meta_read(rd, &n->tail, buf, 16, err) < 0)
 		return ff_err_prefix(err, "inode reference 0x%llx", (unsigned long long)ref);
-	fixed = sqfs_inode_fixed_size(ff_get_le16(buf));
+	fixed = sqfs_inode_fixed_size(sqfs_get16(buf, rd->sb.order));
 	if (!fixed)
 		return ff_err_set(err, EIO, "inode reference 0x%llx: unknown type %u",
-				  (unsigned long long)ref, ff_get_le16(buf));
+				  (unsigned long long)ref, sqfs_get16(buf, rd->sb.order));
 	if (sqfs_meta_read(rd, &n->tail, buf + 16, fixed - 16, err) < 0 ||
-	    sqfs_inode_decode_fixed(buf, fixed, &n->in, err) < 0)
+	    sqfs_inode_decode_fixed(buf, fixed, rd->sb.order, &n->in, err) < 0)
 		return ff_err_prefix(err, "inode reference 0x%llx", (unsigned long long)ref);
 	if (n->in.type == SQFS_LSYMLINK) {
 		/* the xattr index sits after the target */
@@ -86,7 +87,7 @@ int sqfs_node_load(struct sqfs_rd *rd, uint64_t ref, struct sqfs_node *n, struct
 		if (sqfs_meta_read(rd, &p, NULL, n->in.target_size, err) < 0 ||
 		    sqfs_meta_read(rd, &p, buf, 4, err) < 0)
 			return ff_err_prefix(err, "inode %u", n->in.inode_number);
-		n->in.xattr_idx = ff_get_le32(buf);
+		n->in.xattr_idx = sqfs_get32(buf, rd->sb.order);
 	}
 	return check_node(rd, n, err);
 }
@@ -135,7 +136,7 @@ static int skip_dir_index(struct sqfs_rd *rd, struct sqfs_node *n, struct ff_err
 
 	for (i = 0; i < n->in.index_count; i++)
 		if (sqfs_meta_read(rd, &n->tail, raw, sizeof(raw), err) < 0 ||
-		    sqfs_dir_index_decode(raw, &x, err) < 0 ||
+		    sqfs_dir_index_decode(raw, rd->sb.order, &x, err) < 0 ||
 		    sqfs_meta_read(rd, &n->tail, NULL, x.name_len, err) < 0)
 			return ff_err_prefix(err, "inode %u: directory index %u",
 					     n->in.inode_number, i);

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The inode table.  Inodes are written bottom-up: a directory's listing
  * needs the references of its children's inodes, and its own inode needs
  * the listing's position, so each directory comes after its subtree and
@@ -6,7 +8,7 @@
  * the highest.  Order and numbering are mksquashfs' own, so for the same
  * tree and codec both tools write the same metadata.  A hard link group
  * has one inode, written where its first name is met. */
-#include "squashfs/writer_priv.h"
+#include "squashfs/inode_table_writer.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -14,20 +16,21 @@
 #include <sys/stat.h>
 
 #include "common/endian.h"
+#include "squashfs/format.h"
 
 static uint32_t clamp_time(int64_t t)
 {
 	return t < 0 ? 0 : t > (int64_t)UINT32_MAX ? UINT32_MAX : (uint32_t)t;
 }
 
-static void fill_common(const struct sqfs_writer *w, const struct ff_node *n,
+static void fill_common(const struct sqfs_inode_writer *w, const struct ff_node *n,
 			struct sqfs_inode *in)
 {
 	const struct sqfs_node_info *info = &w->info[n->index];
 
 	in->mode = (uint16_t)(n->mode & 07777);
-	in->uid_idx = sqfs_id_index(w, n->uid);
-	in->gid_idx = sqfs_id_index(w, n->gid);
+	in->uid_idx = sqfs_id_table_index(w->ids, n->uid);
+	in->gid_idx = sqfs_id_table_index(w->ids, n->gid);
 	in->mtime = clamp_time(n->mtime);
 	in->inode_number = info->ino;
 	in->nlink = n->nlink;
@@ -35,7 +38,7 @@ static void fill_common(const struct sqfs_writer *w, const struct ff_node *n,
 	in->frag_index = SQFS_INVALID_FRAG;
 }
 
-static const struct sqfs_file_data *file_data(const struct sqfs_writer *w,
+static const struct sqfs_file_data *file_data(const struct sqfs_inode_writer *w,
 					      const struct ff_node *n)
 {
 	const struct sqfs_file_data *fd = &w->fdata[n->index];
@@ -46,7 +49,7 @@ static const struct sqfs_file_data *file_data(const struct sqfs_writer *w,
 /* The bytes a file's sparse blocks stand for, counted here rather than
  * kept per file (few files have any): a stored block is never 0 bytes
  * long, so a size of 0 marks a sparse one. */
-static uint64_t sparse_count(const struct sqfs_writer *w, const struct sqfs_file_data *fd,
+static uint64_t sparse_count(const struct sqfs_inode_writer *w, const struct sqfs_file_data *fd,
 			     uint64_t size)
 {
 	uint64_t sum = 0;
@@ -60,7 +63,7 @@ static uint64_t sparse_count(const struct sqfs_writer *w, const struct sqfs_file
 	return sum < size ? sum : size - 1;
 }
 
-static void fill_type(const struct sqfs_writer *w, const struct ff_node *n,
+static void fill_type(const struct sqfs_inode_writer *w, const struct ff_node *n,
 		      const struct sqfs_dir_info *di, struct sqfs_inode *in)
 {
 	switch (n->mode & S_IFMT) {
@@ -102,7 +105,7 @@ static void fill_type(const struct sqfs_writer *w, const struct ff_node *n,
 }
 
 /* What follows the fixed part: block sizes, target, directory index. */
-static int write_tail(struct sqfs_writer *w, const struct ff_node *n,
+static int write_tail(struct sqfs_inode_writer *w, const struct ff_node *n,
 		      const struct sqfs_dir_info *di, const struct sqfs_inode *in,
 		      struct ff_err *err)
 {
@@ -110,40 +113,40 @@ static int write_tail(struct sqfs_writer *w, const struct ff_node *n,
 
 	switch (sqfs_basic_type(in->type)) {
 	case SQFS_DIR:
-		return sqfs_meta_write(&w->inodes, di->index, di->index_len, err);
+		return sqfs_meta_write(&w->meta, di->index.data, di->index.len, err);
 	case SQFS_FILE: {
 		const struct sqfs_file_data *fd = file_data(w, n);
 
 		for (uint32_t i = 0; i < fd->n_blocks; i++) {
 			ff_put_le32(b, fd->sizes[i]);
-			if (sqfs_meta_write(&w->inodes, b, 4, err) < 0)
+			if (sqfs_meta_write(&w->meta, b, 4, err) < 0)
 				return -1;
 		}
 		return 0;
 	}
 	case SQFS_SYMLINK:
-		if (sqfs_meta_write(&w->inodes, n->target, in->target_size, err) < 0)
+		if (sqfs_meta_write(&w->meta, n->target, in->target_size, err) < 0)
 			return -1;
 		if (in->type != SQFS_LSYMLINK)
 			return 0;
 		ff_put_le32(b, in->xattr_idx);
-		return sqfs_meta_write(&w->inodes, b, 4, err);
+		return sqfs_meta_write(&w->meta, b, 4, err);
 	default:
 		return 0;
 	}
 }
 
-static void count(struct sqfs_writer *w, const struct ff_node *n)
+static void count(struct sqfs_inode_writer *w, const struct ff_node *n)
 {
 	if (S_ISDIR(n->mode))
-		w->st->n_dirs++;
+		w->n_dirs++;
 	else if (S_ISLNK(n->mode))
-		w->st->n_symlinks++;
+		w->n_symlinks++;
 	else if (!S_ISREG(n->mode))
-		w->st->n_special++;
+		w->n_special++;
 }
 
-static int write_inode(struct sqfs_writer *w, const struct ff_node *n,
+static int write_inode(struct sqfs_inode_writer *w, const struct ff_node *n,
 		       const struct sqfs_dir_info *di, struct ff_err *err)
 {
 	struct sqfs_node_info *info = &w->info[n->index];
@@ -152,10 +155,10 @@ static int write_inode(struct sqfs_writer *w, const struct ff_node *n,
 
 	fill_common(w, n, &in);
 	fill_type(w, n, di, &in);
-	info->ref = sqfs_meta_ref(&w->inodes);
+	info->ref = sqfs_meta_ref(&w->meta);
 	count(w, n);
 	sqfs_inode_encode_fixed(&in, fixed);
-	if (sqfs_meta_write(&w->inodes, fixed, sqfs_inode_fixed_size(in.type), err) < 0)
+	if (sqfs_meta_write(&w->meta, fixed, sqfs_inode_fixed_size(in.type), err) < 0)
 		return -1;
 	return write_tail(w, n, di, &in, err);
 }
@@ -163,7 +166,7 @@ static int write_inode(struct sqfs_writer *w, const struct ff_node *n,
 /* A hard-linked inode is written at the first of its names met.  The few
  * such inodes are remembered in a map rather than with a flag on every
  * node.  1 when p is to be written now, 0 when it was, -1 out of memory. */
-static int first_meeting(struct sqfs_writer *w, const struct ff_node *p, struct ff_err *err)
+static int first_meeting(struct sqfs_inode_writer *w, const struct ff_node *p, struct ff_err *err)
 {
 	uint32_t key = p->index;
 
@@ -176,33 +179,33 @@ static int first_meeting(struct sqfs_writer *w, const struct ff_node *p, struct 
 	return 1;
 }
 
-static int write_dir(struct sqfs_writer *w, const struct ff_node *d, struct ff_err *err)
+static int write_dir(struct sqfs_inode_writer *w, const struct ff_node *d, struct ff_err *err)
 {
 	struct sqfs_dir_info di;
 	int ret;
 
-	if (sqfs_dir_write(w, d, &di, err) < 0) {
-		free(di.index);
+	if (sqfs_dir_write(w->dirs, d, &di, err) < 0) {
+		ff_vec_free(&di.index);
 		return -1;
 	}
 	ret = write_inode(w, d, &di, err);
-	free(di.index);
+	ff_vec_free(&di.index);
 	return ret;
 }
 
 /* Numbers go in name order, each directory before its subtree (pre-order),
  * as mksquashfs numbers them, so a listing's entries carry small rising
  * deltas. */
-static void number(struct sqfs_writer *w, const struct ff_node *d)
+static void number(struct sqfs_node_info *info, uint32_t *next_ino, const struct ff_node *d)
 {
 	for (uint32_t i = 0; i < d->n_children; i++) {
 		const struct ff_node *c = d->children[i];
-		struct sqfs_node_info *info = &w->info[(c->link ? c->link : c)->index];
+		struct sqfs_node_info *in = sqfs_info_of(info, c);
 
-		if (!info->ino)
-			info->ino = ++w->next_ino;
+		if (!in->ino)
+			in->ino = ++*next_ino;
 		if (S_ISDIR(c->mode))
-			number(w, c);
+			number(info, next_ino, c);
 	}
 }
 
@@ -210,7 +213,7 @@ static void number(struct sqfs_writer *w, const struct ff_node *d)
  * subtree: a listing's entries then sit in rising inode-table positions
  * and cross a metadata block at most once per block, so a directory needs
  * few headers.  Hard-linked names share the inode written at the first. */
-static int write_subtree(struct sqfs_writer *w, const struct ff_node *d, struct ff_err *err)
+static int write_subtree(struct sqfs_inode_writer *w, const struct ff_node *d, struct ff_err *err)
 {
 	for (uint32_t i = 0; i < d->n_children; i++) {
 		const struct ff_node *c = d->children[i];
@@ -222,7 +225,7 @@ static int write_subtree(struct sqfs_writer *w, const struct ff_node *d, struct 
 				return -1;
 			continue;
 		}
-		w->st->n_hardlinks += c->link != NULL;
+		w->n_hardlinks += c->link != NULL;
 		first = first_meeting(w, p, err);
 		if (first < 0 || (first && write_inode(w, p, NULL, err) < 0))
 			return -1;
@@ -230,22 +233,52 @@ static int write_subtree(struct sqfs_writer *w, const struct ff_node *d, struct 
 	return write_dir(w, d, err);
 }
 
-int sqfs_inodes_number(struct sqfs_writer *w, struct ff_err *err)
+uint32_t sqfs_inodes_number(const struct ff_tree *tree, struct sqfs_node_info *info)
 {
-	const struct ff_node *root = ff_tree_root(w->tree);
+	const struct ff_node *root = ff_tree_root(tree);
+	uint32_t next_ino = 0;
 
-	w->next_ino = 0;
-	number(w, root);
-	w->info[root->index].ino = ++w->next_ino;
-	w->inode_count = w->next_ino;
-	w->st->inode_count = w->inode_count;
-	(void)err;
-	return 0;
+	number(info, &next_ino, root);
+	info[root->index].ino = ++next_ino;
+	return next_ino;
 }
 
-int sqfs_inodes_write(struct sqfs_writer *w, struct ff_err *err)
+void sqfs_inode_writer_init(struct sqfs_inode_writer *w, struct ff_comp_ctx *ctx,
+			    const struct ff_tree *tree, struct sqfs_node_info *info,
+			    const struct sqfs_id_table *ids, struct sqfs_dir_writer *dirs,
+			    uint32_t block_size, uint32_t inode_count)
 {
+	memset(w, 0, sizeof(*w));
+	sqfs_meta_init(&w->meta, ctx);
+	w->tree = tree;
+	w->info = info;
+	w->ids = ids;
+	w->dirs = dirs;
+	w->block_size = block_size;
+	w->inode_count = inode_count;
+}
+
+int sqfs_inode_writer_write(struct sqfs_inode_writer *w, struct sqfs_sink *s,
+			    const struct sqfs_file_data *fdata, struct ff_err *err)
+{
+	int ret;
+
 	/* the table comes right after the data, which is all written now */
-	sqfs_meta_stream(&w->inodes, &w->sink);
-	return write_subtree(w, ff_tree_root(w->tree), err);
+	sqfs_meta_stream(&w->meta, s);
+	w->fdata = fdata;
+	ret = write_subtree(w, ff_tree_root(w->tree), err);
+	w->fdata = NULL;
+	return ret;
+}
+
+int sqfs_inode_writer_emit(struct sqfs_inode_writer *w, struct sqfs_sink *s, uint64_t *start,
+			   struct ff_err *err)
+{
+	return sqfs_meta_emit(s, &w->meta, start, err);
+}
+
+void sqfs_inode_writer_free(struct sqfs_inode_writer *w)
+{
+	sqfs_meta_free(&w->meta);
+	ff_hmap_clear(&w->linked_written, NULL);
 }

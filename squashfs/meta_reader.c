@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Metadata blocks: a 2-byte header then up to 8 KiB (compressed or not).
  * Decoded blocks are cached by their image position; a cached block also
  * remembers where the next one starts, so walking a table after the first
@@ -6,7 +8,6 @@
 #include <fcntl.h>
 #include <string.h>
 
-#include "common/endian.h"
 #include "squashfs/fs_reader.h"
 
 /* Metadata is read in scattered 8 KiB pieces (a directory, then its
@@ -20,8 +21,7 @@ static void meta_ahead(struct sqfs_rd *rd, uint64_t pos, uint64_t limit)
 {
 	uint64_t len = limit - pos < META_AHEAD ? limit - pos : META_AHEAD;
 
-	(void)posix_fadvise(rd->fd, (off_t)(rd->file_off + pos), (off_t)len,
-			    POSIX_FADV_WILLNEED);
+	ff_bsrc_advise(rd->src, pos, len, POSIX_FADV_WILLNEED);
 }
 
 static struct sqfs_cbuf *load_block(struct sqfs_rd *rd, uint64_t pos, uint64_t limit,
@@ -109,7 +109,7 @@ int sqfs_table_load(struct sqfs_rd *rd, const char *what, uint64_t index_pos, ui
 			want = SQFS_META_SIZE;
 		if (sqfs_pread(rd, raw, 8, index_pos + i * 8, err) < 0)
 			return -1;
-		pos.block = ff_get_le64(raw);
+		pos.block = sqfs_get64(raw, rd->sb.order);
 		pos.offset = 0;
 		pos.limit = index_pos; /* table blocks precede their index */
 		if (i == 0 && first_block)
@@ -132,4 +132,41 @@ int sqfs_meta_normalize(struct sqfs_rd *rd, struct sqfs_mpos *pos, struct ff_err
 	pos->block = p.block;
 	pos->offset = p.offset - 1;
 	return 0;
+}
+
+/* Where the header at pos says the next block starts when read in order
+ * o; 0 when it cannot be read or the block would not end by end. */
+static uint64_t header_next(struct sqfs_rd *rd, uint64_t pos, uint64_t end, enum sqfs_order o)
+{
+	uint8_t raw[SQFS_META_HEADER_SIZE];
+	uint32_t size;
+	int uncompressed;
+
+	if (end - pos < SQFS_META_HEADER_SIZE || sqfs_pread(rd, raw, sizeof(raw), pos, NULL) < 0 ||
+	    sqfs_meta_header_decode(raw, o, &size, &uncompressed, NULL) < 0 ||
+	    size > end - pos - SQFS_META_HEADER_SIZE)
+		return 0;
+	return pos + SQFS_META_HEADER_SIZE + size;
+}
+
+/* Both orders are followed block by block through the inode table, which
+ * check_tables put before the directory table; the first to go wrong
+ * loses, so this usually reads a header or two.  A header can be valid
+ * both ways (0x10 0x10), never a whole chain that ends exactly at the
+ * directory table.  If neither decodes, the fields' order is kept and
+ * the reads that follow report the damage. */
+void sqfs_meta_order_detect(struct sqfs_rd *rd)
+{
+	uint64_t end = rd->sb.dir_table, le = rd->sb.inode_table, be = le;
+
+	rd->meta_order = SQFS_LE;
+	if (rd->sb.order == SQFS_LE)
+		return;
+	while (le && be && le < end && be < end) {
+		le = header_next(rd, le, end, SQFS_LE);
+		be = header_next(rd, be, end, SQFS_BE);
+	}
+	/* Little-endian wins where it got further: its chain ended first, or
+	 * the other broke first; a tie keeps the fields' order. */
+	rd->meta_order = (le == end || (le && !be)) && be != end ? SQFS_LE : SQFS_BE;
 }

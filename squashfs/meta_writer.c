@@ -1,10 +1,12 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Metadata blocks: the stream is cut into 8 KiB pieces, each compressed on
  * its own (stored raw when compression does not shrink it) behind a 2-byte
  * header.  Tables are small next to file data, so the finished blocks stay
  * in memory until the image layout places them; the inode table, which
  * directly follows the data and is the largest (about 10 bytes a small
  * file), is streamed to the image instead. */
-#include "squashfs/writer_priv.h"
+#include "squashfs/meta_writer.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -96,6 +98,15 @@ int sqfs_meta_flush(struct sqfs_meta_writer *mw, struct ff_err *err)
 	mw->len += SQFS_META_HEADER_SIZE + (size_t)n;
 	mw->fill = 0;
 	return mw->direct && mw->len >= SPILL_BYTES ? spill(mw, err) : 0;
+}
+
+int sqfs_meta_emit(struct sqfs_sink *s, struct sqfs_meta_writer *mw, uint64_t *start,
+		   struct ff_err *err)
+{
+	if (sqfs_meta_flush(mw, err) < 0)
+		return -1;
+	*start = mw->direct ? mw->direct_start : s->pos;
+	return sqfs_sink_write(s, mw->out, mw->len, err);
 }
 
 int sqfs_meta_write(struct sqfs_meta_writer *mw, const void *buf, size_t len,

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Read-ahead across files.  tar and cp -r read a tree one file at a time,
  * and each read waits for its block to be decompressed; here worker
  * threads decompress the blocks that come next while the reader is busy

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Read-ahead of file contents: a helper thread walks the files in data
  * order a bounded distance ahead of the writer and asks the kernel to start
  * reading each one (posix_fadvise WILLNEED).  With a cold page cache the
@@ -5,11 +7,14 @@
  * data) while the compressors idle; with the hint the disk works ahead of
  * it.  Only a hint: it never reads data itself, its failures are ignored,
  * and the image does not depend on it. */
-#include "squashfs/writer_priv.h"
+#include "squashfs/readahead.h"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <unistd.h>
+
+#include "common/pool.h"
 
 #define AHEAD_MAX (64ull << 20) /* page cache asked for beyond the writer */
 #define HINT_MIN 4096           /* files up to this size are not hinted */

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Opening a SquashFS image and the common/fs.h operations on it.  The
  * per-structure work lives in the other *_reader.c files. */
 #include <errno.h>
@@ -7,8 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "common/endian.h"
 #include "common/fd_size.h"
+#include "common/warn.h"
 #include "common/xattr_query.h"
 #include "squashfs/fs_reader.h"
 #include "squashfs/reader.h"
@@ -17,7 +19,7 @@
 
 int ff_squashfs_probe(const uint8_t *buf, size_t len)
 {
-	return len >= 4 && ff_get_le32(buf) == SQFS_MAGIC;
+	return sqfs_magic_order(buf, len) >= 0;
 }
 
 int ff_squashfs_probe_super(const uint8_t *buf, size_t len, uint64_t avail)
@@ -203,8 +205,7 @@ static void op_close(struct ff_fs *fs)
 	int i;
 
 	sqfs_prefetch_free(rd->prefetch);
-	if (rd->fd >= 0)
-		close(rd->fd);
+	ff_bsrc_unref(rd->src);
 	sqfs_cache_free(rd->meta);
 	sqfs_cache_free(rd->data);
 	sqfs_cache_free(rd->files);
@@ -253,7 +254,8 @@ static int read_super(struct sqfs_rd *rd, uint64_t file_size, struct ff_err *err
 
 static int read_comp(struct sqfs_rd *rd, struct ff_err *err)
 {
-	uint8_t raw[2], opts[SQFS_META_SIZE];
+	uint8_t raw[SQFS_META_HEADER_SIZE], opts[SQFS_META_SIZE];
+	struct ff_err note = {0};
 	uint32_t size;
 	int uncompressed;
 
@@ -263,13 +265,17 @@ static int read_comp(struct sqfs_rd *rd, struct ff_err *err)
 	if (!(rd->sb.flags & SQFS_FLAG_COMPRESSOR_OPTIONS))
 		return 0;
 	if (sqfs_pread(rd, raw, 2, SQFS_SUPER_SIZE, err) < 0 ||
-	    sqfs_meta_header_decode(ff_get_le16(raw), &size, &uncompressed, err) < 0)
+	    sqfs_meta_header_decode(raw, rd->meta_order, &size, &uncompressed, err) < 0)
 		return ff_err_prefix(err, "compressor options");
 	if (!uncompressed)
 		return ff_err_set(err, EIO, "compressor options block is compressed");
-	if (sqfs_pread(rd, opts, size, SQFS_SUPER_SIZE + 2, err) < 0 ||
-	    ff_comp_options_decode(rd->comp, opts, size, err) < 0)
+	if (sqfs_pread(rd, opts, size, SQFS_SUPER_SIZE + 2, err) < 0)
 		return ff_err_prefix(err, "compressor options");
+	sqfs_comp_options_order(rd->sb.compressor, rd->sb.order, opts, size);
+	if (ff_comp_options_read(rd->comp, opts, size, &note) > 0)
+		ff_warnf(rd->base.log, rd->base.log_ctx, FF_WARN_NOTE, NULL,
+			 "compressor options (%u bytes at offset %u): %s", size,
+			 SQFS_SUPER_SIZE + 2, note.msg);
 	return 0;
 }
 
@@ -367,27 +373,19 @@ static int make_caches(struct sqfs_rd *rd, uint64_t budget, struct ff_err *err)
 	return 0;
 }
 
-static int open_image(struct sqfs_rd *rd, const char *path, const struct ff_open_opts *opts,
-		      struct ff_err *err)
+static int open_image(struct sqfs_rd *rd, const struct ff_open_opts *opts, struct ff_err *err)
 {
 	uint64_t budget = opts && opts->cache_bytes ? opts->cache_bytes : DEFAULT_CACHE;
 	struct sqfs_node root;
-	uint64_t size;
-	int rc;
 
-	rd->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (rd->fd < 0)
-		return ff_err_sys(err, errno, "%s", path);
-	rc = ff_fd_size(rd->fd, &size);
-	if (rc < 0)
-		return ff_err_sys(err, -rc, "%s", path);
-	rd->file_off = opts ? opts->offset : 0;
-	if (size < rd->file_off + SQFS_SUPER_SIZE)
-		return ff_err_set(err, EINVAL, "file of %llu bytes too small for a superblock at offset %llu",
-				  (unsigned long long)size, (unsigned long long)rd->file_off);
-	if (read_super(rd, size - rd->file_off, err) < 0 ||
-	    make_caches(rd, budget, err) < 0 || read_comp(rd, err) < 0 ||
-	    check_tables(rd, err) < 0 || load_tables(rd, err) < 0)
+	if (rd->src->size < SQFS_SUPER_SIZE)
+		return ff_err_set(err, EINVAL, "%llu bytes are too few for a superblock (%u)",
+				  (unsigned long long)rd->src->size, SQFS_SUPER_SIZE);
+	if (read_super(rd, rd->src->size, err) < 0 || make_caches(rd, budget, err) < 0 ||
+	    check_tables(rd, err) < 0)
+		return -1;
+	sqfs_meta_order_detect(rd);
+	if (read_comp(rd, err) < 0 || load_tables(rd, err) < 0)
 		return -1;
 	if (sqfs_node_load(rd, rd->sb.root_inode, &root, err) < 0)
 		return ff_err_prefix(err, "root inode");
@@ -401,13 +399,31 @@ static int open_image(struct sqfs_rd *rd, const char *path, const struct ff_open
 int ff_squashfs_open(const char *path, const struct ff_open_opts *opts, struct ff_fs **fs,
 		     struct ff_err *err)
 {
+	struct ff_bsrc *file = ff_bsrc_open(path, err), *src;
+	int rc;
+
+	*fs = NULL;
+	if (!file)
+		return -1;
+	src = ff_bsrc_window(file, opts ? opts->offset : 0, UINT64_MAX, err);
+	ff_bsrc_unref(file);
+	if (!src)
+		return -1;
+	rc = ff_squashfs_open_src(src, opts, fs, err);
+	ff_bsrc_unref(src);
+	return rc;
+}
+
+int ff_squashfs_open_src(struct ff_bsrc *src, const struct ff_open_opts *opts, struct ff_fs **fs,
+			 struct ff_err *err)
+{
 	struct sqfs_rd *rd = calloc(1, sizeof(*rd));
 	int i;
 
 	*fs = NULL;
 	if (!rd)
 		return ff_err_set(err, ENOMEM, "out of memory");
-	rd->fd = -1;
+	rd->src = ff_bsrc_ref(src);
 	atomic_init(&rd->data_end, 0);
 	for (i = 0; i < SQFS_LOAD_LOCKS; i++)
 		pthread_mutex_init(&rd->load_lock[i], NULL);
@@ -415,7 +431,7 @@ int ff_squashfs_open(const char *path, const struct ff_open_opts *opts, struct f
 	rd->base.log = opts ? opts->log : NULL;
 	rd->base.log_ctx = opts ? opts->log_ctx : NULL;
 	rd->sb.block_size = SQFS_BLOCK_MIN; /* scratch size until the superblock is read */
-	if (open_image(rd, path, opts, err) < 0) {
+	if (open_image(rd, opts, err) < 0) {
 		op_close(&rd->base);
 		return -1;
 	}

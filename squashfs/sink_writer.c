@@ -1,10 +1,12 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Everything the writer emits goes through one sink, so a dry run (no
  * output file) follows exactly the same path and reports the same sizes.
  *
  * Writeback of the image is started in the background every few MiB, so
  * the fsync that commits the image finds little left to write instead of
  * stalling at the end for the whole image. */
-#include "squashfs/writer_priv.h"
+#include "squashfs/sink.h"
 
 #include <fcntl.h>
 

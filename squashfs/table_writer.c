@@ -1,23 +1,17 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Lookup tables (fragment, export, id, xattr id): fixed-size entries in
  * metadata blocks followed by the uncompressed list of where each block
  * starts.  The list sits right after its blocks, which is what the kernel's
  * "each block at most 8194 bytes before the next, the last one before the
  * list" checks expect. */
-#include "squashfs/writer_priv.h"
+#include "squashfs/table_writer.h"
 
 #include <errno.h>
 #include <stdlib.h>
 
 #include "common/endian.h"
-
-int sqfs_meta_emit(struct sqfs_sink *s, struct sqfs_meta_writer *mw, uint64_t *start,
-		   struct ff_err *err)
-{
-	if (sqfs_meta_flush(mw, err) < 0)
-		return -1;
-	*start = mw->direct ? mw->direct_start : s->pos;
-	return sqfs_sink_write(s, mw->out, mw->len, err);
-}
+#include "squashfs/meta_writer.h"
 
 int sqfs_table_write(struct sqfs_sink *s, struct ff_comp_ctx *ctx, const uint8_t *data,
 		     size_t len, const uint8_t *prefix, size_t prefix_len, uint64_t *index_pos,

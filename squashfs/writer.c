@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* ff_sqfs_write: lays out one image.
  *
  *   superblock | compressor options | data + fragment blocks | inode table |
@@ -7,36 +9,50 @@
  * before its location list, the xattr id list ending exactly at
  * bytes_used), then padded to 4 KiB.  The superblock is written last, at
  * offset 0, once every position is known. */
-#include "squashfs/writer_priv.h"
+#include "squashfs/writer.h"
 
 #include <errno.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "common/endian.h"
+#include "common/hmap.h"
+#include "squashfs/append_writer.h"
+#include "squashfs/data_writer.h"
+#include "squashfs/dir_table_writer.h"
+#include "squashfs/export_table_writer.h"
+#include "squashfs/fragment_writer.h"
+#include "squashfs/id_table_writer.h"
+#include "squashfs/inode_table_writer.h"
+#include "squashfs/node_info.h"
+#include "squashfs/sink.h"
+#include "squashfs/xattr_table_writer.h"
 
-void sqfs_warn(const struct sqfs_writer *w, enum ff_warn_kind kind, const char *fmt, ...)
+/* One image being built: the table objects, each with its own header, and
+ * the order they are made and laid out in. */
+struct sqfs_writer {
+	const struct ff_tree *tree;
+	const struct ff_sqfs_write_opts *o;
+	struct ff_sqfs_write_stats *st;
+	struct sqfs_sink sink;
+	struct ff_comp_ctx *mctx;       /* metadata compression */
+	uint32_t block_size;
+	unsigned jobs;
+	struct sqfs_node_info *info;    /* by ff_node.index */
+	uint32_t inode_count;
+	struct sqfs_id_table ids;
+	struct sqfs_xattr_writer *xattrs;
+	struct sqfs_dir_writer dirs;
+	struct sqfs_inode_writer inodes;
+	struct sqfs_data_writer data;   /* file data, fragments, file records */
+};
+
+/* The metadata compression context, or NULL when `raw` (stored as is). */
+static struct ff_comp_ctx *meta_ctx(const struct sqfs_writer *w, int raw)
 {
-	va_list ap;
-
-	va_start(ap, fmt);
-	ff_vwarnf(w->o->warn, w->o->cb_ctx, kind, NULL, fmt, ap);
-	va_end(ap);
-}
-
-const char *sqfs_node_name(const struct ff_node *n, char *buf, size_t cap)
-{
-	if (!n->parent) {
-		snprintf(buf, cap, "/");
-		return buf;
-	}
-	if (ff_node_path(n, buf, cap) < 0)
-		snprintf(buf, cap, "%s", n->name);
-	return buf;
+	return raw ? NULL : w->mctx;
 }
 
 static int check_opts(const struct ff_sqfs_write_opts *o, struct ff_err *err)
@@ -104,26 +120,71 @@ static uint16_t super_flags(const struct ff_sqfs_write_opts *o)
 	return f;
 }
 
+/* Everything the tree can refuse is checked before any data is read: the
+ * ids, the xattr sets, then the inode numbers. */
+static int collect(struct sqfs_writer *w, struct ff_err *err)
+{
+	const struct ff_sqfs_write_opts *o = w->o;
+
+	sqfs_id_table_init(&w->ids);
+	w->xattrs = sqfs_xattr_writer_new(meta_ctx(w, o->raw_xattrs), o->warn, o->cb_ctx, err);
+	if (!w->xattrs)
+		return -1;
+	for (struct ff_node *n = ff_tree_root(w->tree); n; n = ff_tree_next(w->tree, n)) {
+		if (n->link)
+			continue;
+		if (sqfs_id_table_add(&w->ids, n, n->uid, err) < 0 ||
+		    sqfs_id_table_add(&w->ids, n, n->gid, err) < 0)
+			return -1;
+	}
+	w->st->n_ids = sqfs_id_table_count(&w->ids);
+	for (struct ff_node *n = ff_tree_root(w->tree); n; n = ff_tree_next(w->tree, n)) {
+		if (n->link)
+			continue;
+		if (sqfs_xattr_writer_add(w->xattrs, n, &w->info[n->index].xattr, err) < 0)
+			return -1;
+	}
+	w->st->n_xattr_ids = sqfs_xattr_writer_count(w->xattrs);
+	w->inode_count = sqfs_inodes_number(w->tree, w->info);
+	w->st->inode_count = w->inode_count;
+	return 0;
+}
+
 static int write_tables(struct sqfs_writer *w, struct sqfs_super *sb, struct ff_err *err)
 {
+	const struct ff_sqfs_write_opts *o = w->o;
 	uint64_t start;
 
 	/* streamed since the data ended: mostly written already */
-	if (sqfs_meta_emit(&w->sink, &w->inodes, &sb->inode_table, err) < 0)
+	if (sqfs_inode_writer_emit(&w->inodes, &w->sink, &sb->inode_table, err) < 0)
 		return -1;
 	w->st->inode_table_bytes = w->sink.pos - sb->inode_table;
 	start = w->sink.pos;
-	if (sqfs_meta_emit(&w->sink, &w->dirs, &sb->dir_table, err) < 0)
+	if (sqfs_dir_writer_emit(&w->dirs, &w->sink, &sb->dir_table, err) < 0)
 		return -1;
 	w->st->dir_table_bytes = w->sink.pos - start;
-	if (sqfs_fragment_table_write(w, &sb->fragment_table, err) < 0)
+	start = w->sink.pos;
+	if (sqfs_fragment_table_write(&w->data.frags, &w->sink, meta_ctx(w, o->raw_fragments),
+				      &sb->fragment_table, err) < 0)
 		return -1;
+	w->st->fragment_table_bytes = w->sink.pos - start;
 	sb->export_table = SQFS_INVALID_BLK;
-	if (!w->o->no_exports && sqfs_export_write(w, &sb->export_table, err) < 0)
+	start = w->sink.pos;
+	if (!o->no_exports &&
+	    sqfs_export_table_write(&w->sink, meta_ctx(w, o->raw_inodes), w->tree, w->info,
+				    w->inode_count, &sb->export_table, err) < 0)
 		return -1;
-	if (sqfs_ids_write(w, &sb->id_table, err) < 0)
+	w->st->export_table_bytes = w->sink.pos - start;
+	start = w->sink.pos;
+	if (sqfs_id_table_write(&w->ids, &w->sink, meta_ctx(w, o->raw_inodes || o->raw_ids),
+				&sb->id_table, err) < 0)
 		return -1;
-	return sqfs_xattrs_write(w, &sb->xattr_id_table, err);
+	w->st->id_table_bytes = w->sink.pos - start;
+	start = w->sink.pos;
+	if (sqfs_xattr_writer_write(w->xattrs, &w->sink, &sb->xattr_id_table, err) < 0)
+		return -1;
+	w->st->xattr_table_bytes = w->sink.pos - start;
+	return 0;
 }
 
 static int finish(struct sqfs_writer *w, struct sqfs_super *sb, struct ff_err *err)
@@ -137,9 +198,9 @@ static int finish(struct sqfs_writer *w, struct sqfs_super *sb, struct ff_err *e
 	sb->mod_time = t > (int64_t)UINT32_MAX ? UINT32_MAX : (uint32_t)t;
 	sb->block_size = w->block_size;
 	sb->block_log = block_log(w->block_size);
-	sb->fragment_count = w->frags.count;
+	sb->fragment_count = w->data.frags.count;
 	sb->compressor = (uint16_t)ff_comp_id(w->o->comp);
-	sb->id_count = (uint16_t)w->ids.count;
+	sb->id_count = (uint16_t)sqfs_id_table_count(&w->ids);
 	sb->root_inode = w->info[ff_tree_root(w->tree)->index].ref;
 	sb->bytes_used = w->sink.pos;
 	sqfs_super_encode(sb, raw);
@@ -172,29 +233,32 @@ static int build(struct sqfs_writer *w, struct ff_err *err)
 		return ff_err_set(err, ENOMEM, "out of memory for %u nodes", ff_tree_count(w->tree));
 	for (uint32_t i = 0; i <= ff_tree_count(w->tree); i++)
 		w->info[i].xattr = SQFS_INVALID_XATTR;
-	sqfs_meta_init(&w->inodes, sqfs_meta_ctx(w, w->o->raw_inodes));
-	sqfs_meta_init(&w->dirs, sqfs_meta_ctx(w, w->o->raw_inodes));
-	/* Everything that can refuse the tree runs before any data is read. */
-	if (sqfs_ids_collect(w, err) < 0 || sqfs_xattrs_collect(w, err) < 0 ||
-	    sqfs_inodes_number(w, err) < 0)
+	sqfs_dir_writer_init(&w->dirs, meta_ctx(w, w->o->raw_inodes), w->info);
+	if (collect(w, err) < 0)
 		return -1;
+	sqfs_inode_writer_init(&w->inodes, meta_ctx(w, w->o->raw_inodes), w->tree, w->info,
+			       &w->ids, &w->dirs, w->block_size, w->inode_count);
 	if (sqfs_sink_write(&w->sink, zero_super, sizeof(zero_super), err) < 0 ||
-	    (w->o->append ? sqfs_append_copy(w, &sb, err) : write_comp_opts(w, &sb, err)) < 0 ||
-	    sqfs_data_write(w, err) < 0 ||
-	    sqfs_inodes_write(w, err) < 0)
+	    (w->o->append ? sqfs_append_copy(&w->sink, w->o->append, &sb, err)
+			  : write_comp_opts(w, &sb, err)) < 0 ||
+	    sqfs_data_write(&w->data, err) < 0 ||
+	    sqfs_inode_writer_write(&w->inodes, &w->sink, w->data.fdata, err) < 0)
 		return -1;
-	sqfs_files_free(w);
+	w->st->n_dirs = w->inodes.n_dirs;
+	w->st->n_symlinks = w->inodes.n_symlinks;
+	w->st->n_special = w->inodes.n_special;
+	w->st->n_hardlinks = w->inodes.n_hardlinks;
+	sqfs_files_free(&w->data);
 	return finish(w, &sb, err);
 }
 
 static void release(struct sqfs_writer *w)
 {
-	sqfs_data_free(w);
-	sqfs_xattrs_free(w);
-	sqfs_ids_free(&w->ids);
-	sqfs_meta_free(&w->inodes);
-	sqfs_meta_free(&w->dirs);
-	ff_hmap_clear(&w->linked_written, NULL);
+	sqfs_data_free(&w->data);
+	sqfs_xattr_writer_free(w->xattrs);
+	sqfs_id_table_free(&w->ids);
+	sqfs_inode_writer_free(&w->inodes);
+	sqfs_dir_writer_free(&w->dirs);
 	free(w->info);
 	ff_comp_ctx_free(w->mctx);
 }
@@ -212,6 +276,8 @@ int ff_sqfs_write(const struct ff_tree *tree, const struct ff_sqfs_write_opts *o
 		return -1;
 	w.block_size = opts->block_size;
 	w.jobs = pick_jobs(opts->jobs);
+	w.data = (struct sqfs_data_writer){ .tree = tree, .o = opts, .st = w.st, .sink = &w.sink,
+					    .block_size = w.block_size, .jobs = w.jobs };
 	if (image_path) {
 		if (ff_outfile_open(&of, image_path, err) < 0)
 			return -1;

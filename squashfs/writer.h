@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The SquashFS 4.0 writer: builds an image from a finished tree/ tree.
  *
  *   ff_sqfs_write(tree, &opts, "out.sqfs", &stats, &err)

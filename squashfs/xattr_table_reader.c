@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Extended attributes: the xattr id table (header + index at
  * xattr_id_table) names, per inode xattr index, a list of key/value pairs in
  * the key/value metadata area starting at kv_start.  Values may be stored
@@ -6,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/endian.h"
 #include "squashfs/fs_reader.h"
 
 #define VALUE_MAX (64u * 1024u)
@@ -20,8 +21,8 @@ int sqfs_xattr_load(struct sqfs_rd *rd, uint64_t *first_block, struct ff_err *er
 		return 0;
 	if (sqfs_pread(rd, hdr, sizeof(hdr), pos, err) < 0)
 		return ff_err_prefix(err, "xattr id table header");
-	rd->xattr_kv_start = ff_get_le64(hdr);
-	rd->xattr_count = ff_get_le32(hdr + 8);
+	rd->xattr_kv_start = sqfs_get64(hdr, rd->sb.order);
+	rd->xattr_count = sqfs_get32(hdr + 8, rd->sb.order);
 	nblocks = ((uint64_t)rd->xattr_count * SQFS_XATTR_ID_SIZE + SQFS_META_SIZE - 1) /
 		  SQFS_META_SIZE;
 	if (rd->xattr_kv_start >= pos || nblocks * 8 > rd->size - pos - sizeof(hdr))
@@ -35,7 +36,7 @@ int sqfs_xattr_load(struct sqfs_rd *rd, uint64_t *first_block, struct ff_err *er
 	for (i = 0; i < nblocks; i++) {
 		if (sqfs_pread(rd, raw, 8, pos + sizeof(hdr) + i * 8, err) < 0)
 			return -1;
-		rd->xattr_blocks[i] = ff_get_le64(raw);
+		rd->xattr_blocks[i] = sqfs_get64(raw, rd->sb.order);
 		if (rd->xattr_blocks[i] < rd->xattr_kv_start || rd->xattr_blocks[i] >= pos)
 			return ff_err_set(err, EIO, "xattr id table: block %llu at %llu outside %llu..%llu",
 					  (unsigned long long)i,
@@ -59,7 +60,7 @@ static int read_id(struct sqfs_rd *rd, uint32_t idx, struct sqfs_xattr_id *id,
 
 	if (sqfs_meta_read(rd, &pos, raw, sizeof(raw), err) < 0)
 		return ff_err_prefix(err, "xattr id %u", idx);
-	sqfs_xattr_id_decode(raw, id);
+	sqfs_xattr_id_decode(raw, rd->sb.order, id);
 	return 0;
 }
 
@@ -77,15 +78,15 @@ static int read_value(struct sqfs_rd *rd, struct sqfs_mpos *pos, int ool, uint8_
 
 	if (sqfs_meta_read(rd, pos, raw, 4, err) < 0)
 		return -1;
-	*len = ff_get_le32(raw);
+	*len = sqfs_get32(raw, rd->sb.order);
 	if (ool) {
 		if (*len != 8 || sqfs_meta_read(rd, pos, raw, 8, err) < 0)
 			return ff_err_set(err, EIO, "out-of-line xattr value reference of %u bytes",
 					  *len);
-		far = kv_pos(rd, ff_get_le64(raw));
+		far = kv_pos(rd, sqfs_get64(raw, rd->sb.order));
 		if (far.offset >= SQFS_META_SIZE || sqfs_meta_read(rd, &far, raw, 4, err) < 0)
 			return ff_err_set(err, EIO, "out-of-line xattr value unreadable");
-		*len = ff_get_le32(raw);
+		*len = sqfs_get32(raw, rd->sb.order);
 		pos = &far;
 	}
 	if (*len > VALUE_MAX)
@@ -125,7 +126,7 @@ int sqfs_xattr_walk(struct sqfs_rd *rd, uint32_t idx, sqfs_xattr_fn fn, void *ct
 		uint32_t vlen;
 
 		if (sqfs_meta_read(rd, &pos, raw, sizeof(raw), err) < 0 ||
-		    sqfs_xattr_key_decode(raw, &k, err) < 0)
+		    sqfs_xattr_key_decode(raw, rd->sb.order, &k, err) < 0)
 			goto bad;
 		prefix = sqfs_xattr_prefix(k.type);
 		plen = strlen(prefix);

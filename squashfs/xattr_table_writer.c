@@ -1,57 +1,53 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Extended attributes: each distinct attribute set is written once as a
  * key/value list in its own metadata stream and gets one id; inodes with
  * the same set share the id.  A value longer than a reference that was
  * already stored is written out of line (a reference to the first copy).
  * Names outside user./trusted./security. cannot be stored: warned, skipped. */
-#include "squashfs/writer_priv.h"
+#include "squashfs/xattr_table_writer.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/endian.h"
+#include "common/hmap.h"
+#include "common/vec.h"
+#include "squashfs/format.h"
+#include "squashfs/meta_writer.h"
+#include "squashfs/node_info.h"
+#include "squashfs/table_writer.h"
 
 #define OOL_REF_SIZE 8
 
 struct sqfs_xattr_writer {
 	struct sqfs_meta_writer kv;
+	struct ff_comp_ctx *ctx;  /* the id table's compression, as the stream's */
+	ff_warn_fn warn;
+	void *warn_ctx;
 	struct ff_hmap sets;      /* encoded set -> id */
 	struct ff_hmap values;    /* value bytes -> reference of its record */
-	uint8_t *ids;             /* encoded id entries */
-	size_t n_ids, cap;
-	uint8_t *key;             /* scratch: the set being encoded */
-	size_t key_len, key_cap;
+	struct ff_vec ids;        /* encoded id entries, SQFS_XATTR_ID_SIZE each */
+	struct ff_vec key;        /* bytes, scratch: the set being encoded */
 };
 
 static int key_append(struct sqfs_xattr_writer *x, const void *p, size_t n,
 		      struct ff_err *err)
 {
-	if (x->key_len + n > x->key_cap) {
-		size_t cap = x->key_cap ? x->key_cap : 256;
-		uint8_t *q;
-
-		while (cap < x->key_len + n)
-			cap *= 2;
-		q = realloc(x->key, cap);
-		if (!q)
-			return ff_err_set(err, ENOMEM, "xattrs: out of memory");
-		x->key = q;
-		x->key_cap = cap;
-	}
-	memcpy(x->key + x->key_len, p, n);
-	x->key_len += n;
+	if (ff_vec_append(&x->key, p, n) < 0)
+		return ff_err_set(err, ENOMEM, "xattrs: out of memory");
 	return 0;
 }
 
 /* The set as bytes (type, name length, name, value length, value per pair)
  * used both as the dedup key and to write the list.  Returns pairs kept. */
-static int encode_set(struct sqfs_writer *w, const struct ff_node *n, struct ff_err *err)
+static int encode_set(struct sqfs_xattr_writer *x, const struct ff_node *n, struct ff_err *err)
 {
-	struct sqfs_xattr_writer *x = w->xattrs;
 	char path[4096];
 	int kept = 0;
 
-	x->key_len = 0;
+	x->key.len = 0;
 	for (uint32_t i = 0; i < n->n_xattrs; i++) {
 		const struct ff_xattr *a = &n->xattrs[i];
 		const char *suffix;
@@ -60,7 +56,7 @@ static int encode_set(struct sqfs_writer *w, const struct ff_node *n, struct ff_
 		size_t slen;
 
 		if (type < 0 || !*suffix) {
-			sqfs_warn(w, FF_WARN_IGNORED, "%s: xattr '%s' skipped: SquashFS stores only user., trusted. "
+			ff_warnf(x->warn, x->warn_ctx, FF_WARN_IGNORED, NULL, "%s: xattr '%s' skipped: SquashFS stores only user., trusted. "
 				  "and security. names", sqfs_node_name(n, path, sizeof(path)),
 				  a->name);
 			continue;
@@ -103,7 +99,7 @@ static int write_value(struct sqfs_xattr_writer *x, const uint8_t *v, uint32_t l
 static int write_set(struct sqfs_xattr_writer *x, uint32_t count, struct ff_err *err)
 {
 	uint64_t ref = sqfs_meta_ref(&x->kv), start = x->kv.raw_pos;
-	const uint8_t *p = x->key;
+	const uint8_t *p = x->key.data;
 	uint8_t entry[SQFS_XATTR_ID_SIZE];
 
 	for (uint32_t i = 0; i < count; i++) {
@@ -121,93 +117,82 @@ static int write_set(struct sqfs_xattr_writer *x, uint32_t count, struct ff_err 
 			return -1;
 		p = v + vlen;
 	}
-	if (x->n_ids == x->cap) {
-		size_t cap = x->cap ? x->cap * 2 : 64;
-		uint8_t *q = realloc(x->ids, cap * SQFS_XATTR_ID_SIZE);
-
-		if (!q)
-			return ff_err_set(err, ENOMEM, "xattrs: out of memory");
-		x->ids = q;
-		x->cap = cap;
-	}
 	sqfs_xattr_id_encode(&(struct sqfs_xattr_id){ ref, count, (uint32_t)(x->kv.raw_pos - start) },
 			     entry);
-	memcpy(x->ids + x->n_ids++ * SQFS_XATTR_ID_SIZE, entry, sizeof(entry));
+	if (ff_vec_push(&x->ids, entry) < 0)
+		return ff_err_set(err, ENOMEM, "xattrs: out of memory");
 	return 0;
 }
 
-static int node_xattrs(struct sqfs_writer *w, const struct ff_node *n, uint32_t *idx,
-		       struct ff_err *err)
+int sqfs_xattr_writer_add(struct sqfs_xattr_writer *x, const struct ff_node *n, uint32_t *idx,
+			  struct ff_err *err)
 {
-	struct sqfs_xattr_writer *x = w->xattrs;
-	int count = encode_set(w, n, err);
+	int count = encode_set(x, n, err);
 	uint64_t id;
 
 	*idx = SQFS_INVALID_XATTR;
 	if (count <= 0)
 		return count;
-	if (ff_hmap_find(&x->sets, x->key, x->key_len, &id)) {
+	if (ff_hmap_find(&x->sets, x->key.data, x->key.len, &id)) {
 		*idx = (uint32_t)id;
 		return 0;
 	}
-	id = x->n_ids;
-	if (ff_hmap_set(&x->sets, x->key, x->key_len, id) < 0)
+	id = x->ids.len;
+	if (ff_hmap_set(&x->sets, x->key.data, x->key.len, id) < 0)
 		return ff_err_set(err, ENOMEM, "xattrs: out of memory");
 	*idx = (uint32_t)id;
 	return write_set(x, (uint32_t)count, err);
 }
 
-int sqfs_xattrs_collect(struct sqfs_writer *w, struct ff_err *err)
+struct sqfs_xattr_writer *sqfs_xattr_writer_new(struct ff_comp_ctx *ctx, ff_warn_fn warn,
+						void *warn_ctx, struct ff_err *err)
 {
 	struct sqfs_xattr_writer *x = calloc(1, sizeof(*x));
 
-	w->xattrs = x;
-	if (!x)
-		return ff_err_set(err, ENOMEM, "xattrs: out of memory");
-	sqfs_meta_init(&x->kv, sqfs_meta_ctx(w, w->o->raw_xattrs));
-	for (struct ff_node *n = ff_tree_root(w->tree); n; n = ff_tree_next(w->tree, n)) {
-		if (n->link)
-			continue;
-		if (node_xattrs(w, n, &w->info[n->index].xattr, err) < 0)
-			return -1;
+	if (!x) {
+		ff_err_set(err, ENOMEM, "xattrs: out of memory");
+		return NULL;
 	}
-	w->st->n_xattr_ids = (uint32_t)x->n_ids;
-	return 0;
+	ff_vec_init(&x->ids, SQFS_XATTR_ID_SIZE);
+	ff_vec_init(&x->key, 1);
+	sqfs_meta_init(&x->kv, ctx);
+	x->ctx = ctx;
+	x->warn = warn;
+	x->warn_ctx = warn_ctx;
+	return x;
 }
 
-int sqfs_xattrs_write(struct sqfs_writer *w, uint64_t *pos, struct ff_err *err)
+uint32_t sqfs_xattr_writer_count(const struct sqfs_xattr_writer *x)
 {
-	struct sqfs_xattr_writer *x = w->xattrs;
+	return (uint32_t)x->ids.len;
+}
+
+int sqfs_xattr_writer_write(struct sqfs_xattr_writer *x, struct sqfs_sink *s, uint64_t *pos,
+			    struct ff_err *err)
+{
 	uint8_t hdr[SQFS_XATTR_TABLE_HEADER];
-	uint64_t kv_start, start = w->sink.pos;
+	uint64_t kv_start;
 
 	*pos = SQFS_INVALID_BLK;
-	if (!x->n_ids)
+	if (!x->ids.len)
 		return 0;
-	if (sqfs_meta_emit(&w->sink, &x->kv, &kv_start, err) < 0)
+	if (sqfs_meta_emit(s, &x->kv, &kv_start, err) < 0)
 		return -1;
 	ff_put_le64(hdr, kv_start);
-	ff_put_le32(hdr + 8, (uint32_t)x->n_ids);
+	ff_put_le32(hdr + 8, (uint32_t)x->ids.len);
 	ff_put_le32(hdr + 12, 0);
-	if (sqfs_table_write(&w->sink, sqfs_meta_ctx(w, w->o->raw_xattrs), x->ids,
-			     x->n_ids * SQFS_XATTR_ID_SIZE, hdr,
-			     sizeof(hdr), pos, err) < 0)
-		return -1;
-	w->st->xattr_table_bytes = w->sink.pos - start;
-	return 0;
+	return sqfs_table_write(s, x->ctx, x->ids.data, x->ids.len * SQFS_XATTR_ID_SIZE, hdr,
+				sizeof(hdr), pos, err);
 }
 
-void sqfs_xattrs_free(struct sqfs_writer *w)
+void sqfs_xattr_writer_free(struct sqfs_xattr_writer *x)
 {
-	struct sqfs_xattr_writer *x = w->xattrs;
-
 	if (!x)
 		return;
 	sqfs_meta_free(&x->kv);
 	ff_hmap_clear(&x->sets, NULL);
 	ff_hmap_clear(&x->values, NULL);
-	free(x->ids);
-	free(x->key);
+	ff_vec_free(&x->ids);
+	ff_vec_free(&x->key);
 	free(x);
-	w->xattrs = NULL;
 }

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # TAP helpers for integration tests (sourced by tests/integration/*.t).
 #
 #   plan N | ok COND_CMD... | is GOT WANT NAME | skip REASON NAME | done_testing

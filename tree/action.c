@@ -1,9 +1,12 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The mksquashfs action parser (see action.h): text to struct ff_action.
  *
  * Lexing follows mksquashfs' description: the special characters are
  * ( ) , @ ! && || and blanks; "..." quotes (only '\' is special inside);
  * a backslash outside quotes makes the next character ordinary. */
-#include "tree/tree_priv.h"
+#include "tree/action_priv.h"
+#include "tree/tree.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -412,21 +415,11 @@ int ff_actions_add(struct ff_actions *a, const char *text, enum ff_action_log lo
 	struct ff_action act = { .log = log };
 	struct lex lx = { .p = text, .text = text, .err = err };
 
-	if (a->n == a->cap) {
-		size_t cap = a->cap ? a->cap * 2 : 8;
-		struct ff_action *v = realloc(a->v, cap * sizeof(*v));
-
-		if (!v)
-			return ff_err_set(err, ENOMEM, "action: out of memory");
-		a->v = v;
-		a->cap = cap;
-	}
 	if (action_head(&lx, &act) == 0 && (act.expr = expression(&lx)) != NULL) {
 		skip_blanks(&lx);
 		if (*lx.p)
 			fail(&lx, "unexpected '%s' after the expression", lx.p);
-		else if ((act.text = strdup(text)) != NULL) {
-			a->v[a->n++] = act;
+		else if ((act.text = strdup(text)) != NULL && ff_vec_push(&a->v, &act) == 0) {
 			return 0;
 		} else {
 			ff_err_set(err, ENOMEM, "action: out of memory");
@@ -438,22 +431,26 @@ int ff_actions_add(struct ff_actions *a, const char *text, enum ff_action_log lo
 
 struct ff_actions *ff_actions_new(void)
 {
-	return calloc(1, sizeof(struct ff_actions));
+	struct ff_actions *a = malloc(sizeof(*a));
+
+	if (a)
+		ff_vec_init(&a->v, sizeof(struct ff_action));
+	return a;
 }
 
 void ff_actions_free(struct ff_actions *a)
 {
 	if (!a)
 		return;
-	for (size_t i = 0; i < a->n; i++)
-		action_clear(&a->v[i]);
-	free(a->v);
+	for (size_t i = 0; i < a->v.len; i++)
+		action_clear(FF_VEC_AT(&a->v, struct ff_action, i));
+	ff_vec_free(&a->v);
 	free(a);
 }
 
 size_t ff_actions_count(const struct ff_actions *a)
 {
-	return a ? a->n : 0;
+	return a ? a->v.len : 0;
 }
 
 struct file_ctx {

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* mksquashfs actions (-action, -action-file and their -log-, -true-,
  * -false- forms): "ACTION[(ARGS)] @ EXPRESSION", where the expression joins
  * tests with &&, || and ! (no precedence, left to right, as mksquashfs) and
@@ -11,8 +13,10 @@
  *            uid(N), gid(N), depth(N), true, false
  *   N is [<-|>+]NUMBER[K|M|G].
  *
- * Any other action or test is refused with a message naming it.  The parser
- * lives here; action_eval.c applies a list to a tree in ff_tree_finish. */
+ * Any other action or test is refused with a message naming it.  A unit of
+ * its own inside tree/: action.c parses, action_eval.c applies a list to a
+ * tree in ff_tree_finish (which is why it cannot sit above tree/); their
+ * shared types are in action_priv.h. */
 #ifndef FF_TREE_ACTION_H
 #define FF_TREE_ACTION_H
 
@@ -40,5 +44,11 @@ int ff_actions_add(struct ff_actions *a, const char *text, enum ff_action_log lo
 int ff_actions_add_file(struct ff_actions *a, const char *path, enum ff_action_log log,
 			struct ff_err *err);
 size_t ff_actions_count(const struct ff_actions *a);
+
+/* For ff_tree_finish (before hard links are resolved): exclude first,
+ * then chmod/uid/gid/guid, then prune.  Log lines go to the tree's
+ * opts.log. */
+struct ff_tree;
+int ff_actions_apply(struct ff_tree *tree, const struct ff_actions *a, struct ff_err *err);
 
 #endif

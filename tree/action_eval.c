@@ -1,7 +1,10 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Applying parsed mksquashfs actions (action.c) to a tree in
  * ff_tree_finish, in mksquashfs' stages: exclude, then chmod/uid/gid/guid
  * (and the accepted fragment), then prune.  Paths are relative to the root
  * without a leading '/'; the root's entries are at depth 1. */
+#include "tree/action_priv.h"
 #include "tree/tree_priv.h"
 
 #include <errno.h>
@@ -117,8 +120,8 @@ static int run_stage(struct eval *ev, const struct ff_actions *a, int stage)
 {
 	int removed = 0;
 
-	for (size_t i = 0; i < a->n; i++) {
-		const struct ff_action *act = &a->v[i];
+	for (size_t i = 0; i < a->v.len; i++) {
+		const struct ff_action *act = FF_VEC_AT(&a->v, struct ff_action, i);
 		int hit;
 
 		if (stage_of(act->kind) != stage)
@@ -215,7 +218,7 @@ int ff_actions_apply(struct ff_tree *tree, const struct ff_actions *a, struct ff
 	struct ff_node *n;
 
 	(void)err;
-	if (!a || !a->n)
+	if (!a || !a->v.len)
 		return 0;
 	for (int stage = 1; stage <= 3; stage++) {
 		/* mksquashfs changes the root too (it cannot exclude it) */

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The public tree API (<flashfs/fstree.h>): a struct ff_fstree is a
  * struct ff_tree, filled through the same node calls the spec and pseudo
  * file readers use, so a caller's entries obey the same rules as theirs. */

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Private to the library: what the writers' public API files
  * (squashfs/api_squashfs.c, yaffs2/api_yaffs2.c) need of a struct
  * ff_fstree (<flashfs/fstree.h>). */

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Option values of the mkfs programs.  Numbers go through the same
  * strict parser as spec and pseudo files (no sign, no blanks, no junk). */
 #include "tree/arg_value.h"
@@ -35,25 +37,32 @@ int ff_arg_size(const char *opt, const char *s, uint32_t min, uint32_t max, uint
 	return 0;
 }
 
+/* The syntax and the range get their own messages: "128KB" is no size,
+ * "3000" is a size but not a power of two. */
+int ff_arg_pow2(const char *opt, const char *s, uint32_t min, uint32_t max, uint32_t *out,
+		struct ff_err *err)
+{
+	uint64_t v;
+
+	if (ff_parse_size(s, &v) < 0)
+		return ff_err_set(err, EINVAL, "%s: '%s' is not a size (" FF_SIZE_SYNTAX ")",
+				  opt, s);
+	if (v < min || v > max || (v & (v - 1)))
+		return ff_err_set(err, EINVAL, "%s: '%s' is not a power of two from %u to %u "
+				  "bytes", opt, s, min, max);
+	*out = (uint32_t)v;
+	return 0;
+}
+
 int ff_arg_offset(const char *opt, const char *s, uint64_t *out, struct ff_err *err)
 {
-	size_t digits = strspn(s, "0123456789");
-	const char *suf = s + digits;
-	unsigned shift = !*suf ? 0 : strchr("Kk", *suf) ? 10 : strchr("Mm", *suf) ? 20
-		       : strchr("Gg", *suf) ? 30 : 99;
-	uint64_t v = 0;
+	uint64_t v;
 
-	if (digits == 0 || digits > 18 || shift == 99 || (*suf && suf[1]))
-		goto bad;
-	for (size_t i = 0; i < digits; i++)
-		v = v * 10 + (uint64_t)(s[i] - '0');
-	if (v > (UINT64_C(1) << (62 - shift)))
-		goto bad;
-	*out = v << shift;
+	if (ff_parse_size(s, &v) < 0 || v > (UINT64_C(1) << 62))
+		return ff_err_set(err, EINVAL, "%s: '%s' is not a byte offset up to 2^62 ("
+				  FF_SIZE_SYNTAX ")", opt, s);
+	*out = v;
 	return 0;
-bad:
-	return ff_err_set(err, EINVAL, "%s: '%s' is not a byte offset (a number, suffixes "
-			  "K, M and G allowed)", opt, s);
 }
 
 int ff_arg_time(const char *opt, const char *s, int64_t *out, struct ff_err *err)

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* mksquashfs options that fill in attributes no source gives: the defaults
  * for implied directories (-default-mode/-uid/-gid, -pd), the owners
  * pseudo definitions keep under -pseudo-override, and -xattrs-add. */
@@ -27,46 +29,34 @@ void ff_tree_implied_dir(const struct ff_tree *tree, struct ff_node *n)
 int ff_tree_keep_owner(struct ff_tree *tree, const char *path, uint32_t uid, uint32_t gid,
 		       struct ff_err *err)
 {
-	struct ff_owner_keep *k;
+	struct ff_owner_keep k = { .path = strdup(path), .uid = uid, .gid = gid };
 
-	if (tree->n_kept == tree->cap_kept) {
-		size_t cap = tree->cap_kept ? tree->cap_kept * 2 : 16;
-
-		k = realloc(tree->kept, cap * sizeof(*k));
-		if (!k)
-			return ff_err_set(err, ENOMEM, "-pseudo-override: out of memory");
-		tree->kept = k;
-		tree->cap_kept = cap;
-	}
-	k = &tree->kept[tree->n_kept];
-	if (!(k->path = strdup(path)))
+	if (!k.path || ff_vec_push(&tree->kept, &k) < 0) {
+		free(k.path);
 		return ff_err_set(err, ENOMEM, "-pseudo-override: out of memory");
-	k->uid = uid;
-	k->gid = gid;
-	tree->n_kept++;
+	}
 	return 0;
 }
 
 /* In definition order, so the last definition of a path wins. */
 void ff_tree_restore_owners(struct ff_tree *tree)
 {
-	for (size_t i = 0; i < tree->n_kept; i++) {
-		struct ff_node *n = ff_tree_lookup(tree, tree->kept[i].path);
+	for (size_t i = 0; i < tree->kept.len; i++) {
+		const struct ff_owner_keep *k = FF_VEC_AT(&tree->kept, struct ff_owner_keep, i);
+		struct ff_node *n = ff_tree_lookup(tree, k->path);
 
 		if (!n || n->link)
 			continue; /* excluded since, or a hard link (its primary counts) */
-		n->uid = tree->kept[i].uid + tree->opts.uid_gid_offset;
-		n->gid = tree->kept[i].gid + tree->opts.uid_gid_offset;
+		n->uid = k->uid + tree->opts.uid_gid_offset;
+		n->gid = k->gid + tree->opts.uid_gid_offset;
 	}
 }
 
 void ff_tree_free_owners(struct ff_tree *tree)
 {
-	for (size_t i = 0; i < tree->n_kept; i++)
-		free(tree->kept[i].path);
-	free(tree->kept);
-	tree->kept = NULL;
-	tree->n_kept = tree->cap_kept = 0;
+	for (size_t i = 0; i < tree->kept.len; i++)
+		free(FF_VEC_AT(&tree->kept, struct ff_owner_keep, i)->path);
+	ff_vec_free(&tree->kept);
 }
 
 static int b64_digit(char c)

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Reading a regular file's content for a builder: from the host file named
  * at scan time (opened on demand), from the caller's memory, or from the
  * tree's spool. */

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* File contents read ahead on a helper thread, in tree order.  A builder
  * that only formats and writes (mkfs.yaffs2) spends as much time copying
  * file data out of the page cache as it does copying pages into the image;

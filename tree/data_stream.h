@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* File contents of a finished tree, read ahead on a helper thread in the
  * tree's pre-order, in pieces of a fixed size. */
 #ifndef FF_TREE_DATA_STREAM_H

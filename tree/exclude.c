@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Excludes with mksquashfs -e/-ef semantics: a pattern is matched against
  * the path relative to the source root; excluding a directory excludes
  * everything below it, so a path is also excluded when one of its leading

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* A tree the caller fills in: the public face of the tree's node
  * operations, for libflashfs users and the bench (which describes a corpus
  * it already holds in memory).  Paths are normalised as spec-file paths

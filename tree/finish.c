@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* ff_tree_finish: the global rules applied once every source is in. */
 #include "tree/tree_priv.h"
 

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* An existing image as a source, for appending (mksquashfs' default when
  * the target is a SquashFS image): its objects are read through the one
  * read interface (common/fs.h), so this file knows no format.  Regular

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Reading a description file line by line; errors gain "FILE:LINE". */
 #include "tree/tree_priv.h"
 

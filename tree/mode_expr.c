@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* chmod-style mode expressions, as mksquashfs' -root-mode, -force-file-mode,
  * -force-dir-mode and the chmod action take them: an octal number, or
  * comma-separated clauses [ugoa]*[+-=][rwxXst]* (X: execute when the entry

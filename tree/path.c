@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Paths given by archives and description files: normalising them and
  * finding (or creating) their parent directory. */
 #include "tree/tree_priv.h"

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* mksquashfs pseudo file definitions (-pf FILE, -p LINE), squashfs-tools
  * 4.5 syntax:
  *

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The directory source: an lstat walk of a host directory (symlinks are
  * never followed), in sorted order so readdir order cannot change which name
  * of a hard-linked file becomes the primary. */
@@ -14,6 +16,8 @@
 #include <sys/sysmacros.h>
 #include <sys/xattr.h>
 #include <unistd.h>
+
+#include "common/vec.h"
 
 struct ino_ent {
 	dev_t dev;
@@ -69,16 +73,21 @@ static int inode_excluded(const struct scan *s, const struct stat *st)
 	return 0;
 }
 
+/* A directory's entry names (char *), sorted. */
 struct names {
-	char **v;
-	size_t n, cap;
+	struct ff_vec v;
 };
+
+static char *name_at(const struct names *nm, size_t i)
+{
+	return *FF_VEC_AT(&nm->v, char *, i);
+}
 
 static void free_names(struct names *nm)
 {
-	for (size_t i = 0; i < nm->n; i++)
-		free(nm->v[i]);
-	free(nm->v);
+	for (size_t i = 0; i < nm->v.len; i++)
+		free(name_at(nm, i));
+	ff_vec_free(&nm->v);
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -109,25 +118,19 @@ static int read_names(struct scan *s, struct names *nm)
 	DIR *d = opendir(s->path);
 	struct dirent *de;
 
-	memset(nm, 0, sizeof(*nm));
+	ff_vec_init(&nm->v, sizeof(char *));
 	if (!d)
 		return entry_problem(s, errno, "cannot open directory");
 	errno = 0;
 	while ((de = readdir(d))) {
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
-		if (nm->n == nm->cap) {
-			size_t cap = nm->cap ? nm->cap * 2 : 16;
-			char **v = realloc(nm->v, cap * sizeof(*v));
+		char *copy = strdup(de->d_name);
 
-			if (!v)
-				goto oom;
-			nm->v = v;
-			nm->cap = cap;
-		}
-		if (!(nm->v[nm->n] = strdup(de->d_name)))
+		if (!copy || ff_vec_push(&nm->v, &copy) < 0) {
+			free(copy);
 			goto oom;
-		nm->n++;
+		}
 	}
 	if (errno) {
 		int e = errno;
@@ -137,8 +140,8 @@ static int read_names(struct scan *s, struct names *nm)
 		return entry_problem(s, e, "cannot read directory");
 	}
 	closedir(d);
-	if (nm->n > 1) /* qsort(NULL, 0) is undefined even when empty */
-		qsort(nm->v, nm->n, sizeof(*nm->v), cmp_str);
+	if (nm->v.len > 1) /* qsort(NULL, 0) is undefined even when empty */
+		qsort(nm->v.data, nm->v.len, sizeof(char *), cmp_str);
 	return 0;
 oom:
 	closedir(d);
@@ -443,8 +446,8 @@ static int scan_entries(struct scan *s, struct ff_node *dir, struct names *nm)
 		if (ff_node_set_src(dir, s->path, s->err))
 			return -1;
 	}
-	for (size_t i = 0; i < nm->n; i++)
-		if (scan_one(s, dir, nm->v[i]))
+	for (size_t i = 0; i < nm->v.len; i++)
+		if (scan_one(s, dir, name_at(nm, i)))
 			return -1;
 	return 0;
 }

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* mksquashfs -sort files: "PATH PRIORITY" per line, priority -32768..32767,
  * higher placed first.  PATH is relative to the image root; a directory's
  * priority applies to everything below it unless a later line says

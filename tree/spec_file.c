@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Spec files (docs/spec-format.md): gen_init_cpio / gensquashfs style lines
  *
  *   dir PATH MODE UID GID            file PATH MODE UID GID [SOURCE]

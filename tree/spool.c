@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The spool: one unlinked temporary file in $TMPDIR holding the contents of
  * tar members and pseudo-file command output, so nothing large is ever kept
  * in memory.  Regions are reserved up front and written with pwrite, which

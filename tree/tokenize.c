@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Splitting one line of a description file into words, with shell-like
  * double quotes and backslash escapes so names may hold blanks and any
  * byte but NUL. */

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The tree object: creation, the (parent, name) hash used while building,
  * lookup and pre-order iteration. */
 #include "tree/tree_priv.h"
@@ -288,6 +290,7 @@ struct ff_tree *ff_tree_new(const struct ff_tree_opts *opts, struct ff_err *err)
 	if (!tree)
 		goto oom;
 	tree->spool_fd = -1;
+	ff_vec_init(&tree->kept, sizeof(struct ff_owner_keep));
 	if (opts) {
 		tree->opts = *opts;
 	} else {

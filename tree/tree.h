@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The source-tree model shared by mkfs.squashfs and mkfs.yaffs2.
  *
  * A tree is filled from a host directory, a tar stream, spec files and
@@ -187,6 +189,9 @@ int ff_tree_add_paths(struct ff_tree *tree, int (*next)(void *ctx, const char **
 /* path "-" reads stdin; gzip/xz/zstd/bzip2-less containers are detected. */
 int ff_tree_add_tar(struct ff_tree *tree, const char *path, struct ff_err *err);
 int ff_tree_add_spec(struct ff_tree *tree, const char *spec_path, struct ff_err *err);
+/* A makedevs device table (Buildroot's device_table.txt, mkfs.jffs2 -D):
+ * NAME TYPE MODE UID GID MAJOR MINOR START INC COUNT lines (device_table.c). */
+int ff_tree_add_device_table(struct ff_tree *tree, const char *path, struct ff_err *err);
 /* mksquashfs -pf pseudo-file definitions, and -p single lines. */
 int ff_tree_add_pseudo_file(struct ff_tree *tree, const char *path, struct ff_err *err);
 int ff_tree_add_pseudo_line(struct ff_tree *tree, const char *line, struct ff_err *err);
@@ -246,6 +251,20 @@ int ff_mode_expr_check(const char *opt, const char *expr, struct ff_err *err);
 
 /* Checks that re_text compiles as an extended regular expression. */
 int ff_xattr_regex_check(const char *opt, const char *re_text, struct ff_err *err);
+
+/* The longest name of one entry. */
+#define FF_NAME_MAX 255
+
+/* The child of dir named by the len bytes at name (one component), or NULL. */
+struct ff_node *ff_tree_child(struct ff_tree *tree, struct ff_node *dir,
+			      const char *name, size_t len);
+
+/* line_file.c: call fn for every line of a text file (or "-" = stdin), the
+ * newline stripped; an error from fn is prefixed with "FILE:LINE".  For
+ * the tree's spec, pseudo, sort and action files and the mkfs programs'
+ * exclude files. */
+typedef int (*ff_line_fn)(void *ctx, const char *line, unsigned lineno, struct ff_err *err);
+int ff_lines_each(const char *path, ff_line_fn fn, void *ctx, struct ff_err *err);
 
 /* Reading content: pread-style, bounded memory. */
 struct ff_data;

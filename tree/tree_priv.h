@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Private to tree/: the tree's internals shared by its sources (directory
  * scan, tar, spec, pseudo and sort files).  Builders use tree.h only. */
 #ifndef FF_TREE_TREE_PRIV_H
@@ -7,10 +9,10 @@
 #include <stdint.h>
 
 #include "common/hmap.h"
+#include "common/vec.h"
 #include "tree/action.h"
+#include "tree/arg_value.h"
 #include "tree/tree.h"
-
-#define FF_NAME_MAX 255
 
 struct ff_tree {
 	struct ff_tree_opts opts;
@@ -28,17 +30,15 @@ struct ff_tree {
 	const struct ff_dir_defaults *implied;
 	/* -pseudo-override: the owners pseudo definitions gave, restored
 	 * after --all-root/--force-uid/--force-gid (attr_opts.c). */
-	struct ff_owner_keep *kept;
-	size_t n_kept, cap_kept;
+	struct ff_vec kept;         /* struct ff_owner_keep, definition order */
 	int spool_fd;             /* -1 until a source needs it */
 	uint64_t spool_end;
 	int finished;
 	int numbered;             /* every node's index is its pre-order number */
 };
 
-/* tree.c: node lookup and creation.  Names are one component. */
-struct ff_node *ff_tree_child(struct ff_tree *tree, struct ff_node *dir,
-			      const char *name, size_t len);
+/* tree.c: node creation (lookup, ff_tree_child, is in tree.h).  Names
+ * are one component. */
 struct ff_node *ff_tree_add_child(struct ff_tree *tree, struct ff_node *dir,
 				  const char *name, size_t len, uint32_t mode,
 				  struct ff_err *err);
@@ -151,58 +151,12 @@ struct ff_tokens {
 int ff_tokenize(const char *line, struct ff_tokens *t, struct ff_err *err);
 void ff_tokens_free(struct ff_tokens *t);
 
-/* line_file.c: call fn for every line of a text file (or "-" = stdin), the
- * newline stripped; an error from fn is prefixed with "FILE:LINE". */
-typedef int (*ff_line_fn)(void *ctx, const char *line, unsigned lineno, struct ff_err *err);
-int ff_lines_each(const char *path, ff_line_fn fn, void *ctx, struct ff_err *err);
 
 /* spool.c: copy everything readable from fd into a new spool region. */
 int ff_spool_append_fd(struct ff_tree *tree, int fd, uint64_t *off, uint64_t *size,
 		       struct ff_err *err);
 
-/* action.c / action_eval.c: a parsed mksquashfs action list. */
-enum ff_act_op { FF_ACT_AND, FF_ACT_OR, FF_ACT_NOT, FF_ACT_TEST };
-enum ff_act_test {
-	FF_T_NAME, FF_T_PATHNAME, FF_T_SUBPATHNAME, FF_T_TYPE, FF_T_SIZE, FF_T_FILESIZE,
-	FF_T_DIRSIZE, FF_T_PERM, FF_T_UID, FF_T_GID, FF_T_DEPTH, FF_T_TRUE, FF_T_FALSE,
-};
-enum ff_act_kind { FF_A_EXCLUDE, FF_A_PRUNE, FF_A_CHMOD, FF_A_UID, FF_A_GID, FF_A_GUID,
-		   FF_A_FRAGMENT };
-
-struct ff_act_expr {
-	enum ff_act_op op;
-	struct ff_act_expr *l, *r;  /* NOT uses l */
-	enum ff_act_test test;
-	char *pattern;              /* name, pathname, subpathname; perm's mode text */
-	int cmp;                    /* -1 less, 0 equal, 1 greater; perm: 0 exact, '-' all, '/' any */
-	uint64_t num;
-	uint32_t mode;              /* type: S_IFMT value */
-};
-
-struct ff_action {
-	enum ff_act_kind kind;
-	enum ff_action_log log;
-	char *text;                 /* the action as given, for messages */
-	char *arg;                  /* chmod mode text, fragment name */
-	uint32_t uid, gid;
-	struct ff_act_expr *expr;
-};
-
-struct ff_actions {
-	struct ff_action *v;
-	size_t n, cap;
-};
-
-/* Apply the actions to a tree being finished (before hard links are
- * resolved): exclude first, then chmod/uid/gid/guid, then prune.  Log lines
- * go to opts.log. */
-int ff_actions_apply(struct ff_tree *tree, const struct ff_actions *a, struct ff_err *err);
-
 /* xattr_filter.c: -xattrs-exclude / -xattrs-include on every node. */
 int ff_xattr_filter_apply(struct ff_tree *tree, struct ff_err *err);
-
-/* Numbers in spec and pseudo files. */
-int ff_parse_u32(const char *s, int base, uint32_t max, uint32_t *out);
-int ff_parse_i64(const char *s, int64_t *out);
 
 #endif

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* mksquashfs -xattrs-exclude REGEX and -xattrs-include REGEX: drop the
  * extended attributes whose full name ("user.comment") matches, or does not
  * match, a POSIX extended regular expression. */

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Values written in description files: numbers, and xattr values given
  * as "0x" hex (for binary ones such as security.capability) or as text. */
 #include "tree/tree_priv.h"

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* UBI's CRC through zlib.  zlib's crc32(c, buf) runs the reflected CRC-32
  * register from ~c and returns the register inverted; the kernel's
  * crc32_le(seed, buf) runs the same register from seed and returns it as

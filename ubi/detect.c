@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The geometry of an image to read, from its EC headers: they give the
  * VID header and data offsets, and the distance between two of them the
  * PEB size.  In a raw NAND dump (each page followed by its OOB, as
@@ -30,7 +32,7 @@ static int ec_at(struct ff_ubi_image *img, uint64_t off, struct ff_ubi_ec_hdr *h
 
 	if (off + sizeof(buf) > img->size)
 		return -1;
-	if (pread(img->fd, buf, sizeof(buf), (off_t)(img->offset + off)) != (ssize_t)sizeof(buf))
+	if (ff_bsrc_pread(img->src, buf, sizeof(buf), off) != (ssize_t)sizeof(buf))
 		return -1;
 	return ff_ubi_ec_hdr_decode(buf, h) == FF_UBI_HDR_OK ? 0 : -1;
 }

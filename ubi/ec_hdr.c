@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The erase-counter header: first bytes of every PEB UBI has formatted.
  *   0 magic "UBI#"  4 version  5 pad[3]  8 ec (be64)  16 vid_hdr_offset
  *  20 data_offset  24 image_seq  28 pad[32]  60 hdr_crc over bytes 0..59 */

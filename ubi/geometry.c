@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Where the headers and data sit in a PEB.  The EC header takes the first
  * sub-page (NAND allows a partial write of one), the VID header the next
  * sub-page unless told otherwise, and data starts at the first min. I/O

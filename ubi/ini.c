@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* ubinize's reading of its configuration file: each section with mode=ubi
  * becomes a volume, checked in the order ubinize checks it.  Image paths
  * are relative to the working directory, as in ubinize. */

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* ubinize's configuration file: one [section] per volume with the keys
  * mode=ubi, image, vol_id, vol_size, vol_type, vol_name, vol_alignment and
  * vol_flags (autoresize | skip-check).  Parsed as mtd-utils' iniparser

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The ini syntax of ubinize's configuration files, as mtd-utils' iniparser
  * reads it, into sections of keys that remember their line numbers. */
 #include <ctype.h>

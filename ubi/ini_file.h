@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The ini syntax alone (see ini.h for what ubinize makes of it). */
 #ifndef FF_UBI_INI_FILE_H
 #define FF_UBI_INI_FILE_H

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The UBI on-flash format (the kernel's drivers/mtd/ubi/ubi-media.h): the
  * erase-counter header at the start of every PEB, the volume-identifier
  * header at the VID offset of every mapped PEB, and the volume table kept

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Opening and closing a scanned UBI image; the problem list; the summary. */
 #include <errno.h>
 #include <stdarg.h>
@@ -37,11 +39,9 @@ static int pread_all(const struct ff_ubi_image *img, uint32_t peb, uint64_t pos,
 		     size_t len, struct ff_err *err)
 {
 	while (len) {
-		ssize_t r = pread(img->fd, p, len, (off_t)pos);
-		if (r < 0 && errno == EINTR)
-			continue;
+		ssize_t r = ff_bsrc_pread(img->src, p, len, pos);
 		if (r <= 0)
-			return ff_err_sys(err, r < 0 ? errno : EIO, "PEB %u: read at offset %llu",
+			return ff_err_sys(err, r < 0 ? (int)-r : EIO, "PEB %u: read at offset %llu",
 					  peb, (unsigned long long)pos);
 		p += r;
 		len -= (size_t)r;
@@ -55,7 +55,7 @@ static int pread_all(const struct ff_ubi_image *img, uint32_t peb, uint64_t pos,
 int ff_ubi_read_peb(const struct ff_ubi_image *img, uint32_t peb, uint32_t off, void *buf,
 		    size_t len, struct ff_err *err)
 {
-	uint64_t base = img->offset + (uint64_t)peb * img->raw_peb;
+	uint64_t base = (uint64_t)peb * img->raw_peb;
 	uint8_t *p = buf;
 
 	if (!img->oob_size)
@@ -75,7 +75,7 @@ int ff_ubi_read_peb(const struct ff_ubi_image *img, uint32_t peb, uint32_t off, 
 
 int ff_ubi_peb_marked_bad(const struct ff_ubi_image *img, uint32_t peb, struct ff_err *err)
 {
-	uint64_t pos = img->offset + (uint64_t)peb * img->raw_peb + img->page_size;
+	uint64_t pos = (uint64_t)peb * img->raw_peb + img->page_size;
 	uint8_t oob[1024];
 	uint32_t n = img->oob_size < sizeof(oob) ? img->oob_size : (uint32_t)sizeof(oob);
 
@@ -95,7 +95,7 @@ static void reset(struct ff_ubi_image *img)
 	free(img->lebs);
 	free(img->vols);
 	free(img->peb_buf);
-	*img = (struct ff_ubi_image){.fd = img->fd, .offset = img->offset, .size = img->size};
+	*img = (struct ff_ubi_image){.src = img->src, .size = img->size};
 }
 
 static int try_layout(struct ff_ubi_image *img, const struct ff_ubi_layout *l, uint32_t peb_size,
@@ -136,22 +136,16 @@ static int open_layouts(struct ff_ubi_image *img, const struct ff_ubi_hint *hint
 	return -1;
 }
 
-int ff_ubi_open(int fd, uint64_t offset, const struct ff_ubi_hint *hint,
-		struct ff_ubi_image **out, struct ff_err *err)
+int ff_ubi_open(struct ff_bsrc *src, const struct ff_ubi_hint *hint, struct ff_ubi_image **out,
+		struct ff_err *err)
 {
 	struct ff_ubi_image *img = calloc(1, sizeof(*img));
-	struct stat st;
 
 	*out = NULL;
 	if (!img)
 		return ff_err_set(err, ENOMEM, "out of memory");
-	img->fd = fd;
-	img->offset = offset;
-	if (fstat(fd, &st) < 0 || (uint64_t)st.st_size < offset) {
-		free(img);
-		return ff_err_set(err, EINVAL, "image shorter than the offset");
-	}
-	img->size = (uint64_t)st.st_size - offset;
+	img->src = ff_bsrc_ref(src);
+	img->size = src->size;
 	if (open_layouts(img, hint, err) < 0) {
 		ff_ubi_close(img);
 		return -1;
@@ -165,6 +159,7 @@ void ff_ubi_close(struct ff_ubi_image *img)
 	if (!img)
 		return;
 	reset(img);
+	ff_bsrc_unref(img->src);
 	free(img);
 }
 

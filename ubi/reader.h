@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Reading a UBI image (what ubinize writes, a dump of a UBI partition
  * without OOB, or a raw NAND dump with each page followed by its OOB, as
  * `nanddump -o` writes it) as the kernel attaches one: blocks whose OOB
@@ -14,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/bsrc.h"
 #include "common/error.h"
 #include "ubi/media.h"
 
@@ -45,12 +48,12 @@ struct ff_ubi_hint {
 	uint32_t peb_size, page_size, oob_size;
 };
 
-/* Scans the image in fd from offset (fd stays the caller's).  hint may be
+/* Scans the image in src (which it holds a reference to).  hint may be
  * NULL.  The PEB size is detected as the distance to the next EC header of
  * the same image; a layout (plain or page + OOB) is taken when its volume
  * table reads sound. */
-int ff_ubi_open(int fd, uint64_t offset, const struct ff_ubi_hint *hint,
-		struct ff_ubi_image **out, struct ff_err *err);
+int ff_ubi_open(struct ff_bsrc *src, const struct ff_ubi_hint *hint, struct ff_ubi_image **out,
+		struct ff_err *err);
 void ff_ubi_close(struct ff_ubi_image *img);
 
 size_t ff_ubi_volume_count(const struct ff_ubi_image *img);
@@ -59,6 +62,9 @@ const struct ff_ubi_volume *ff_ubi_volume_at(const struct ff_ubi_image *img, siz
  * the one named "rootfs".  -1 with a message listing the volumes. */
 int ff_ubi_volume_select(const struct ff_ubi_image *img, const char *sel, size_t *index,
 			 struct ff_err *err);
+/* The volume's bytes as a byte source read in place (unmapped LEBs of a
+ * dynamic volume read as erased 0xFF bytes).  img must outlive it. */
+struct ff_bsrc *ff_ubi_volume_src(const struct ff_ubi_image *img, size_t i, struct ff_err *err);
 /* Writes the volume's size bytes to out_fd at its current position
  * (unmapped LEBs of a dynamic volume as erased 0xFF bytes). */
 int ff_ubi_volume_copy(const struct ff_ubi_image *img, size_t i, int out_fd,

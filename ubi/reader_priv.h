@@ -1,7 +1,10 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The scanned image, shared by the reader's files. */
 #ifndef FF_UBI_READER_PRIV_H
 #define FF_UBI_READER_PRIV_H
 
+#include "common/bsrc.h"
 #include "ubi/reader.h"
 
 /* One PEB holding a LEB: where, and its VID header. */
@@ -11,9 +14,8 @@ struct ff_ubi_leb {
 };
 
 struct ff_ubi_image {
-	int fd;
-	uint64_t offset;        /* the image starts here in fd */
-	uint64_t size;          /* bytes from offset to the end */
+	struct ff_bsrc *src;    /* the image, from its first byte (one reference) */
+	uint64_t size;          /* src->size */
 	uint32_t peb_size, vid_hdr_offs, data_offs, leb_size, image_seq, version;
 	uint32_t pebs, erased_pebs, bad_pebs, old_copies;
 	/* A raw NAND dump: each page_size bytes of data followed by oob_size

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The attach scan: every PEB's EC and VID headers, then one winning copy
  * per LEB, as the kernel's attach does it. */
 #include <errno.h>

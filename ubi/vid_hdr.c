@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The volume-identifier header: which LEB of which volume a PEB holds.
  *   0 magic "UBI!"  4 version  5 vol_type  6 copy_flag  7 compat
  *   8 vol_id  12 lnum  16 pad[4]  20 data_size  24 used_ebs  28 data_pad

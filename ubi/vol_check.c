@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The rules a set of volumes must follow before anything is written: the
  * ones ubinize enforces, plus what would make it divide by zero. */
 #include <errno.h>

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Volumes as the volume table names them, with the LEBs the scan found:
  * which one to open, and its bytes. */
 #include <errno.h>

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The volume table, read from the layout volume's two LEBs.  A record is
  * checked as the kernel checks it; the first sound copy is used, and a
  * copy that is damaged or differs is reported. */

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* One record of the volume table (172 bytes; the table fills the layout
  * volume's LEBs with min(128, LEB size / 172) of them, empty slots zeroed
  * but with their CRC).

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The UBI image writer.  Every PEB is written whole: EC header, VID header,
  * the LEB's data, 0xFF to the end (erased flash), so the image can be
  * written to a NAND partition page by page.  The volume table is known

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Building a UBI image the way mtd-utils' ubinize does, byte for byte: the
  * layout volume in PEBs 0 and 1, then each volume's LEBs in the order they
  * are given, one PEB per LEB, nothing written for unused PEBs. */

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The public YAFFS2 writer (<flashfs/yaffs2.h>): geometry and layout from
  * the options, then ff_y2_write_file as mkfs.yaffs2 calls it. */
 #include <errno.h>

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Completeness of an image that carries our end record (end_record.h).
  * The checks run only while the image is as our writer left it: a later
  * writer (the kernel's driver, garbage collection) writes blocks with

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Finding an image's geometry, tag layout and byte order.  Every candidate
  * (from the open options, or the common geometries) is judged on the same
  * window of the image (its first bytes that are not all erased): the
@@ -36,6 +38,7 @@ struct window {
 	uint8_t *buf;
 	uint64_t start;  /* image offset of buf[0] */
 	uint64_t len;
+	uint64_t bytes;  /* the whole image's */
 };
 
 /* 16-byte tags in the OOB leave the next 12 bytes erased; where they are
@@ -66,8 +69,8 @@ static int header_plausible(const struct cand *c, const uint8_t *raw, const stru
 {
 	struct ff_y2_obj_header oh;
 
-	if (ff_y2_obj_header_decode_len(raw, ff_y2_obj_header_len(c->lay.chunk_bytes), c->big,
-					&oh, NULL))
+	if (ff_y2_obj_header_decode_len(raw, ff_y2_obj_header_len(c->lay.chunk_bytes),
+					ff_y2_hdr_big(c->big), &oh, NULL))
 		return 0;
 	return !t->has_extra || (oh.parent_id == t->extra_parent && oh.type == t->extra_type);
 }
@@ -82,7 +85,7 @@ static int page_plausible(const struct cand *c, const uint8_t *raw)
 	ff_y2_page_get_tags(&c->lay, raw, tb);
 	if (!plain_tail_erased(c, raw))
 		return -1;
-	r = ff_y2_tags_unpack(tb, c->big, c->lay.tags_size == FF_Y2_TAGS_SIZE_ECC, &t);
+	r = ff_y2_tags_unpack(tb, ff_y2_tags_big(c->big), c->lay.tags_size == FF_Y2_TAGS_SIZE_ECC, &t);
 	if (r == FF_Y2_TAGS_ERASED)
 		return 0;
 	if (r == FF_Y2_TAGS_UNFIXED || t.seq < FF_Y2_SEQ_LOWEST || t.seq > FF_Y2_SEQ_HIGHEST ||
@@ -95,7 +98,10 @@ static int page_plausible(const struct cand *c, const uint8_t *raw)
 
 /* Score: chunks explained minus twice the implausible pages in the window,
  * or -1 when more than one page in five is implausible (a dump may hold a
- * few damaged pages; a wrong candidate makes most pages nonsense). */
+ * few damaged pages; a wrong candidate makes most pages nonsense).  Doubled,
+ * plus one where the image is a whole number of the candidate's pages: an
+ * image of one or two chunks is explained as well under any page size whose
+ * first pages coincide, and then the one that leaves no partial page wins. */
 static int score(const struct window *w, const struct cand *c)
 {
 	uint64_t raw = c->lay.raw_page;
@@ -112,14 +118,16 @@ static int score(const struct window *w, const struct cand *c)
 		else
 			good += k;
 	}
-	return bad * 4 > good ? -1 : good - 2 * bad;
+	if (bad * 4 > good)
+		return -1;
+	return 2 * (good - 2 * bad) + (w->bytes % raw == 0);
 }
 
 struct axes {
 	uint32_t pages[6], n_pages;
 	const char *layouts[3];
 	uint32_t n_layouts;
-	int bigs[2], n_bigs;
+	int bigs[4], n_bigs;
 	int tag_eccs[2], n_tag_eccs;
 };
 
@@ -140,12 +148,16 @@ static void fill_axes(const struct ff_yaffs2_opts *o, struct axes *a)
 	else
 		for (int i = 0; i < 3; i++)
 			a->layouts[a->n_layouts++] = std_layouts[i];
-	if (o && o->big_endian >= 0) {
-		a->bigs[a->n_bigs++] = o->big_endian;
-	} else {
+	/* The headers' order is what "endian" means to a user; the tags may
+	 * follow it or not (mkyaffs2image -c). */
+	if (!o || o->big_endian != 1)
 		a->bigs[a->n_bigs++] = 0;
-		a->bigs[a->n_bigs++] = 1;
-	}
+	if (!o || o->big_endian != 0)
+		a->bigs[a->n_bigs++] = FF_Y2_BIG_BOTH;
+	if (!o || o->big_endian != 0)
+		a->bigs[a->n_bigs++] = FF_Y2_BIG_HDR;
+	if (!o || o->big_endian != 1)
+		a->bigs[a->n_bigs++] = FF_Y2_BIG_TAGS;
 	a->tag_eccs[a->n_tag_eccs++] = 1;
 	a->tag_eccs[a->n_tag_eccs++] = 0;
 }
@@ -153,9 +165,13 @@ static void fill_axes(const struct ff_yaffs2_opts *o, struct axes *a)
 static void try_oobs(const struct window *w, const struct ff_yaffs2_opts *o, struct cand *c,
 		     const char *layout, int tecc, struct cand *best, int *best_score)
 {
-	uint32_t oobs[2];
+	uint32_t oobs[4];
 	size_t n = ff_nand_oob_sizes(c->lay.geom.page_size, oobs);
 
+	/* Large pages also come with little spare: 4096+64, 4096+32. */
+	for (uint32_t d = 64; d <= 128; d *= 2)
+		if (c->lay.geom.page_size / d >= 16)
+			oobs[n++] = c->lay.geom.page_size / d;
 	if (o && o->oob_size) {
 		oobs[0] = o->oob_size;
 		n = 1;
@@ -179,7 +195,7 @@ static void try_oobs(const struct window *w, const struct ff_yaffs2_opts *o, str
 
 /* Pages per block: the largest power of two that every observed block start
  * (a change of sequence number) and the page count are multiples of. */
-static uint32_t guess_ppb(int fd, uint64_t offset, uint64_t bytes, const struct cand *c,
+static uint32_t guess_ppb(struct ff_bsrc *src, uint64_t offset, uint64_t bytes, const struct cand *c,
 			  uint8_t *buf)
 {
 	uint64_t pages = bytes / c->lay.raw_page, limit = pages < 65536 ? pages : 65536;
@@ -190,11 +206,11 @@ static uint32_t guess_ppb(int fd, uint64_t offset, uint64_t bytes, const struct 
 		uint8_t tb[FF_Y2_TAGS_SIZE_ECC];
 		struct ff_y2_tags t;
 
-		if (pread(fd, buf, c->lay.raw_page, (off_t)(offset + p * c->lay.raw_page)) !=
+		if (ff_bsrc_pread(src, buf, c->lay.raw_page, offset + p * c->lay.raw_page) !=
 		    (ssize_t)c->lay.raw_page)
 			break;
 		ff_y2_page_get_tags(&c->lay, buf, tb);
-		if (ff_y2_tags_unpack(tb, c->big, c->lay.tags_size == FF_Y2_TAGS_SIZE_ECC, &t) !=
+		if (ff_y2_tags_unpack(tb, ff_y2_tags_big(c->big), c->lay.tags_size == FF_Y2_TAGS_SIZE_ECC, &t) !=
 		    FF_Y2_TAGS_OK)
 			continue;
 		if (last_seq && t.seq != last_seq)
@@ -207,14 +223,14 @@ static uint32_t guess_ppb(int fd, uint64_t offset, uint64_t bytes, const struct 
 }
 
 /* Read the window at w->start (shorter at the end of the image). */
-static void read_window(int fd, uint64_t offset, uint64_t bytes, struct window *w)
+static void read_window(struct ff_bsrc *src, uint64_t offset, uint64_t bytes, struct window *w)
 {
 	uint64_t want = bytes - w->start < WINDOW_BYTES ? bytes - w->start : WINDOW_BYTES;
 
 	w->len = 0;
 	while (w->len < want) {
-		ssize_t got = pread(fd, w->buf + w->len, want - w->len,
-				    (off_t)(offset + w->start + w->len));
+		ssize_t got = ff_bsrc_pread(src, w->buf + w->len, want - w->len,
+					    offset + w->start + w->len);
 
 		if (got <= 0)
 			break; /* judge what could be read */
@@ -223,15 +239,16 @@ static void read_window(int fd, uint64_t offset, uint64_t bytes, struct window *
 }
 
 /* The first window that is not entirely erased (or the last one tried). */
-static int first_window(int fd, uint64_t offset, uint64_t bytes, struct window *w,
+static int first_window(struct ff_bsrc *src, uint64_t offset, uint64_t bytes, struct window *w,
 			struct ff_err *err)
 {
 	w->start = w->len = 0;
+	w->bytes = bytes;
 	w->buf = malloc(WINDOW_BYTES);
 	if (!w->buf)
 		return ff_err_set(err, ENOMEM, "out of memory");
 	for (int i = 0; i < MAX_ERASED_WINDOWS; i++) {
-		read_window(fd, offset, bytes, w);
+		read_window(src, offset, bytes, w);
 		if (!ff_all_bytes(w->buf, w->len, 0xff) || w->len < WINDOW_BYTES ||
 		    w->start + w->len >= bytes)
 			break;
@@ -260,18 +277,18 @@ static void find_best(const struct window *w, const struct ff_yaffs2_opts *opts,
 				}
 }
 
-int ff_y2_detect(int fd, uint64_t offset, uint64_t bytes, const struct ff_yaffs2_opts *opts,
+int ff_y2_detect(struct ff_bsrc *src, uint64_t offset, uint64_t bytes, const struct ff_yaffs2_opts *opts,
 		 struct ff_y2_layout *lay, int *big, struct ff_err *err)
 {
 	struct window w;
 	struct cand best;
 	int best_score = 0;
 
-	if (first_window(fd, offset, bytes, &w, err))
+	if (first_window(src, offset, bytes, &w, err))
 		return -1;
 	memset(&best, 0, sizeof(best));
 	find_best(&w, opts, &best, &best_score);
-	if (best_score < 1) {
+	if (best_score < 2) {
 		free(w.buf);
 		return ff_err_set(err, EINVAL, "no YAFFS2 geometry, tag layout and byte order"
 				  " fits the %llu bytes at offset %llu (%llu bytes in all)",
@@ -282,7 +299,7 @@ int ff_y2_detect(int fd, uint64_t offset, uint64_t bytes, const struct ff_yaffs2
 	*big = best.big;
 	/* The window buffer (WINDOW_BYTES) holds a page of any geometry. */
 	lay->geom.pages_per_block = opts && opts->pages_per_block ? opts->pages_per_block
-				    : guess_ppb(fd, offset, bytes, &best, w.buf);
+				    : guess_ppb(src, offset, bytes, &best, w.buf);
 	free(w.buf);
 	return 0;
 }

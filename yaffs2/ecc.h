@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The two ECCs YAFFS2 images use, written from their documented algorithms
  * (no Debian library provides them):
  *  - the YAFFS "other" ECC over the 16 packed-tags bytes (column parity plus

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The completeness record our writer keeps in the root directory's header.
  *
  * A YAFFS2 image has no superblock and no object count, so an image cut on

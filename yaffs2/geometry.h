@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* NAND geometry for YAFFS2 images: page (chunk) size, OOB (spare) size and
  * pages per erase block, either given explicitly or from a chip preset. */
 #ifndef FF_YAFFS2_GEOMETRY_H

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The facts `flashfs info` shows for a YAFFS2 image, in a stable order. */
 #include <stdio.h>
 
@@ -31,7 +33,9 @@ static void put_geometry(const struct ff_y2_scan *s, ff_info_fn fn, void *ctx)
 	ff_info_uint(fn, ctx, "tags_bytes", l->tags_size);
 	ff_info_bool(fn, ctx, "tags_ecc", l->tags_size == 28);
 	ff_info_str(fn, ctx, "header_tags", header_style(s));
-	ff_info_str(fn, ctx, "endian", s->big ? "big" : "little");
+	ff_info_str(fn, ctx, "endian", s->big == FF_Y2_BIG_BOTH ? "big" : !s->big ? "little"
+				       : ff_y2_hdr_big(s->big) ? "big (tags little-endian)"
+							       : "little (tags big-endian)");
 }
 
 void ff_y2_info(const struct ff_y2_scan *s, ff_info_fn fn, void *ctx)

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The 512-byte YAFFS2 object header (struct yaffs_obj_hdr), the first
  * chunk of every object.  Field offsets (bytes):
  *   0 type  4 parent_obj_id  8 sum (unused, 0xffff)  10 name[256]

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Turning the scanned objects into a directory tree the way the kernel's
  * yaffs does after a scan: hard links point at their target, objects under
  * the unlinked/deleted pseudo directories are gone, orphans go to

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 #include "yaffs2/oob_layout.h"
 
 #include "yaffs2/obj_header.h"
@@ -155,8 +157,16 @@ int ff_y2_layout_init(struct ff_y2_layout *lay, const struct ff_y2_geom *geom,
 	memset(lay, 0, sizeof(*lay));
 	lay->geom = *geom;
 	if (ff_y2_geom_check(geom, err) || parse_kind(kind, &lay->kind, err) ||
-	    parse_ecc(ecc, &lay->ecc, err) || mtd_regions(lay, err))
+	    parse_ecc(ecc, &lay->ecc, err))
 		return -1;
+	/* The MTD view matters to the linux layout only: tags at OOB offset 0
+	 * (mkyaffs2image's 4096+32 pages) need no room for the driver's ECC. */
+	if (mtd_regions(lay, err)) {
+		if (lay->kind == FF_Y2_LAYOUT_LINUX)
+			return -1;
+		lay->n_mtd_free = lay->n_ecc_regions = 0;
+		ff_err_clear(err);
+	}
 	lay->tags_size = tags_ecc ? FF_Y2_TAGS_SIZE_ECC : FF_Y2_TAGS_SIZE_PLAIN;
 	for (uint32_t i = 0; i < lay->n_mtd_free; i++)
 		lay->mtd_free_bytes += lay->mtd_free[i].len;

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Where YAFFS2 tags sit in a raw NAND page, and how an image page maps to
  * what MTD_OPS_AUTO_OOB hands a file system.
  *

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The read interface (common/fs.h) over a finished scan.  Everything is
  * immutable after open and data is read with pread, so every operation is
  * safe from several threads. */
@@ -142,12 +144,11 @@ static ssize_t read_chunk_part(struct ff_fs *fs, const struct ff_y2_obj *o, uint
 	if (have > n)
 		have = n;
 	if (have) {
-		uint64_t pos = s->offset + (uint64_t)c->page * s->lay.raw_page + in;
-		ssize_t got = pread(s->fd, buf, have, (off_t)pos);
+		uint64_t pos = (uint64_t)c->page * s->lay.raw_page + in;
+		struct ff_err err = {0};
 
-		if (got != (ssize_t)have) {
-			ff_fs_log(fs, "object %u: chunk %u: short read at offset %llu", o->id,
-				  c->chunk_id, (unsigned long long)pos);
+		if (ff_bsrc_read(s->src, buf, have, pos, &err) < 0) {
+			ff_fs_log(fs, "object %u: chunk %u: %s", o->id, c->chunk_id, err.msg);
 			return -EIO;
 		}
 	}
@@ -213,7 +214,7 @@ static int walk_xattrs(struct ff_fs *fs, const struct ff_y2_obj *o, struct ff_xa
 	ret = ff_y2_read_page_data(s, o->hdr_page, page, &err);
 	if (!ret)
 		ret = ff_y2_xattr_walk(page + FF_Y2_OBJ_HEADER_SIZE,
-				       s->lay.chunk_bytes - FF_Y2_OBJ_HEADER_SIZE, s->big,
+				       s->lay.chunk_bytes - FF_Y2_OBJ_HEADER_SIZE, ff_y2_hdr_big(s->big),
 				       ff_xattr_query_visit, w, &err);
 	free(page);
 	if (ret < 0) {
@@ -286,8 +287,7 @@ static void y2_close(struct ff_fs *fs)
 	struct y2fs *y = Y(fs);
 
 	ff_y2_scan_free(&y->s);
-	if (y->s.fd >= 0)
-		close(y->s.fd);
+	ff_bsrc_unref(y->s.src);
 	free(y);
 }
 
@@ -308,44 +308,63 @@ static const struct ff_fs_ops y2_ops = {
 	.close = y2_close,
 };
 
-static int open_file(const char *path, const struct ff_open_opts *opts, int *fd,
-		     uint64_t *bytes, struct ff_err *err)
+const struct ff_yaffs2_opts *ff_yaffs2_opts_of(const struct ff_open_opts *o,
+					       struct ff_yaffs2_opts *buf)
 {
-	uint64_t size = 0, off = opts ? opts->offset : 0;
+	const struct ff_flash_hint *h = o ? &o->flash : NULL;
 
-	*fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (*fd < 0)
-		return ff_err_sys(err, errno, "%s", path);
-	if (ff_fd_size(*fd, &size) < 0 || size < off) {
-		close(*fd);
-		*fd = -1;
-		return ff_err_set(err, EINVAL, "%s: offset %llu is past the end", path,
-				  (unsigned long long)off);
-	}
-	*bytes = size - off;
-	return 0;
+	if (!h || (!h->page_size && !h->oob_size && !h->pages_per_block && !h->oob_layout &&
+		   !h->tags && h->byte_order == FF_ORDER_DETECT))
+		return NULL;
+	*buf = (struct ff_yaffs2_opts){
+		h->page_size, h->oob_size, h->pages_per_block, h->oob_layout, h->tags,
+		h->byte_order == FF_ORDER_DETECT ? -1 : h->byte_order == FF_ORDER_BIG,
+	};
+	return buf;
+}
+
+/* The file at path from opts->offset on, as a byte source. */
+static struct ff_bsrc *open_file(const char *path, const struct ff_open_opts *opts,
+				 struct ff_err *err)
+{
+	struct ff_bsrc *file = ff_bsrc_open(path, err), *src;
+
+	if (!file)
+		return NULL;
+	src = ff_bsrc_window(file, opts ? opts->offset : 0, UINT64_MAX, err);
+	ff_bsrc_unref(file);
+	return src;
 }
 
 int ff_yaffs2_probe(const char *path, const struct ff_open_opts *opts)
 {
-	struct ff_y2_layout lay;
-	uint64_t bytes;
-	int fd, big, ok;
+	struct ff_bsrc *src = open_file(path, opts, NULL);
+	int ok;
 
-	if (open_file(path, opts, &fd, &bytes, NULL))
+	if (!src)
 		return 0;
-	ok = ff_y2_detect(fd, opts ? opts->offset : 0, bytes, opts ? opts->yaffs2 : NULL, &lay,
-			  &big, NULL) == 0;
-	close(fd);
+	ok = ff_yaffs2_probe_src(src, opts);
+	ff_bsrc_unref(src);
 	return ok;
+}
+
+int ff_yaffs2_probe_src(struct ff_bsrc *src, const struct ff_open_opts *opts)
+{
+	struct ff_yaffs2_opts y2o;
+	struct ff_y2_layout lay;
+	int big;
+
+	return ff_y2_detect(src, 0, src->size, ff_yaffs2_opts_of(opts, &y2o), &lay, &big, NULL) == 0;
 }
 
 /* A YAFFS2 image starts with an object header (its first chunk is the
  * header of an object under the root); only where one decodes is the
  * costlier geometry detection tried. */
-int ff_yaffs2_probe_at(int fd, uint64_t off, uint64_t size, const uint8_t *buf, size_t len,
+int ff_yaffs2_probe_at(struct ff_bsrc *src, uint64_t off, const uint8_t *buf, size_t len,
 		       const struct ff_open_opts *opts)
 {
+	struct ff_yaffs2_opts y2o;
+	uint64_t size = src->size;
 	struct ff_y2_obj_header oh;
 	struct ff_y2_layout lay;
 	int big;
@@ -354,14 +373,29 @@ int ff_yaffs2_probe_at(int fd, uint64_t off, uint64_t size, const uint8_t *buf, 
 	    (ff_y2_obj_header_decode_len(buf, FF_Y2_OBJ_HEADER_MIN, 0, &oh, NULL) &&
 	     ff_y2_obj_header_decode_len(buf, FF_Y2_OBJ_HEADER_MIN, 1, &oh, NULL)))
 		return -1;
-	return ff_y2_detect(fd, off, size - off, opts ? opts->yaffs2 : NULL, &lay, &big,
+	return ff_y2_detect(src, off, size - off, ff_yaffs2_opts_of(opts, &y2o), &lay, &big,
 			    NULL) == 0;
 }
 
 int ff_yaffs2_open(const char *path, const struct ff_open_opts *opts, struct ff_fs **fs,
 		   struct ff_err *err)
 {
+	struct ff_bsrc *src = open_file(path, opts, err);
+	int rc;
+
+	*fs = NULL;
+	if (!src)
+		return -1;
+	rc = ff_yaffs2_open_src(src, opts, fs, err);
+	ff_bsrc_unref(src);
+	return rc;
+}
+
+int ff_yaffs2_open_src(struct ff_bsrc *src, const struct ff_open_opts *opts, struct ff_fs **fs,
+		       struct ff_err *err)
+{
 	struct y2fs *y = calloc(1, sizeof(*y));
+	struct ff_yaffs2_opts y2o;
 
 	*fs = NULL;
 	if (!y)
@@ -369,16 +403,12 @@ int ff_yaffs2_open(const char *path, const struct ff_open_opts *opts, struct ff_
 	y->fs.ops = &y2_ops;
 	y->fs.log = opts ? opts->log : NULL;
 	y->fs.log_ctx = opts ? opts->log_ctx : NULL;
-	y->s.offset = opts ? opts->offset : 0;
-	if (open_file(path, opts, &y->s.fd, &y->s.image_bytes, err)) {
-		free(y);
-		return -1;
-	}
-	if (ff_y2_detect(y->s.fd, y->s.offset, y->s.image_bytes, opts ? opts->yaffs2 : NULL,
-			 &y->s.lay, &y->s.big,
+	y->s.src = ff_bsrc_ref(src);
+	y->s.image_bytes = src->size;
+	if (ff_y2_detect(src, 0, src->size, ff_yaffs2_opts_of(opts, &y2o), &y->s.lay, &y->s.big,
 			 err) ||
 	    ff_y2_scan_run(&y->s, err)) {
-		ff_err_prefix(err, "%s", path);
+		ff_err_prefix(err, "%s", src->name);
 		y2_close(&y->fs);
 		return -1;
 	}

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 #include "yaffs2/scan.h"
 
 #include <errno.h>
@@ -9,6 +11,7 @@
 #include <unistd.h>
 
 #include "common/nand.h"
+#include "common/vec.h"
 #include "yaffs2/tags.h"
 
 #define READ_PAGES 256
@@ -38,12 +41,10 @@ void ff_y2_scan_problem(struct ff_y2_scan *s, const char *fmt, ...)
 int ff_y2_read_page_data(const struct ff_y2_scan *s, uint32_t page, uint8_t *buf,
 			 struct ff_err *err)
 {
-	uint64_t off = s->offset + (uint64_t)page * s->lay.raw_page;
-	ssize_t got = pread(s->fd, buf, s->lay.chunk_bytes, (off_t)off);
+	uint64_t off = (uint64_t)page * s->lay.raw_page;
 
-	if (got != (ssize_t)s->lay.chunk_bytes)
-		return ff_err_sys(err, got < 0 ? errno : EIO, "page %u: short read at offset %llu",
-				  page, (unsigned long long)off);
+	if (ff_bsrc_read(s->src, buf, s->lay.chunk_bytes, off, err) < 0)
+		return ff_err_prefix(err, "page %u", page);
 	return 0;
 }
 
@@ -58,21 +59,6 @@ static int block_is_bad(const struct ff_y2_scan *s, const uint8_t *raw)
 					l->geom.page_size);
 }
 
-static int push_rec(struct rec **v, size_t *n, size_t *cap, const struct rec *r)
-{
-	if (*n == *cap) {
-		size_t nc = *cap ? *cap * 2 : 1024;
-		struct rec *nv = realloc(*v, nc * sizeof(**v));
-
-		if (!nv)
-			return -1;
-		*v = nv;
-		*cap = nc;
-	}
-	(*v)[(*n)++] = *r;
-	return 0;
-}
-
 static int tags_to_rec(struct ff_y2_scan *s, uint32_t page, const uint8_t *raw, struct rec *r)
 {
 	uint8_t tb[FF_Y2_TAGS_SIZE_ECC];
@@ -80,7 +66,7 @@ static int tags_to_rec(struct ff_y2_scan *s, uint32_t page, const uint8_t *raw, 
 	enum ff_y2_tags_result res;
 
 	ff_y2_page_get_tags(&s->lay, raw, tb);
-	res = ff_y2_tags_unpack(tb, s->big, s->lay.tags_size == FF_Y2_TAGS_SIZE_ECC, &t);
+	res = ff_y2_tags_unpack(tb, ff_y2_tags_big(s->big), s->lay.tags_size == FF_Y2_TAGS_SIZE_ECC, &t);
 	if (res == FF_Y2_TAGS_ERASED)
 		return 0;
 	if (res == FF_Y2_TAGS_FIXED)
@@ -110,7 +96,7 @@ static int tags_to_rec(struct ff_y2_scan *s, uint32_t page, const uint8_t *raw, 
 }
 
 static int pass1_pages(struct ff_y2_scan *s, uint8_t *buf, uint32_t first, uint32_t n,
-		       struct rec **v, size_t *nv, size_t *cap)
+		       struct ff_vec *recs)
 {
 	uint32_t ppb = s->lay.geom.pages_per_block;
 	int bad = 0;
@@ -133,17 +119,17 @@ static int pass1_pages(struct ff_y2_scan *s, uint8_t *buf, uint32_t first, uint3
 			s->st.erased_pages++;
 			continue;
 		}
-		if (push_rec(v, nv, cap, &r))
+		if (ff_vec_push(recs, &r))
 			return -1;
 	}
 	return 0;
 }
 
 /* Pass 1: the tags of every page, read sequentially. */
-static int pass1(struct ff_y2_scan *s, struct rec **v, size_t *nv, struct ff_err *err)
+static int pass1(struct ff_y2_scan *s, struct ff_vec *recs, struct ff_err *err)
 {
 	uint64_t pages = s->image_bytes / s->lay.raw_page;
-	size_t cap = 0, bufsz = (size_t)READ_PAGES * s->lay.raw_page;
+	size_t bufsz = (size_t)READ_PAGES * s->lay.raw_page;
 	uint8_t *buf = malloc(bufsz);
 	int ret = 0;
 
@@ -158,16 +144,13 @@ static int pass1(struct ff_y2_scan *s, struct rec **v, size_t *nv, struct ff_err
 	for (uint64_t p = 0; p < pages && !ret; p += READ_PAGES) {
 		uint32_t n = (uint32_t)(pages - p < READ_PAGES ? pages - p : READ_PAGES);
 		size_t len = (size_t)n * s->lay.raw_page;
-		ssize_t got = pread(s->fd, buf, len, (off_t)(s->offset + p * s->lay.raw_page));
-
-		if (got != (ssize_t)len)
-			ret = ff_err_sys(err, got < 0 ? errno : EIO, "short read at page %llu",
-					 (unsigned long long)p);
-		else if (pass1_pages(s, buf, (uint32_t)p, n, v, nv, &cap))
+		if (ff_bsrc_read(s->src, buf, len, p * s->lay.raw_page, err) < 0)
+			ret = ff_err_prefix(err, "page %llu", (unsigned long long)p);
+		else if (pass1_pages(s, buf, (uint32_t)p, n, recs))
 			ret = ff_err_set(err, ENOMEM, "out of memory");
 	}
 	free(buf);
-	s->st.used_pages = *nv;
+	s->st.used_pages = recs->len;
 	return ret;
 }
 
@@ -273,7 +256,8 @@ static int apply_header(struct ff_y2_scan *s, const struct rec *r, uint8_t *buf,
 
 	if (ff_y2_read_page_data(s, r->page, buf, err))
 		return -1;
-	if (ff_y2_obj_header_decode_len(buf, ff_y2_obj_header_len(s->lay.chunk_bytes), s->big,
+	if (ff_y2_obj_header_decode_len(buf, ff_y2_obj_header_len(s->lay.chunk_bytes),
+					ff_y2_hdr_big(s->big),
 					&oh, &e2)) {
 		ff_y2_scan_problem(s, "page %u: object %u: %s; header ignored", r->page, r->obj_id, e2.msg);
 		return 0;
@@ -383,22 +367,21 @@ static int check_complete(struct ff_y2_scan *s, const struct rec *v, size_t n,
 
 int ff_y2_scan_run(struct ff_y2_scan *s, struct ff_err *err)
 {
-	struct rec *v = NULL;
-	size_t n = 0;
+	struct ff_vec recs = FF_VEC_INIT(struct rec); /* one per used page */
 	int ret;
 
 	s->objs = calloc(FF_Y2_OBJID_MAX + 1, sizeof(*s->objs));
 	s->problems = calloc(FF_Y2_MAX_PROBLEMS, sizeof(*s->problems));
 	if (!s->objs || !s->problems)
 		return ff_err_set(err, ENOMEM, "out of memory");
-	ret = pass1(s, &v, &n, err);
+	ret = pass1(s, &recs, err);
 	if (!ret)
-		ret = pass2(s, v, n, err);
+		ret = pass2(s, recs.data, recs.len, err);
 	if (!ret)
 		ret = ff_y2_tree_build(s, err);
 	if (!ret)
-		ret = check_complete(s, v, n, err);
-	free(v);
+		ret = check_complete(s, recs.data, recs.len, err);
+	ff_vec_free(&recs);
 	return ret;
 }
 

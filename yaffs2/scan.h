@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The YAFFS2 full scan, as the kernel mounts: every page's tags are read,
  * pages are taken in (sequence number, position) order so the newest copy
  * of each chunk wins, headers are applied in that order (deletions,
@@ -9,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/bsrc.h"
 #include "common/error.h"
 #include "common/fs.h"
 #include "yaffs2/end_record.h"
@@ -57,11 +60,10 @@ struct ff_y2_scan_stats {
 };
 
 struct ff_y2_scan {
-	int fd;
-	uint64_t offset;          /* image start in the file */
-	uint64_t image_bytes;
+	struct ff_bsrc *src;      /* the image from its first byte (one reference) */
+	uint64_t image_bytes;     /* src->size */
 	struct ff_y2_layout lay;
-	int big;
+	int big;                  /* FF_Y2_BIG_* bits */
 	struct ff_y2_obj **objs;  /* indexed by id, FF_Y2_OBJID_MAX + 1 entries */
 	struct ff_y2_scan_stats st;
 	struct ff_y2_end_record rec; /* from the newest root header, if ours */
@@ -70,6 +72,21 @@ struct ff_y2_scan {
 };
 
 #define FF_Y2_MAX_PROBLEMS 1000
+
+/* The byte orders of an image, as bits: tags and object headers may
+ * differ, as in Aleph One's own mkyaffs2image -c, which writes big-endian
+ * headers beside little-endian tags (its tag swap is compiled out). */
+#define FF_Y2_BIG_TAGS 1
+#define FF_Y2_BIG_HDR 2
+#define FF_Y2_BIG_BOTH (FF_Y2_BIG_TAGS | FF_Y2_BIG_HDR)
+static inline int ff_y2_tags_big(int big)
+{
+	return !!(big & FF_Y2_BIG_TAGS);
+}
+static inline int ff_y2_hdr_big(int big)
+{
+	return !!(big & FF_Y2_BIG_HDR);
+}
 
 /* Newer drivers address 22 bits of chunk ids (older ones and our writer 20,
  * FF_Y2_MAX_CHUNK_ID): the scan and detection accept the larger range. */
@@ -106,7 +123,7 @@ struct ff_yaffs2_opts;
 
 /* Detection: fill lay/big from opts (yaffs2/reader.h; NULL = detect all) or by trying known geometries, layouts
  * and byte orders on a sample of pages.  Returns 0, or -1 with err. */
-int ff_y2_detect(int fd, uint64_t offset, uint64_t bytes, const struct ff_yaffs2_opts *opts,
+int ff_y2_detect(struct ff_bsrc *src, uint64_t offset, uint64_t bytes, const struct ff_yaffs2_opts *opts,
 		 struct ff_y2_layout *lay, int *big, struct ff_err *err);
 
 #endif

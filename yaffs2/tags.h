@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* YAFFS2 packed tags: sequence number, object id, chunk id and byte count
  * (16 bytes), optionally followed by the 12-byte tags ECC (col_parity at
  * 16, 3 pad bytes, line_parity at 20, line_parity_prime at 24).

@@ -1,6 +1,9 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* ff_y2_write_file: a YAFFS2 image streamed into an atomic output file,
  * through a stream container when one is named; shared by mkfs.yaffs2 and
  * libflashfs's ff_yaffs2_write. */
+#include <errno.h>
 #include <fcntl.h>
 
 #include "common/outfile.h"
@@ -55,6 +58,16 @@ int ff_y2_write_file(const struct ff_tree *tree, struct ff_y2_write_opts *wo, co
 	wo->sink_ctx = &o;
 	if (ff_y2_write(tree, wo, stats, err))
 		goto fail;
+	if (wo->max_blocks && stats->blocks > wo->max_blocks) {
+		uint64_t over = stats->blocks - wo->max_blocks;
+
+		ff_err_set(err, EFBIG, "the image needs %llu erase blocks, the chip has %llu: "
+			   "%llu blocks (%llu KiB of pages) too many",
+			   (unsigned long long)stats->blocks, (unsigned long long)wo->max_blocks,
+			   (unsigned long long)over, (unsigned long long)(over *
+			   wo->layout.geom.pages_per_block * wo->layout.geom.page_size >> 10));
+		goto fail;
+	}
 	cs = o.cs;
 	o.cs = NULL;
 	if (cs && ff_cstream_close(cs, err))

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Building a YAFFS2 image from a finished tree/tree.h tree.
  *
  * Objects get ids from 257 up in tree order (1 is the root, 2 lost+found
@@ -30,6 +32,9 @@ struct ff_y2_write_opts {
 	void *sink_ctx;
 	void (*progress)(void *ctx, uint64_t objects_done, uint64_t objects_total);
 	void *progress_ctx;
+	/* ff_y2_write_file: an image of more erase blocks is refused (the
+	 * chip's size; 0 = no limit), and nothing is written. */
+	uint64_t max_blocks;
 };
 
 struct ff_y2_write_stats {

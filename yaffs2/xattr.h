@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Extended attributes in the header chunk, after the 512-byte object
  * header, laid out as the Linux yaffs driver's name/value store does:
  * records of { int32 record size (including these 4 bytes), name, NUL,

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # write_etc DIR — the generated /etc of the embedded sample rootfs (sourced
 # by make-embedded-rootfs.sh).  Plain text a small board really carries.
 

@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # make-embedded-rootfs.sh [OUTDIR] — the bundled embedded sample rootfs:
 # Debian's busybox-static with its applet links, a generated /etc (users,
 # inittab, fstab, init scripts), some text and a few shared libraries from

@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # bench-mkfs.sh — mkfs.squashfs against mksquashfs in the same run: for each
 # corpus and codec at mksquashfs' default level with 128 KiB blocks, the
 # median wall time of BENCH_RUNS (5) builds, the two tools taking turns so

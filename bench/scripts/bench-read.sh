@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # bench-read.sh — whole-image extraction: `flashfs extract` against
 # `unsquashfs -d` with the same number of processors, on images of each
 # corpus built by mksquashfs (every codec the kernel mounts; 128K blocks).

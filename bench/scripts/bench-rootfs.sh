@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # bench-rootfs.sh [DIR] — a Debian bookworm minbase rootfs made with
 # debootstrap (~30 s, ~200 MB), the realistic corpus for `flashfs bench` and
 # the bench-* targets.  Cached: a finished DIR (marked by DIR/.complete) is

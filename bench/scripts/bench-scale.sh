@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # bench-scale.sh — many small files (issue 18): trees of 10k, 100k and 1M
 # small config files in N/1000 directories (gen-small-tree.py: the same
 # bytes on every run, made once under build/scale/ on the file system the

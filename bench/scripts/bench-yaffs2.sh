@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # bench-yaffs2.sh — mkfs.yaffs2 (2K pages + 64 OOB) against the floor of
 # writing the same number of bytes with dd (bs=1M, fsync, the same file
 # system), the two taking turns BENCH_RUNS (5) times so that a change of

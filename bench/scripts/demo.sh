@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # demo.sh — the project's main job on the bundled embedded rootfs:
 #   1. create the rootfs (bench/rootfs/make-embedded-rootfs.sh)
 #   2. build it as SquashFS with every codec (mkfs.squashfs)

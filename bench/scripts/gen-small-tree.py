@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 """gen-small-tree.py N DIR: N small config files (about 60-700 bytes each, all
 different, text) spread evenly over N/1000 directories d000..d999, every
 byte and name a function of N and the file's number, so the tree is the same

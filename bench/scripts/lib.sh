@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # Helpers for the bench-*.sh scripts: timing with peak RSS, medians,
 # corpora.  Sourced; FF_BIN names our programs.
 

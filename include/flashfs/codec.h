@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* libflashfs: the codecs, one block at a time.
  *
  * The codecs are the ones SquashFS knows: "gzip", "lzo", "lzma", "xz",

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* libflashfs: errors, and the attribute that marks the public API.
  *
  * Every function that can fail takes a `struct ff_error *err` as its last

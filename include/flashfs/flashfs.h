@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* libflashfs: read and build SquashFS and YAFFS2 images.
  *
  * One header per object; this one includes them all:
@@ -6,6 +8,7 @@
  *   <flashfs/version.h>   ff_version()
  *   <flashfs/reader.h>    struct ff_reader: open any image (format detected),
  *                         walk it, stat, readlink, xattrs, read files
+ *   <flashfs/extract.h>   ff_extract(): unpack any image into a directory
  *   <flashfs/fstree.h>    struct ff_fstree: the tree to build an image from,
  *                         filled entry by entry or scanned from a directory
  *                         or a tar archive
@@ -21,6 +24,7 @@
 #include <flashfs/error.h>
 #include <flashfs/version.h>
 #include <flashfs/reader.h>
+#include <flashfs/extract.h>
 #include <flashfs/fstree.h>
 #include <flashfs/squashfs.h>
 #include <flashfs/yaffs2.h>

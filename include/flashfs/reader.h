@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* libflashfs: reading an image.
  *
  *   struct ff_reader *r;
@@ -31,7 +33,24 @@
 
 struct ff_reader;
 
+/* What the caller knows of the flash an image was made for (a NAND dump,
+ * a YAFFS2 image, UBI); every field 0 or NULL = detect it. */
+enum ff_flash_order { FF_FLASH_ORDER_DETECT, FF_FLASH_ORDER_LITTLE, FF_FLASH_ORDER_BIG };
+struct ff_flash_geometry {
+	uint32_t page_size;       /* NAND page (YAFFS2 chunk) bytes */
+	uint32_t oob_size;        /* spare bytes per page in a dump with OOB */
+	uint32_t pages_per_block;
+	uint32_t erase_size;      /* erase block (UBI PEB, JFFS2 erase block) */
+	enum ff_flash_order byte_order;
+	const char *oob_layout;   /* YAFFS2 tags: "linux", "offset0", "inband" */
+	const char *tags;         /* YAFFS2 headers: "kernel", "classic" */
+};
+
+/* Options carry their own size (set by ff_reader_options_init): a program
+ * built against an older, shorter struct keeps working with a newer
+ * library, which gives the fields it does not know their defaults. */
 struct ff_reader_options {
+	size_t size;          /* set by ff_reader_options_init */
 	uint64_t offset;      /* the image starts this many bytes into the file */
 	uint64_t cache_bytes; /* decoded-block cache budget; 0 = the default */
 	/* Called with a one-line description whenever a damaged structure is
@@ -39,10 +58,17 @@ struct ff_reader_options {
 	 * may be called from any thread.  NULL = not told. */
 	void (*log)(void *ctx, const char *message);
 	void *log_ctx;
+	/* Containers with volumes (UBI): the volume to open, by name or ID
+	 * ("rootfs_b", "1"); NULL = the only volume, or the one named rootfs. */
+	const char *volume;
+	struct ff_flash_geometry flash;
 };
 
-/* Fills *opts with the defaults: offset 0, default cache, no log. */
-FF_API void ff_reader_options_init(struct ff_reader_options *opts);
+/* Sets opts->size to size (pass sizeof(*opts)) and every option to its
+ * default: offset 0, default cache, no log, the volume and the geometry
+ * detected.  (FLASHFS_0.3; the FLASHFS_0.1 form without size, for the
+ * shorter struct of 0.2, stays in the library for programs built then.) */
+FF_API void ff_reader_options_init(struct ff_reader_options *opts, size_t size);
 
 /* opts may be NULL (the defaults).  Returns 0 and *reader, or -1 with err
  * ("PATH: not a SquashFS or YAFFS2 image (or a compressed one)", ...). */

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* libflashfs: writing a SquashFS 4.0 image.
  *
  * The image mounts with the Linux kernel's driver (`mount -o loop`) and

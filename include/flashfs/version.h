@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* libflashfs: the library's version.
  *
  * The shared library's soname carries the major number
@@ -10,9 +12,9 @@
 #include <flashfs/error.h>
 
 #define FF_VERSION_MAJOR 0
-#define FF_VERSION_MINOR 1
+#define FF_VERSION_MINOR 3
 #define FF_VERSION_PATCH 0
-#define FF_VERSION_STRING "0.1.0"
+#define FF_VERSION_STRING "0.3.0"
 
 /* The version of the library actually loaded, "MAJOR.MINOR.PATCH"; compare
  * it with FF_VERSION_STRING to see what the program was built against. */

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* libflashfs: writing a YAFFS2 image.
  *
  * The image is a sequence of raw NAND pages, page data then OOB, as

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # Helpers for scenario scripts running in the test guest (busybox sh).
 #
 #   result ok|fail NAME [REASON]   report one test result
@@ -134,5 +136,16 @@ same_manifest() {
 		return 0
 	fi
 	diff "$2" /tmp/manifest.got | head -n 20
+	return 1
+}
+
+# same_xattrs DIR WANT_FILE — the mounted tree's xattrs (ff_xattrs) are the
+# host's
+same_xattrs() {
+	ff_xattrs "$1" > /tmp/xattrs.got || return 2
+	if cmp -s /tmp/xattrs.got "$2"; then
+		return 0
+	fi
+	diff "$2" /tmp/xattrs.got | head -n 20
 	return 1
 }

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # The nandsim scenarios of issue 7, run in one boot (sourced by the guest's
 # init with guest/lib.sh loaded; cwd is /data, prepared by nandsim-check.sh).
 #

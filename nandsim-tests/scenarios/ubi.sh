@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # The UBI scenarios of issue 19 (item 4), in one boot: our UBI images on
 # the kernel's UBI, and dumps of kernel-written UBI devices sent back to the
 # host (ns_export) for our reader, which nandsim-check.sh runs there.

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # Fuzzing (libFuzzer + ASan + UBSan, clang).  Included at the end of the
 # top-level Makefile.
 #
@@ -19,14 +21,16 @@ FUZZ_BUILD   ?= build/fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_CI_SEED ?= 1
 FUZZ_CC      ?= clang
-FUZZ_TARGETS := squashfs yaffs2 ubi decompress cstream spec pseudo tar action
+FUZZ_TARGETS := squashfs yaffs2 ubi decompress cstream spec pseudo tar action image
+# the formats that arrived with the registry (each folder's parser)
+FUZZ_TARGETS += ubifs cramfs romfs erofs squashfs_legacy jffs2
 # mkfs.squashfs' option parser (mkfs/squashfs_args.c)
 FUZZ_TARGETS += options
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CFLAGS  := -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link $(FUZZ_SAN)
 FUZZ_LDFLAGS := $(FUZZ_SAN)
 # Libraries the parsers live in (with what they use, in layer order).
-FUZZ_MODULES := squashfs yaffs2 ubi tree
+FUZZ_MODULES := image squashfs yaffs2 ubi jffs2 squashfs_legacy erofs romfs cramfs ubifs tree
 FUZZ_MODULES += mkfs
 FUZZ_SUPPORT := tests/fuzz/fuzz_util.c tests/fuzz/fuzz_tree_common.c
 

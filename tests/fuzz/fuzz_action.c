@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The mksquashfs action parser (-action-file) and its evaluation on a small
  * fixed tree.  The first byte of the input picks the log form (-action,
  * -log-action, -true-action, -false-action); the rest is the action file.

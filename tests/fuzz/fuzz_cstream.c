@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The stream-container readers (gzip, lzop, xz, zstd) that flashfs uses to
  * open compressed YAFFS2 images: detection from the magic, the container
  * headers (lzop's is parsed by hand), and decompression to the end, with a

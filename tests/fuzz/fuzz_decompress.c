@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Every decompressor wrapper behind compress/compress.h, plus the
  * compressor-options block decoder.  Byte 0 picks the codec (and options
  * mode), byte 1 the output cap, the rest is the compressed block. */

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* mkfs.squashfs' command-line parser (mkfs/squashfs_args.c), which
  * mkfs.ubi --squashfs DIR -- OPTIONS runs too.  The input is split into
  * argv words at each NUL or newline.  Its first byte picks the mode: odd

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The mksquashfs pseudo-file parser (-pf).  Pseudo 'f' lines run a shell
  * command; a fuzzer must never do that, so this program supplies its own
  * popen/pclose (the executable's definitions win over libc's) which hand

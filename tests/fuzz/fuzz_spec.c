@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The spec-file parser (--spec).  A small host file "data.txt" sits beside
  * the spec so `file` lines with a relative SOURCE can succeed. */
 #include <stdint.h>

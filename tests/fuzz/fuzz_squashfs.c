@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* SquashFS reader: superblock, tables, directory walk, file reads, links,
  * xattrs and the full check, on arbitrary bytes. */
 #include <stdint.h>

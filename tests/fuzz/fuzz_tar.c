@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The tar reader (ustar, GNU, pax, sparse, and compressed containers),
  * followed by reading back every file from the spool as a builder would. */
 #include <stdint.h>

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 #include "tests/fuzz/fuzz_tree_common.h"
 
 #include <stdlib.h>

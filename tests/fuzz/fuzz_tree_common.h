@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The source-tree parsers' fuzz targets share this setup: a tree with
  * neutral options that warns into the void, and a pass that reads back
  * every regular file's content the way the builders would. */

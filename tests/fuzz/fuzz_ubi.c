@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* UBI scanner: ff_ubi_open (geometry detection, the PEB scan, LEB copy
  * selection, the volume table), then every volume's info, selection by
  * default, name and ID, and a copy of its bytes.  Byte 0 picks the hint:
@@ -45,17 +47,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	};
 	struct ff_ubi_image *img;
 	struct ff_err err = {0};
-	char path[64];
-	int fd;
+	struct ff_bsrc *src;
 
 	if (size < 1)
 		return 0;
-	if (fuzz_memfd(data + 1, size - 1, &fd, path, sizeof(path)) < 0)
-		return 0;
-	if (ff_ubi_open(fd, 0, data[0] < 5 ? &hints[data[0]] : NULL, &img, &err) == 0) {
+	src = ff_bsrc_mem(data + 1, size - 1, NULL, "fuzz", &err);
+	if (src && ff_ubi_open(src, data[0] < 5 ? &hints[data[0]] : NULL, &img, &err) == 0) {
 		walk(img);
 		ff_ubi_close(img);
 	}
-	close(fd);
+	ff_bsrc_unref(src);
 	return 0;
 }

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Shared by the libFuzzer targets in tests/fuzz/.  The libraries read
  * images and source files by path, so each input is first written to a
  * file; the fs walker drives every operation of common/fs.h on whatever

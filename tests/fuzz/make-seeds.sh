@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # Seed corpora for the fuzz targets, built by the project's own tools:
 #   tests/fuzz/make-seeds.sh BIN_DIR OUT_DIR
 # BIN_DIR holds mkfs.squashfs and mkfs.yaffs2.  OUT_DIR/<target>/ receives
@@ -15,7 +17,7 @@ out=$2
 src=$(mktemp -d "${TMPDIR:-/tmp}/ff-seeds.XXXXXX")
 trap 'rm -rf "$src"' EXIT
 
-mkdir -p "$out"/{squashfs,yaffs2,ubi,tar,cstream}
+mkdir -p "$out"/{squashfs,yaffs2,ubi,cramfs,tar,cstream}
 
 # A small tree with every kind of object the formats store.
 mkdir -p "$src/tree/dir/sub" "$src/tree/empty"
@@ -30,6 +32,16 @@ ln "$src/tree/small" "$src/tree/dir/hard"
 mkfifo "$src/tree/fifo"
 setfattr -n user.comment -v seed "$src/tree/small" 2>/dev/null || true
 find "$src/tree" -exec touch -h -d @1600000000 {} +
+
+# CramFS: byte 0 of a fuzz input is the block-size selector (0: detect).
+for opts in "" "-N big -z -p" "-b 8192 -N big"; do
+	# shellcheck disable=SC2086
+	if "$bin/ffmkfs.cramfs" $opts --all-root "$src/tree" "$src/c.img" 2> /dev/null; then
+		{ printf '\x00'; cat "$src/c.img"; } > "$out/cramfs/seed$(echo "$opts" | tr -d ' -').cramfs"
+	else
+		echo "seed: ffmkfs.cramfs $opts failed" >&2
+	fi
+done
 
 for c in gzip lzo xz lzma lz4 zstd; do
 	"$bin/mkfs.squashfs" -q -b 4K -c "$c" --all-root --mtime 0 \
@@ -138,4 +150,21 @@ if [ -f "$out/yaffs2/linux-kernel.y2" ]; then
 		touch -d @1600000000 "$src/y2.raw" # lzop stores the name and time
 		lzop -c "$src/y2.raw" > "$out/cstream/image.lzo"
 	fi
+fi
+
+# The registry's pipeline (fuzz_image.c) takes bare images: the SquashFS
+# seeds, the YAFFS2 and UBI ones without their selector byte, a compressed
+# one, and a blob with a SquashFS image at an unaligned offset.
+mkdir -p "$out/image"
+cp "$out/squashfs/gzip.sqfs" "$out/squashfs/xz.sqfs" "$out/image/" 2>/dev/null || true
+for f in detect.y2 offset0.y2; do
+	[ -f "$out/yaffs2/$f" ] && tail -c +2 "$out/yaffs2/$f" > "$out/image/$f"
+done
+for f in detect-2k.ubi detect-dump-512.ubi; do
+	[ -f "$out/ubi/$f" ] && tail -c +2 "$out/ubi/$f" > "$out/image/$f"
+done
+[ -f "$out/cstream/image.xz" ] && cp "$out/cstream/image.xz" "$out/image/"
+if [ -f "$out/squashfs/gzip.sqfs" ]; then
+	{ python3 -c 'import random, sys; sys.stdout.buffer.write(random.Random(77).randbytes(4661))'
+	  cat "$out/squashfs/gzip.sqfs"; } > "$out/image/blob-4661.bin"
 fi

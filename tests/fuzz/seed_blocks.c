@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Writes one compressed block per codec, in the decompress target's input
  * format (codec byte, cap byte, block), into the directory given:
  *   seed_blocks OUT_DIR */

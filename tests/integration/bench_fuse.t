@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # make bench-fuse's script on a small tree: it mounts the image with
 # flashfs, squashfuse_ll and the kernel, runs the three workloads, and
 # prints one row per test with both ratios.  randread (its random-read

@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # flashfs bench --nandsim: the recommended image goes onto a nandsim chip in
 # the qemu guest of nandsim-tests/, and a cold read of the tree is timed
 # with nandsim's delays on and off; the JSON carries the measured times

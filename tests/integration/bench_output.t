@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # flashfs bench outputs: the JSON validates against docs/schemas/bench.schema.json,
 # the CSV carries the same results, the plot is written (SVG and PNG via
 # gnuplot), the table shows the recommendations, the self-check prints
@@ -86,6 +88,84 @@ ok "table fits 100 columns when not a terminal" \
 ok "... and says how to see the rest" grep -q -- "--wide shows every column" "$T/narrow.txt"
 run --wide -c gzip -c lz4 -b 64K,128K "$T/src" > "$T/wide.txt" 2> /dev/null
 ok "--wide shows every flash column" grep -q "emmc" "$T/wide.txt"
+# issue 32 item 7: the plot is opaque, gnuplot is checked before the run
+# and its failure told without a raw wait status, the target's column is
+# in the default table.
+if command -v gnuplot >/dev/null; then
+	ok "the SVG has an opaque white background" \
+		grep -q '<rect x="0" y="0" width="2400" height="700" fill="#ffffff"' "$T/r.svg"
+fi
+# labels never overprint: gzip-6, -9, -10 and -12 sit almost on one point,
+# and read alike at 1024 MB/s.  The oracle is gnuplot's own SVG: the boxes
+# of the setting labels it drew (10-point text at its anchor) never meet.
+if command -v gnuplot >/dev/null; then
+	run -q -b 128K -c gzip:level=6 -c gzip:level=9 -c gzip:level=10 -c gzip:level=12 -c lz4 \
+		-c zstd:level=3 -c zstd:level=15 --plot "$T/labels.svg" "$T/src" 2>/dev/null
+	ok "setting labels never overprint (gnuplot's SVG text boxes)" python3 - "$T/labels.svg" <<'PY'
+import re, sys
+svg = open(sys.argv[1]).read()
+boxes = []
+for m in re.finditer(r'<g transform="translate\(([\d.]+),([\d.]+)\)"[^>]*font-size="([\d.]+)"'
+                     r'[^>]*text-anchor="start">\s*<text>([^<]*)</text>', svg):
+    x, y, fs, t = float(m.group(1)), float(m.group(2)), float(m.group(3)), m.group(4).strip()
+    if re.match(r'^(gzip|lz4|zstd)', t):
+        boxes.append((x, y - fs, x + 0.55 * fs * len(t), y + 0.2 * fs, t))
+bad = [(a[4], b[4]) for i, a in enumerate(boxes) for b in boxes[i + 1:]
+       if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]]
+print('# %d labels; overlapping: %s' % (len(boxes), bad))
+sys.exit(1 if bad or len(boxes) != 14 else 0)
+PY
+fi
+ok "the target bandwidth's column is in the default (narrow) table" \
+	sh -c "sed -n '/^    codec/{n;p;q}' '$T/narrow.txt' | grep -q '@25MB/s'"
+mkdir -p "$T/nognuplot" "$T/badgnuplot"
+for t in flashfs; do ln -sf "$(command -v $t)" "$T/nognuplot/$t"; done
+env PATH="$T/nognuplot" flashfs bench -q -c lz4 -b 128K --plot "$T/n.svg" "$T/src" 2>"$T/nognuplot.err"
+is "$?" 2 "no gnuplot: exit 2"
+ok "... said before the run, naming the package" grep -q "gnuplot is not installed (apt-get install gnuplot-nox)" "$T/nognuplot.err"
+ok "... nothing was measured" bash -c "! grep -q lz4 '$T/nognuplot.err'"
+printf '#!/bin/sh\ncat >/dev/null\necho "gnuplot: a bad day" >&2\nexit 3\n' >"$T/badgnuplot/gnuplot"
+chmod +x "$T/badgnuplot/gnuplot"
+env PATH="$T/badgnuplot:$PATH" flashfs bench --no-color --min-time 0.01 --repeats 1 -q -c lz4 -b 128K \
+	--plot "$T/b.svg" "$T/src" 2>"$T/bad.err"
+is "$?" 2 "a failing gnuplot: exit 2"
+ok "... its exit status told as such" grep -q "gnuplot failed with exit status 3" "$T/bad.err"
+ok "... no raw wait status" bash -c "! grep -q 'status 768' '$T/bad.err'"
+ok "... and no plot left" test ! -e "$T/b.svg"
+# the default set's xz+bcj follows the corpus' ELF machine, not the host's
+elf() { # FILE E_MACHINE EI_DATA — an ELF header, then code-like bytes
+	python3 - "$@" <<'PY'
+import os, random, struct, sys
+path, machine, data = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+order = '<' if data == 1 else '>'
+hdr = b'\x7fELF' + bytes([1, data, 1]) + bytes(9) + struct.pack(order + 'HH', 2, machine)
+rnd = random.Random(path)
+with open(path, 'wb') as f:
+    f.write(hdr + bytes(rnd.getrandbits(8) & 0x3f for _ in range(60000)))
+PY
+}
+mkdir -p "$T/arm/bin" "$T/a64/bin"
+elf "$T/arm/bin/prog" 40 1
+elf "$T/arm/bin/prog2" 40 1
+elf "$T/arm/bin/x86tool" 62 1
+elf "$T/a64/bin/prog" 183 1
+flashfs bench --no-color --min-time 0 --repeats 1 -b 64K "$T/arm" > "$T/arm.txt" 2>/dev/null
+ok "an ARM corpus on this host: xz+bcj uses the arm filter" \
+	grep -q "Codecs: xz+bcj uses the arm filter: the corpus' ELF files are arm" "$T/arm.txt"
+ok "... and xz+bcj is measured" grep -q "xz+bcj" <(sed -n '/^    codec/,$p' "$T/arm.txt")
+flashfs bench --no-color --min-time 0 --repeats 1 -b 64K "$T/a64" > "$T/a64.txt" 2>/dev/null
+ok "an aarch64 corpus: the report says no filter exists" \
+	grep -q "aarch64: SquashFS's xz (and the Linux kernel's decoder) has no BCJ filter" "$T/a64.txt"
+ok "... and xz+bcj is not measured" bash -c "! sed -n '/^    codec/,\$p' '$T/a64.txt' | grep -q 'xz+bcj'"
+flashfs bench --quick --no-color "$T/arm" > "$T/quick.txt" 2>/dev/null
+is "$(sed -n '/^    codec/,/^$/p' "$T/quick.txt" | sed -n '3,$p' | grep ' 128 ' | cut -c5-16 | tr -d ' ' | sort | tr '\n' ' ')" \
+	"gzip-9 lz4 lz4hc lzo1x_999 xz+bcj zstd-15 zstd-3 " "--quick: one usual setting per family, xz with the corpus' filter"
+# the plot answers the question first: read time at the target relative
+# to the best, per setting, the size beside it
+ok "the first panel: read time at the target / the best's" \
+	grep -q 'set title "read time at the target flash (25 MB/s) / the best' "$T/p.gp"
+ok "... a bar per setting, best first at 1.0000, with its size" \
+	grep -qE '^1\.0000 1 [0-9]+ "[0-9.]+%, [0-9.]+ MB/s"$' "$T/p.gp"
 fails "plot name without .svg/.png refused" run -q -c lz4 -b 128K --plot "$T/r.gif" "$T/src"
 ok "no partial plot left behind" test ! -e "$T/r.gif"
 

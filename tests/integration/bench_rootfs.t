@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # The bundled embedded rootfs: deterministic, busybox with its applets, a
 # generated /etc, a few MB; its dev.spec builds /dev into an image (checked
 # with unsquashfs), and dev.pseudo is accepted by mksquashfs.

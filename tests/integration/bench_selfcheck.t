@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # flashfs bench --self-check under load (issue 20): with two CPU hogs
 # running beside it on a 2-core machine the harness and the plain loop
 # must never be called different, only "agree" or "inconclusive"; and the

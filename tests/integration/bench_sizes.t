@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # flashfs bench predicts image sizes: for every codec and several block
 # sizes, the harness's image_size must equal, to the byte, the size of the
 # image mkfs.squashfs really builds for the same settings (the bench runs

@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # Atomic output never replaces something that is not a regular file; where
 # the target's file system refuses O_TMPFILE (vfat: the kernel's, or
 # fusefat where the kernel has none) it falls back to a named temporary
@@ -48,11 +50,12 @@ else
 	# mkfs.ubi's volume, unnamed in $TMPDIR: there a named one, unlinked
 	# once written
 	ok "vfat as \$TMPDIR: mkfs.ubi --squashfs builds its volume there" \
-		env TMPDIR="$T/v" mkfs.ubi -o "$T/u.ubi" -p 128KiB -m 2048 -s 512 -Q 77 --squashfs "$T/src"
+		env TMPDIR="$T/v" SOURCE_DATE_EPOCH=1700000000 mkfs.ubi -o "$T/u.ubi" -p 128KiB -m 2048 -s 512 -Q 77 --squashfs "$T/src"
 	ok "  ... a volume that reads back" sh -c "flashfs cat --volume rootfs '$T/u.ubi' /f | grep -qx data"
 	# the bytes of the O_TMPFILE path, which mkfs_ubi_squashfs.t compares
-	# with mkfs.squashfs + ubinize and mksquashfs + ubinize
-	mkfs.ubi -o "$T/u-ref.ubi" -p 128KiB -m 2048 -s 512 -Q 77 --squashfs "$T/src" > /dev/null 2>&1
+	# with mkfs.squashfs + ubinize and mksquashfs + ubinize (one image time
+	# for both: a loaded machine may start them in different seconds)
+	SOURCE_DATE_EPOCH=1700000000 mkfs.ubi -o "$T/u-ref.ubi" -p 128KiB -m 2048 -s 512 -Q 77 --squashfs "$T/src" > /dev/null 2>&1
 	ok "  ... the same image as built with an ordinary \$TMPDIR" cmp "$T/u.ubi" "$T/u-ref.ubi"
 	is "$(ls -A "$T/v" | tr '\n' ' ')" "a.sqfs b.sqfs c.yaffs2 " "  ... and leaves no temporary there"
 	umount "$T/v" 2> /dev/null || fusermount3 -u "$T/v"

@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # Codecs against Debian's mksquashfs: our options-block decoder reads the
 # options mksquashfs stored, and our decompressors decode its metadata
 # blocks to exactly the bytes that the same image built with -noI

@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # Stream containers against the real tools: gzip/lzop/xz/zstd read what
 # ff_cstream writes, and ff_cstream reads what they write (including
 # concatenated members and every lzop checksum flavour).

@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # Decoded blocks come and go through the reader's cache all the time; the
 # programs keep them on the heap (common/malloc_tune.c) instead of mapping
 # and unmapping each one, which cost a TLB flush on every CPU per block.

@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # Images on block devices and inside firmware blobs: flashfs info/ls/
 # extract/check/mount on a loop device holding a mksquashfs image (sized
 # with BLKGETSIZE64, not fstat's 0), the same commands with --offset on a
@@ -69,8 +71,8 @@ same_manifest "blob: mounted with the global --offset" "$T/ref" "$M"
 fuse_umount "$M"
 flashfs info "$T/blob.bin" >/dev/null 2>"$T/err"
 is "$?" 2 "blob without --offset: exit 2"
-is "$(cat "$T/err")" "flashfs info: $T/blob.bin: no image at offset 0; a SquashFS superblock is at offset 4096: try --offset 4096" \
-	"blob without --offset: says where the image is"
+ok "blob without --offset: says where the image is" \
+	grep -q "^flashfs info: $T/blob.bin: no image at offset 0; a SquashFS image (version 4.0, little-endian, gzip, .*) is at offset 4096: try --offset 4096\$" "$T/err"
 flashfs mount "$T/blob.bin" "$M" 2>"$T/err"
 is "$?" 2 "mount of the blob without offset=: exit 2"
 ok "mount of the blob: hint in mount's spelling" grep -q "try -o offset=4096" "$T/err"
@@ -88,7 +90,7 @@ ok "mkfs.yaffs2" mkfs.yaffs2 "$T/ysrc" "$T/y.img"
 flashfs info "$T/yblob" >/dev/null 2>"$T/err"
 is "$?" 2 "YAFFS2 blob without --offset: exit 2"
 ok "YAFFS2 blob: says where the image is" \
-	grep -q "no image at offset 0; a YAFFS2 image is at offset 8192: try --offset 8192" "$T/err"
+	grep -q "no image at offset 0; a YAFFS2 image (.*) is at offset 8192: try --offset 8192" "$T/err"
 is "$(flashfs ls -R --offset 8192 "$T/yblob" 2>&1)" "$(flashfs ls -R "$T/y.img" 2>&1)" \
 	"YAFFS2 blob: ls -R --offset 8192"
 
@@ -97,7 +99,7 @@ head -c 3000000 /dev/urandom >"$T/junk"
 flashfs info "$T/junk" >/dev/null 2>"$T/err"
 is "$?" 2 "random bytes: exit 2"
 ok "random bytes: not an image, no offset offered" \
-	bash -c "grep -q 'not a SquashFS, YAFFS2 or UBI image' '$T/err' && ! grep -q 'try' '$T/err'"
+	bash -c "grep -q 'not an image flashfs knows' '$T/err' && ! grep -q 'try' '$T/err'"
 flashfs info --offset 1 "$T/img.sqfs" >/dev/null 2>"$T/err"
 is "$?" 2 "wrong --offset: exit 2"
 

@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # A small cache budget still caches.  The reader's block cache is sharded;
 # a budget split over more shards than it holds blocks gave each shard less
 # than one block, so nothing was kept and a fragment block was read and

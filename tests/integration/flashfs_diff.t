@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # flashfs diff.  Oracle: squashfs-tools-ng's sqfsdiff on pairs of mksquashfs
 # images whose sources differ in exactly one attribute each, compared like
 # for like (sqfsdiff -T against our default, which compares mtimes; plain
@@ -136,6 +138,23 @@ else
 fi
 mkfs.ubi -o m.ubi -p 128KiB -m 2048 --squashfs src2 > /dev/null
 is "$(flashfs diff --json k.sqfs m.ubi | summary)" "/dir/sub:changed:mode" "mkfs.ubi --squashfs of the changed tree: the change"
+# one volume per side (A/B firmware): IMAGE:VOLUME, --volume-a/--volume-b
+mkfs.squashfs -q -noappend src2 k2.sqfs
+printf '[a]\nmode=ubi\nimage=k.sqfs\nvol_id=0\nvol_name=rootfs_a\n[b]\nmode=ubi\nimage=k2.sqfs\nvol_id=1\nvol_name=rootfs_b\n' > ab.ini
+ubinize -o ab.ubi -p 128KiB -m 2048 ab.ini > /dev/null 2>&1
+is "$(flashfs diff --json ab.ubi:rootfs_a ab.ubi:rootfs_b | summary)" "/dir/sub:changed:mode" \
+	"IMAGE:rootfs_a IMAGE:rootfs_b: the change between the volumes"
+ok "IMAGE:rootfs_a against its own SquashFS image: same" flashfs diff ab.ubi:rootfs_a k.sqfs
+ok "IMAGE:1 (an ID) against the changed source: same" flashfs diff ab.ubi:1 src2
+is "$(flashfs diff --json --volume-a rootfs_a --volume-b rootfs_b ab.ubi ab.ubi | summary)" \
+	"/dir/sub:changed:mode" "--volume-a/--volume-b: the same change"
+ok "--volume-b alone, --volume for the other side" \
+	flashfs diff --volume rootfs_b --volume-a 1 ab.ubi ab.ubi
+flashfs diff ab.ubi:nosuch src > /dev/null 2> ab.err
+is "$?" 2 "IMAGE:VOLUME with no such volume: exit 2"
+ok "... the volume is named" grep -q nosuch ab.err
+cp k.sqfs 'odd:name'
+ok "a file whose name has a colon opens as it is" flashfs diff 'odd:name' k.sqfs
 { head -c 8192 /dev/zero; cat k.sqfs; } > blob
 ok "--offset: an image inside a blob against its source: same" flashfs diff --offset 8192 blob src
 

@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # The extract progress bar, captured on a pseudo-terminal (script(1)) with
 # every frame drawn (FF_PROGRESS_INTERVAL_MS=0): the totals are the
 # image's from the first frame, so the percentage never goes back; an

@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # Damaged and hostile SquashFS images: truncations, corrupted superblock
 # fields, random byte flips, blocks that inflate past the block size, names
 # "..", "a/b", duplicates, a symlink-then-directory pair and a directory

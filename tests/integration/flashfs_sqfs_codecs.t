@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # flashfs extract / ls / cat / check against images made by Debian's
 # mksquashfs (every codec and several layouts) and squashfs-tools-ng.
 # Oracles: the source tree (manifest.py), find, unsquashfs -lls.

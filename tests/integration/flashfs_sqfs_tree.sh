@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # Shared by the flashfs_*.t tests: make_tree DIR builds a tree with every
 # inode kind, sparse files, hard links, large directories (300 and 5000
 # entries, so the directory index is used), xattrs and long names.

@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # scripts/fresh-check's mounts, on a tiny busybox root instead of a
 # debootstrapped one (the full run, Debian and the whole suite inside, is
 # `make fresh-check` in CI): the command runs inside with /proc, /sys and

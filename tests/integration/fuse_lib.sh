@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # Helpers for the fuse_*.t tests (sourced after lib.sh).
 
 # Skip the whole file when FUSE mounts cannot be made here.

@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # flashfs mount behaviour beyond plain reading: offset=, subdir=, uid=/gid=,
 # EROFS on every write, concurrent readers, a damaged image (EIO for that
 # file, a log line, the mount stays up), timeout=, exit codes, and the

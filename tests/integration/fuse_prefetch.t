@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # flashfs mount under the read-ahead across files (prefetch=) and the read
 # pool: a tree walk (tar), several walks at once, and a walk over a damaged
 # image must give exactly what the kernel's loop mount gives, and exactly

@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # flashfs mount on SquashFS images of every codec, from mksquashfs and from
 # our mkfs.squashfs: every object (type, mode, owner, size, mtime, content,
 # symlink target, rdev, hard-link group, xattrs) must match the source tree,

@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # `flashfs mount IMG M; fusermount3 -u M` right away, 200 times in a row for
 # a SquashFS and a YAFFS2 image: every unmount must succeed.  Nothing of
 # ours may hold the mount (issue 20: a thread stat()ing the mount point to

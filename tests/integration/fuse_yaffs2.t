@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # flashfs mount on YAFFS2 images from mkfs.yaffs2 in every OOB layout, tag
 # format, byte order, a small- and a large-page geometry, and inside each
 # compressed container: every object must match the source tree.

@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # Builders under faults:
 #  - kill -9 at random points of mkfs.squashfs / mkfs.yaffs2: IMAGE is
 #    either absent (or, for an existing IMAGE, untouched) or the complete

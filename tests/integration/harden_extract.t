@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # Extraction traversal: images crafted so that a naive extractor would write
 # outside its target directory — duplicate names where a symlink (absolute,
 # or a chain of links) is followed by a directory of the same name holding

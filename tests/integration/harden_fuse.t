@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # The FUSE mounter on hostile images: each mutated image (tests/fuzz/mutate.py
 # emit) is mounted with `flashfs mount`, walked (find, stat, ls -lR, read
 # every file, list xattrs) under a timeout, and the mount must still answer

@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # Every committed fuzz seed and regression reproducer (tests/fuzz/corpus/,
 # tests/fuzz/regress/) runs once through its libFuzzer target, built with
 # clang + ASan + UBSan by `make fuzz-bins` into build/fuzz.  A reproducer

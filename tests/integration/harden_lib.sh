@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # Helpers for the harden_*.t tests (sourced after lib.sh).
 
 MUTATE="python3 $FF_TOP/tests/fuzz/mutate.py"

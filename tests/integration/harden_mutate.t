@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # Hostile images: thousands of seeded random mutations (bit flips,
 # truncations, byte runs, boundary values, superblock table-pointer swaps,
 # hits inside the SquashFS metadata tables) of valid images of each format,

@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # valgrind smoke subset: the builders and the main read commands on small
 # images, with memcheck's errors turned into exit 99 (leaks are reported by
 # the ASan build; here: invalid reads/writes, uninitialised values,

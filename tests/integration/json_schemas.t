@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # Every --json output against its schema in docs/schemas/ (JSON Schema
 # 2020-12, python3-jsonschema's Draft202012Validator through
 # tests/tools/json_validate.py), on real images: SquashFS from mkfs.squashfs
@@ -65,18 +67,38 @@ for img in ours.sqfs theirs.sqfs; do
 	is "$(py "info-$img.json" 'd["squashfs"]["inodes"], d["squashfs"]["fragments"]')" \
 		"($(unsq "$img" 'Number of inodes'), $(unsq "$img" 'Number of fragments'))" "info $img: counts as unsquashfs -s"
 	if unsquashfs -s "$img" | grep -q '^Filesystem is exportable'; then want=True; else want=False; fi
-	is "$(py "info-$img.json" 'd["squashfs"]["exportable"], "exportable" in d["squashfs"]["flags"]')" \
-		"($want, $want)" "info $img: exportable is a boolean, flags a list, both as unsquashfs -s"
+	is "$(py "info-$img.json" '"exportable" in d["squashfs"]["flags"]')" \
+		"$want" "info $img: flags lists exportable as unsquashfs -s says"
+	# one key for each fact (flashfs-info/2): no created beside mod_time, no
+	# exportable beside flags
+	is "$(py "info-$img.json" 'sorted(k for k in ("created", "exportable") if k in d["squashfs"])')" \
+		"[]" "info $img: no duplicated keys"
+	is "$(py "info-$img.json" 'd["squashfs"]["mod_time"]')" \
+		"$(date -u -d "$(unsq "$img" 'Creation or last append time')" +%s)" \
+		"info $img: mod_time as unsquashfs -s' creation time"
 done
-is "$(py info-theirs.sqfs.json 'type(d["squashfs"]["flags"]).__name__, d["squashfs"]["exportable"]')" \
-	"('list', False)" "info: flags is an array, exportable false for -no-exports"
+is "$(py info-theirs.sqfs.json 'type(d["squashfs"]["flags"]).__name__, "exportable" in d["squashfs"]["flags"]')" \
+	"('list', False)" "info: flags is an array, without exportable for -no-exports"
+# a compressed container: image_size is the file's, the container is named
+xz -k -c ours.sqfs > ours.sqfs.xz
+flashfs info --json ours.sqfs.xz > info-xz.json
+valid "info (xz container)" "$S/info.schema.json" info-xz.json
+is "$(py info-xz.json 'd["image_size"], d["container"], d["decompressed_size"]')" \
+	"($(stat -c %s ours.sqfs.xz), 'xz', $(stat -c %s ours.sqfs))" \
+	"info xz: image_size the file's, container xz, decompressed_size the image's"
+is "$(py info-ours.sqfs.json '"container" in d')" False "info plain: no container key"
+is "$(flashfs info ours.sqfs | sed -n 's/^mod_time  *//p')" \
+	"$(date -u -d @"$(py info-ours.sqfs.json 'd["squashfs"]["mod_time"]')" +%Y-%m-%dT%H:%M:%SZ)" \
+	"info text: mod_time shown as an ISO 8601 date"
 mksquashfs src plain.sqfs -noappend -quiet -no-progress > /dev/null
 flashfs info --json plain.sqfs > info-plain.json
 valid "info (gzip, no options block)" "$S/info.schema.json" info-plain.json
 is "$(py info-plain.json 'd["squashfs"]["compressor_options"]')" None "info: no options block is null"
 broken "info: flags as a comma string" "$S/info.schema.json" info-ours.sqfs.json \
 	'd["squashfs"]["flags"] = ",".join(d["squashfs"]["flags"])'
-broken "info: exportable as \"yes\"" "$S/info.schema.json" info-ours.sqfs.json 'd["squashfs"]["exportable"] = "yes"'
+broken "info: the old exportable key" "$S/info.schema.json" info-ours.sqfs.json 'd["squashfs"]["exportable"] = True'
+broken "info: the old created key" "$S/info.schema.json" info-ours.sqfs.json 'd["squashfs"]["created"] = "1970-01-01T00:00:00Z"'
+broken "info: container not a known name" "$S/info.schema.json" info-xz.json 'd["container"] = "rar"'
 broken "info: compressor options as one string" "$S/info.schema.json" info-ours.sqfs.json \
 	'd["squashfs"]["compressor_options"] = "dict=65536"'
 broken "info: a squashfs image without its squashfs part" "$S/info.schema.json" info-ours.sqfs.json 'del d["squashfs"]'
@@ -216,11 +238,12 @@ broken "bench: self-check interval as one string" "$S/bench.schema.json" bench-s
 
 # every schema file is itself a valid 2020-12 schema naming its version
 for f in "$S"/*.schema.json; do
-	ok "$(basename "$f"): a 2020-12 schema with a /1 version" python3 -c '
-import json, sys, jsonschema
+	ok "$(basename "$f"): a 2020-12 schema with a /N version" python3 -c '
+import json, re, sys, jsonschema
 s = json.load(open(sys.argv[1]))
 jsonschema.Draft202012Validator.check_schema(s)
 assert s["$schema"].endswith("2020-12/schema")
-assert s["properties"]["schema"]["const"].endswith("/1")' "$f"
+v = s["properties"]["schema"]["const"]
+assert re.fullmatch(r"[a-z0-9.-]+/[1-9][0-9]*", v)' "$f"
 done
 done_testing

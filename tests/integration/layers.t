@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # `make layers` holds the folders to the layer order, and it can fail: a
 # header included from a folder above, a USES entry that is not below, a
 # folder whose USES does not reach what it includes, and a program whose
@@ -45,4 +47,36 @@ fails "an include that USES does not reach fails" \
 # (mkfs/ itself uses squashfs/ and below, so a list naming mkfs reaches them)
 fails "a main including what its link list lacks fails" \
 	run_small "$small_uses" "mkfs.squashfs:mkfs/mkfs_squashfs_main.c:common"
+
+# Formats named above image/: a copy with the registry (whose formats that
+# are folders are the names to look for), diff/ (which must name none) and
+# bench/ (exempt, SquashFS-only for now); one violation at a time.
+fcopy() {
+	rm -rf "$T/f" && mkdir -p "$T/f/image" "$T/f/squashfs" "$T/f/yaffs2" "$T/f/bench" &&
+		cp -r common diff "$T/f/" && cp image/registry.c image/registry.h "$T/f/image/"
+}
+f_layers="common squashfs,yaffs2 image bench,diff"
+f_uses="common: squashfs:common yaffs2:common image:squashfs,yaffs2,common bench:common diff:common"
+run_f() { (cd "$T/f" && LAYERS="$f_layers" USES="$f_uses" PROGS="" "$FF_TOP/scripts/check-layers"); }
+
+fcopy
+ok "the copy with the registry passes" run_f
+echo 'static const char *const target = "squashfs-root";' >> "$T/f/diff/diff.c"
+fails "a format's name in a string literal of diff/ fails" run_f
+is "$(run_f 2>&1 | grep -c "diff/diff.c:[0-9]*: names the format 'squashfs'")" 1 \
+	"the message names the file, line and format"
+fcopy
+echo '#include "yaffs2/scan.h"' >> "$T/f/diff/diff_attr.c"
+fails "an include of a format's folder in diff/ fails" run_f
+ok "... named as such" sh -c "cd '$T/f' && LAYERS='$f_layers' USES='$f_uses' PROGS= \
+	'$FF_TOP/scripts/check-layers' 2>&1 | grep -q 'diff/diff_attr.c:[0-9]*: includes yaffs2/, a format'"
+fcopy
+echo 'static int is_y2(const char *f) { return !strcasecmp(f, "YAFFS2"); }' >> "$T/f/diff/diff.c"
+fails "a format's name as a whole literal, in any case, fails" run_f
+fcopy
+echo 'static const char help[] = "SquashFS and YAFFS2 images, or a UBI volume";' >> "$T/f/diff/diff.c"
+echo '/* "squashfs" in a comment */' >> "$T/f/diff/diff.c"
+ok "titles in prose and names in comments pass" run_f
+echo 'static const char *const sqfs = "squashfs";' > "$T/f/bench/bench.c"
+ok "bench/ is exempt (SquashFS-only for now)" run_f
 done_testing

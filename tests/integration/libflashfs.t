@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # libflashfs as a user gets it: `make install` into a staging root, the
 # examples built OUTSIDE the tree against the installed headers and
 # library through `pkg-config flashfs` (shared, and once fully static with
@@ -31,7 +33,8 @@ top_make() {
 
 ok "make install DESTDIR=... PREFIX=/usr" top_make install
 for f in bin/mkfs.squashfs bin/flashfs lib/libflashfs.a lib/libflashfs.so.0 lib/libflashfs.so \
-	 include/flashfs/flashfs.h include/flashfs/reader.h lib/pkgconfig/flashfs.pc \
+	 include/flashfs/flashfs.h include/flashfs/reader.h include/flashfs/extract.h \
+	 lib/pkgconfig/flashfs.pc \
 	 share/man/man1/mkfs.squashfs.1; do
 	ok "installed: $f" test -e "$ROOT/usr/$f"
 done
@@ -42,22 +45,34 @@ is "$(objdump -p "$LIBDIR/libflashfs.so.0" | awk '$1 == "SONAME" {print $2}')" l
 # Exports: the FF_API functions of the installed headers, all ff_, all in
 # the version node, and nothing else.
 nm -D --defined-only "$LIBDIR/libflashfs.so.0" | awk '{print $3}' > "$T/exports"
-is "$(grep -v '^FLASHFS_' "$T/exports" | grep -cv '^ff_.*@@FLASHFS_0\.1$')" 0 \
-	"every exported symbol is ff_* in version node FLASHFS_0.1"
+is "$(grep -v '^FLASHFS_' "$T/exports" | grep -cv '^ff_.*@@\?FLASHFS_0\.[123]$')" 0 \
+	"every exported symbol is ff_* in a version node (FLASHFS_0.1 to FLASHFS_0.3)"
+for f in ff_extract ff_extract_options_init; do
+	ok "the library exports $f in node FLASHFS_0.2" grep -qx "$f@@FLASHFS_0.2" "$T/exports"
+done
+ok "an FLASHFS_0.1 symbol keeps its node" grep -qx 'ff_reader_stat@@FLASHFS_0.1' "$T/exports"
+# ff_reader_options gained size, volume and geometry in 0.3: the two
+# functions taking it are FLASHFS_0.3 by default, and their 0.1 forms stay
+# for programs built against the shorter struct.
+for f in ff_reader_open ff_reader_options_init; do
+	ok "$f: the default is FLASHFS_0.3" grep -qx "$f@@FLASHFS_0.3" "$T/exports"
+	ok "$f: the FLASHFS_0.1 form stays" grep -qx "$f@FLASHFS_0.1" "$T/exports"
+done
 cat "$ROOT"/usr/include/flashfs/*.h | grep -A1 '^FF_API' | grep -oE 'ff_[a-z0-9_]+\(' | tr -d '(' |
 	sort > "$T/declared"
-is "$(sed 's/@.*//' "$T/exports" | grep '^ff_' | sort | diff - "$T/declared")" "" \
+is "$(sed 's/@.*//' "$T/exports" | grep '^ff_' | sort -u | diff - "$T/declared")" "" \
 	"the exports are exactly the FF_API declarations of the headers"
 is "$(ldd "$LIBDIR/libflashfs.so.0" | grep -cE 'libfuse|libmtd')" 0 \
 	"libflashfs needs neither libfuse3 nor libmtd"
 
 # Build the examples outside the tree, against the staged install only.
-mkdir -p "$T/src" && cp "$FF_TOP"/examples/ffls.c "$FF_TOP"/examples/ffbuild.c "$T/src/"
+mkdir -p "$T/src" && cp "$FF_TOP"/examples/ffls.c "$FF_TOP"/examples/ffbuild.c \
+	"$FF_TOP"/examples/ffextract.c "$T/src/"
 cd "$T/src" || exit 2
 ok "pkg-config finds flashfs" pc --exists
 is "$(pc --modversion)" "$(sed -n 's/^#define FF_VERSION_STRING "\(.*\)"/\1/p' \
 	"$ROOT/usr/include/flashfs/version.h")" "flashfs.pc's version is the headers'"
-for e in ffls ffbuild; do
+for e in ffls ffbuild ffextract; do
 	ok "$e builds with pkg-config --cflags --libs flashfs" \
 		sh -c "cc ${SAN[*]} -Wall -Wextra -Werror -o $e $e.c \$1" sh "$(pc --cflags --libs)"
 	if [ -n "$asan" ]; then
@@ -121,6 +136,14 @@ is "$(wc -l < "$T/got")" 11 "ffls lists all 11 entries"
 ./ffls-static "$T/mk.sqfs" | sort > "$T/got-static"
 ok "the static ffls lists the same" cmp "$T/got" "$T/got-static"
 
+# ffextract: ff_extract through the installed library, the tree compared
+# with the kernel's mount of the same image.
+ok "ffextract unpacks the mksquashfs image" ./ffextract "$T/mk.sqfs" "$T/x"
+same_manifest "ffextract's tree is the kernel's" "$T/m-mk" "$T/x"
+is "$(./ffextract "$T/mk.sqfs" "$T/x1" /a/hello)" "$T/x1: 6 of 6 file bytes written" \
+	"ffextract IMAGE DIR PATH: one file, with its progress counted"
+ok "... only that file" test "$(find "$T/x1" -type f)" = "$T/x1/a/hello"
+
 # Offsets and block devices.
 { head -c 8192 /dev/zero; cat "$T/mk.sqfs"; } > "$T/blob"
 is "$(./ffls "$T/blob" 8192 | sort | diff - "$T/got")" "" "ffls IMAGE OFFSET"
@@ -131,8 +154,63 @@ else
 	skip "losetup failed" "ffls on a block device"
 fi
 fails "ffls on a file that is no image fails" ./ffls "$S/a/hello"
+
+# The options' UBI volume: ubinize's image of two volumes, each listed as
+# find lists the kernel's mount of the SquashFS image in it.
+if command -v ubinize >/dev/null; then
+	printf '[a]\nmode=ubi\nimage=%s\nvol_id=0\nvol_name=rootfs_a\n[b]\nmode=ubi\nimage=%s\nvol_id=1\nvol_name=rootfs_b\n' \
+		"$T/mk.sqfs" "$T/dir.sqfs.in" > "$T/ab.ini"
+	ffbuild_ok=1
+	./ffbuild "$T/dir.sqfs.in" "$S/a" || ffbuild_ok=0
+	ubinize -o "$T/ab.ubi" -p 128KiB -m 2048 "$T/ab.ini" >/dev/null 2>&1 || ffbuild_ok=0
+	is "$ffbuild_ok" 1 "ubinize: an image of two volumes"
+	is "$(./ffls "$T/ab.ubi" 0 rootfs_a | sort | diff - "$T/got")" "" "ffls IMAGE 0 rootfs_a: that volume"
+	./ffls "$T/ab.ubi" 0 1 | sort > "$T/got-b"
+	mnt "$T/dir.sqfs.in" "$T/m-b"
+	(cd "$T/m-b" && find . -mindepth 1 \( -type f -printf 'f %m %U %G %s %P\n' \) -o \
+		\( -type l -printf 'l %m %U %G 0 %P -> %l\n' \) -o -printf '%y %m %U %G 0 %P\n' | sort) \
+		> "$T/want-b"
+	is "$(diff "$T/want-b" "$T/got-b")" "" "ffls IMAGE 0 1 (an ID): the other volume, as the kernel mounts it"
+	fails "ffls IMAGE 0 nosuch fails" ./ffls "$T/ab.ubi" 0 nosuch
+else
+	skip "ubinize (mtd-utils) missing" "the options' UBI volume"
+fi
+
+# A program built against 0.2's header (the struct without size) still
+# runs: bound to the FLASHFS_0.1 forms as ld bound it then.
+cat > old.c <<'OLD'
+#include <stdint.h>
+#include <stdio.h>
+struct ff_reader;
+struct ff_error { int code; char message[512]; };
+struct old_options { uint64_t offset, cache_bytes; void (*log)(void *, const char *); void *log_ctx; };
+void ff_reader_options_init(struct old_options *o);
+int ff_reader_open(const char *path, const struct old_options *o, struct ff_reader **r,
+		   struct ff_error *err);
+const char *ff_reader_format(const struct ff_reader *r);
+__asm__(".symver ff_reader_options_init, ff_reader_options_init@FLASHFS_0.1");
+__asm__(".symver ff_reader_open, ff_reader_open@FLASHFS_0.1");
+int main(int argc, char **argv)
+{
+	struct old_options o;
+	struct ff_reader *r;
+	struct ff_error err;
+	(void)argc;
+	ff_reader_options_init(&o);
+	o.offset = 8192;
+	if (ff_reader_open(argv[1], &o, &r, &err))
+		return fprintf(stderr, "%s\n", err.message), 1;
+	puts(ff_reader_format(r));
+	return 0;
+}
+OLD
+if [ -z "$asan" ]; then
+	ok "a 0.2-era program builds against the 0.1 symbols" sh -c "cc -o old old.c \$1" sh "$(pc --libs)"
+	is "$(./old "$T/blob")" squashfs "... and opens an image at an offset through them"
+	ok "... bound to FLASHFS_0.1" sh -c "objdump -T old | grep -q 'FLASHFS_0.1.*ff_reader_open'"
+fi
 is "$(./ffls "$S/a/hello" 2>&1)" \
-	"ffls: $S/a/hello: not a SquashFS, YAFFS2 or UBI image (or a compressed one)" \
+	"ffls: $S/a/hello: not an image flashfs knows (see flashfs formats)" \
 	"the message names the file and the problem"
 
 # ffbuild DIR: the directory scanner through the library.

@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # The source-tree options mean the same in mkfs.squashfs and mkfs.yaffs2:
 # the same options on the same SOURCE give the tree a hand-made copy has
 # (excluded paths removed, owner and times set by chown/touch), read back

@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # mkfs.squashfs appends to an existing SquashFS image unless -noappend is
 # given, as mksquashfs does: mksquashfs 4.5.1 and mkfs.squashfs append the
 # same sources to copies of the same image and both results, mounted by
@@ -114,6 +116,24 @@ is "$?" 2 "append of an unreadable source: exit 2"
 ok "failed append: message names the file" grep -q secret "$T/err"
 ok "failed append: old image byte-identical" cmp "$T/before.sqfs" "$T/u/out/img.sqfs"
 ok "failed append: no temporary left" bash -c "[ \$(ls '$T/u/out' | wc -l) = 1 ]"
+
+# --- appending is said, as mksquashfs says it, with the counts
+mksquashfs "$T/third" "$T/said.sqfs" -noappend -quiet -no-progress -b 65536 >/dev/null
+mksquashfs "$T/third" "$T/said.sqfs" -no-progress 2>/dev/null | grep '^Appending' >"$T/theirs.said"
+mkfs.squashfs -q --noappend -b 65536 "$T/third" "$T/said2.sqfs"
+mkfs.squashfs --no-progress "$T/third" "$T/said2.sqfs" >"$T/ours.said" 2>/dev/null
+is "$(grep '^Appending' "$T/ours.said" | sed 's/said2/said/')" "$(cat "$T/theirs.said")" \
+	"append: mksquashfs' 'Appending to existing 4.0 filesystem' line"
+ok "append: the summary counts the appended entries" \
+	grep -q 'appended 1 entries to the 1 of the existing image' "$T/ours.said"
+mkfs.squashfs --json "$T/third" "$T/said2.sqfs" >"$T/said.json" 2>/dev/null
+is "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["appended"], d["appended_entries"], d["old_entries"])' "$T/said.json")" \
+	"True 1 2" "append --json: appended, appended_entries, old_entries"
+mkfs.squashfs --json --noappend "$T/third" "$T/said2.sqfs" >"$T/said.json" 2>/dev/null
+is "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["appended"], "old_entries" in d)' "$T/said.json")" \
+	"False False" "--noappend --json: appended false"
+mkfs.squashfs -q "$T/third" "$T/said2.sqfs" >"$T/ours.said"
+is "$(cat "$T/ours.said")" "" "append -q: nothing on stdout"
 
 # --- -noappend replaces; a file that is no SquashFS image is replaced
 ok "-noappend: replaces the image" mkfs.squashfs -q -noappend "$T/third" "$T/ours.sqfs"

@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # Atomic output: IMAGE appears only when complete.  The build writes an
 # unnamed file (O_TMPFILE) in IMAGE's directory and links it into place at
 # the end, so a build killed with SIGKILL or SIGTERM, or one that runs out

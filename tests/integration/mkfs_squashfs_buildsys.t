@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # mkfs.squashfs as a drop-in for mksquashfs in build systems: every command
 # line of tests/data/buildsys-cmdlines.txt (Buildroot, Yocto, wic, OpenWrt)
 # runs with mksquashfs 4.5.1 (translated where it lacks an option) and with

@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # mkfs.squashfs against the real readers, for every codec: a tree holding
 # every kind of object (see mkfs_squashfs_lib.sh) is built, mounted with the
 # kernel and compared object by object (type, mode, owner, size, mtime,

@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # mkfs.squashfs speaks mksquashfs' option grammar: whole single-dash words,
 # exit 2 naming any unknown option, and mksquashfs' meaning for its options.
 # Where mksquashfs 4.5.1 has the option, both images are kernel-mounted and

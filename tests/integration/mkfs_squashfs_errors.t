@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # Bad input gives a message naming the option, value, path or line and the
 # problem, exit 2 (usage errors and builds that fail alike), and no IMAGE;
 # a build that --ignore-errors completed without some files exits 1.

@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # The same tree from a directory, from tar archives of it (plain, gzip, xz,
 # zstd, on stdin) and from a spec file gives the same image, byte for byte;
 # and a spec file lets a build add root-owned device nodes.

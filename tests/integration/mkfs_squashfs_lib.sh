@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # Helpers for the mkfs_squashfs_*.t tests (sourced after lib.sh).
 #
 #   make_tree DIR [BLOCK]   a tree with everything SquashFS can hold: sizes

@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # mkfs.squashfs compresses gzip with libdeflate by default.  The kernel
 # mounts those images and unsquashfs extracts them to the source tree, for
 # the default level 9 (no options block), level 6 (a block holding 6) and

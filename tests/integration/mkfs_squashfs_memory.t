@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # Bounded memory: file data streams through a fixed ring of blocks, so the
 # peak RSS of a build does not grow with the size of the files (8x more
 # data may cost at most a few MiB more, for the block lists) and stays

@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # mkfs.squashfs lays out a tree as mksquashfs 4.5.1 does: inodes numbered and
 # written in the same order, the same directory headers, fragments and
 # tables.  On the bundled embedded rootfs, with the codecs whose libraries

@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # Deterministic output: the same tree gives the same bytes whatever -j, and
 # whatever order the source directory lists its entries in (a copy on ext4
 # or the scratch file system, and one on tmpfs, which lists in reverse

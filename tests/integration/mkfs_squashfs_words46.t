@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # mksquashfs 4.6/4.7 words in mkfs.squashfs (issue 16 item 2): every word of
 # their -help is either accepted or refused with a reason, and the words
 # added for it work with mksquashfs' meaning.  Where mksquashfs 4.5.1 has

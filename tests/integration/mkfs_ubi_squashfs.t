@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # mkfs.ubi --squashfs DIR -- OPTIONS (issue 19 item 2): the words after --
 # are mkfs.squashfs options, GNU or mksquashfs spelling.  Oracles: the UBI
 # image must equal, byte for byte, mkfs.squashfs OPTIONS + mtd-utils'
@@ -128,7 +130,7 @@ bad "a SOURCE after --" "extra" -comp lz4 extra
 bad "an -ef file that does not exist" "nosuchfile" -ef nosuchfile
 
 # -info lists the tree on standard output, as mkfs.squashfs -info does.
-mkfs.ubi -o info.ubi "${GEOM[@]}" --squashfs src -- -comp lz4 -info > info.out 2>&1
+mkfs.ubi -q -o info.ubi "${GEOM[@]}" --squashfs src -- -comp lz4 -info > info.out 2>&1
 mkfs.squashfs -q src info.sqfs -comp lz4 -info > info.ref 2>&1
 ok "-info after --: the lines mkfs.squashfs -info prints" sh -c 'grep -q "^/etc/passwd: " info.ref && cmp info.out info.ref'
 # Without --squashfs, -- only ends the options (ubinize's meaning).

@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # flashfs flash / dump on a host without MTD (the nandsim guest tests the
 # real thing): usage errors and refusals exit 2 with a message naming the
 # problem, and a failed dump leaves no file behind.

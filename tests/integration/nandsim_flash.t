@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # Issue 7: images on the kernel's own NAND simulator (nandsim) in a qemu
 # guest — SquashFS over mtdblock_ro and UBI, bad blocks, flashfs flash/dump
 # with AUTO OOB, YAFFS2 images read back by our reader, bit flips, and a

@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # Issue 19, item 4: UBI on the kernel's NAND simulator in a qemu guest
 # (nandsim-tests/scenarios/ubi.sh).  (a) our mkfs.ubi image with a SquashFS
 # volume, written by flashfs flash (also over bad blocks) and by

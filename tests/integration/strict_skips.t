@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # No silent passes by skipping (issue 15): prove's harness
 # (tests/perl/TAP/Harness/FlashfsSkips.pm) counts every SKIP, and under
 # STRICT=1 or CI=true fails each one not listed in tests/inherent-skips.txt,

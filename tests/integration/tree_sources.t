@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # The mkfs source-tree model: a directory, GNU tar archives of it in every
 # format (ustar, gnu, posix, sparse 0.0/0.1/1.0, compressed, stdin) and a spec
 # file describing it must all give the identical finished tree (tree_dump

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # Shared fixture of the UBI reader tests (ubi_read.t, ubi_nand_dump.t),
 # sourced after lib.sh and yaffs2_lib.sh: what they need (root, ubinize,
 # mksquashfs) and the PEB editor, EDIT.

@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # flashfs on raw NAND dumps of UBI devices: each page followed by its OOB,
 # as `nanddump -o` writes them.  The dumps are made here from images of
 # mtd-utils' ubinize (around mksquashfs images) by tests/tools/ubi_edit.py,

@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # flashfs on UBI images built by mtd-utils' ubinize around mksquashfs (and
 # mkfs.yaffs2) images.  Oracles: unsquashfs's extraction of the same
 # SquashFS images, and UBI PEBs edited by tests/tools/ubi_edit.py (its own

@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # Oracle: mtd-utils' ubinize (Debian 2.1.5).  With the same configuration
 # file, geometry options and -Q, mkfs.ubi's image must equal ubinize's byte
 # for byte: NAND 2K/128K, 4K/256K, 512/16K with 256-byte sub-pages, NOR-like
@@ -167,7 +169,7 @@ bad "no mode key" "e11.ini:1:" -p 128KiB -m 2048 e11.ini
 printf 'mode=ubi\n' > e12.ini
 bad "key outside a section" "e12.ini:1:" -p 128KiB -m 2048 e12.ini
 bad "bad -p" "-p/--peb-size 'lots'" -p lots -m 2048 multi.ini
-bad "-m 2K (ubinize wants KiB)" "-m/--min-io-size '2K'" -p 128KiB -m 2K multi.ini
+bad "-m 2Q (no such suffix)" "-m/--min-io-size '2Q': not a size" -p 128KiB -m 2Q multi.ini
 bad "-m not a power of two" "min. I/O size 3" -p 128KiB -m 3 multi.ini
 bad "-s larger than -m" "sub-page size 4096" -p 128KiB -m 2048 -s 4096 multi.ini
 bad "-O inside the EC header" "VID header offset 8" -p 128KiB -m 2048 -O 8 multi.ini

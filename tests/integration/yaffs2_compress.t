@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # mkfs.yaffs2 -z writes the image as a standard .gz/.lzo/.xz/.zst stream:
 # the standard tool decompresses it to exactly the uncompressed image,
 # which our reader reads back identical to the source.

@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # Hand-damaged YAFFS2 images: a single flipped tags bit is corrected and
 # counted, worse damage is reported by check (exit 1) naming the page,
 # garbage and empty files are refused with a message naming the file, and

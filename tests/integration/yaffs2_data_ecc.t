@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # --data-ecc: every page's OOB ECC bytes (2048+64: raw OOB 40..63, 3 bytes
 # per 256-byte step) hold the Linux software Hamming code of its data,
 # recomputed here independently in Python from the kernel's definition

@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # Auto-detection (no geometry options) of mkfs.yaffs2 images on every
 # supported geometry: 512-byte pages (inband tags only), page sizes
 # 1024..16384 with both usual OOB sizes (page/32, page/16), 32..256 pages

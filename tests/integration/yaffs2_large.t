@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # Scale: a file over 4 GiB (file_size_high, holes keep the image small) and
 # a tree of 100,000 objects (more than mkyaffs2image handles), both read
 # back identical through our reader.

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # Shared by the yaffs2_*.t tests: build a source tree with every object kind.
 # (Sourced after lib.sh; not a test itself.)
 

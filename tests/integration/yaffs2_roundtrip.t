@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # mkfs.yaffs2 -> our YAFFS2 reader (yaffs2_dump extract) on every page size,
 # tag layout, byte order and tag style: the extracted tree must match the
 # source in every manifest field (content, modes, owners, times, links,

@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 # Oracle: Debian's unyaffs extracts our `--tags classic --oob-layout offset0`
 # images (the mkyaffs2image format) identical to the source: content,
 # symlinks, hard links, directories, devices, modes, owners and times

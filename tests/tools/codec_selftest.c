@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Codec self-test for `make demo`: round-trips a sample through every codec
  * with its default options, in 128 KiB blocks as SquashFS uses them, checks
  * every byte and prints codec, ratio and speeds.

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Test helper: run the ff_cstream containers as a filter.
  *   cstream_tool -c NAME [LEVEL]   compress stdin to stdout
  *   cstream_tool -d                decompress stdin (detected) to stdout;

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 """json_validate.py SCHEMA FILE...: validate each JSON file (one document,
 or "-" for standard input) against a JSON Schema 2020-12 file with
 python3-jsonschema's Draft202012Validator (formats are not checked).

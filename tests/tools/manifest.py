@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 """Print one line per object of a tree, for comparing a source directory
 with a mount or an extraction of an image built from it.
 

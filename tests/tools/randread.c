@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Bench helper: the random 4 KiB read workload of bench-fuse.sh.
  *   randread DIR LIST
  * LIST holds lines "OFFSET RELPATH"; each line opens DIR/RELPATH, reads

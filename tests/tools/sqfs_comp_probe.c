@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Test helper: read a SquashFS image's compressor and options block
  * through compress/, and decode its first inode- or directory-table
  * metadata block with our codec.
@@ -34,7 +36,7 @@ static int load_options(int fd, const struct sqfs_super *sb, struct ff_comp *com
 	if (!(sb->flags & SQFS_FLAG_COMPRESSOR_OPTIONS))
 		return 0;
 	if (read_at(fd, hdr, 2, SQFS_SUPER_SIZE) ||
-	    sqfs_meta_header_decode(ff_get_le16(hdr), &size, &raw, err) < 0 ||
+	    sqfs_meta_header_decode(hdr, sb->order, &size, &raw, err) < 0 ||
 	    read_at(fd, buf, size, SQFS_SUPER_SIZE + 2))
 		return ff_err_set(err, 5, "options block unreadable");
 	if (!raw)
@@ -63,7 +65,7 @@ static int dump_block(int fd, uint64_t at, struct ff_comp *comp, int packed, str
 	ssize_t n;
 	int raw;
 
-	if (read_at(fd, hdr, 2, at) || sqfs_meta_header_decode(ff_get_le16(hdr), &size, &raw, err) < 0 ||
+	if (read_at(fd, hdr, 2, at) || sqfs_meta_header_decode(hdr, SQFS_LE, &size, &raw, err) < 0 ||
 	    read_at(fd, in, size, at + 2))
 		return ff_err_set(err, 5, "metadata block at %llu unreadable", (unsigned long long)at);
 	if (raw || packed) {

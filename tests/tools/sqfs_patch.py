@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 """Make a damaged or hostile copy of a SquashFS image for reader tests.
 
   sqfs_patch.py IN OUT sb FIELD VALUE    set a superblock field (name from the format)

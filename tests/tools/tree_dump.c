@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Test driver for the mkfs source-tree model: builds a tree from the given
  * sources (in order) and prints it after ff_tree_finish, one line per node:
  *

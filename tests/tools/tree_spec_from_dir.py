@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 """Print a spec file (docs/spec-format.md) that describes a host directory
 exactly: one line per entry with mode, owner, mtime and xattrs, file
 contents taken from the directory itself, hard links as `link` lines and

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 """Edit a UBI image's PEBs for reader tests, independently of our C code.
 
   ubi_edit.py IMG PEB_SIZE append-copy SRC      append a copy of PEB SRC

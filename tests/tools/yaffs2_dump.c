@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Test tool: open a YAFFS2 image through ff_yaffs2_open and walk the
  * common/fs.h interface.
  *   yaffs2_dump [OPTS] IMAGE info            key=value lines
@@ -186,7 +188,7 @@ static void extract(struct ext *e, uint64_t h, const char *path)
 	set_meta(e, h, path, &st);
 }
 
-static int parse_opts(int *i, int argc, char **argv, struct ff_yaffs2_opts *o)
+static int parse_opts(int *i, int argc, char **argv, struct ff_flash_hint *o)
 {
 	for (; *i + 1 < argc && !strncmp(argv[*i], "--", 2); *i += 2) {
 		const char *k = argv[*i], *v = argv[*i + 1];
@@ -200,7 +202,7 @@ static int parse_opts(int *i, int argc, char **argv, struct ff_yaffs2_opts *o)
 		else if (!strcmp(k, "--layout"))
 			o->oob_layout = v;
 		else if (!strcmp(k, "--endian"))
-			o->big_endian = !strcmp(v, "big");
+			o->byte_order = !strcmp(v, "big") ? FF_ORDER_BIG : FF_ORDER_LITTLE;
 		else
 			return -1;
 	}
@@ -209,14 +211,13 @@ static int parse_opts(int *i, int argc, char **argv, struct ff_yaffs2_opts *o)
 
 int main(int argc, char **argv)
 {
-	struct ff_yaffs2_opts y2 = { .big_endian = -1 }; /* 0 / NULL: detect */
-	struct ff_open_opts o = { .log = log_cb, .yaffs2 = &y2 };
+	struct ff_open_opts o = { .log = log_cb }; /* 0 / NULL: detect */
 	struct ff_err err = { 0, "" };
 	struct ext e = { 0 };
 	int i = 1;
 	long probs;
 
-	if (parse_opts(&i, argc, argv, &y2) || argc - i < 2) {
+	if (parse_opts(&i, argc, argv, &o.flash) || argc - i < 2) {
 		fprintf(stderr, "usage: yaffs2_dump [OPTS] IMAGE info|check|extract DIR\n");
 		return 2;
 	}

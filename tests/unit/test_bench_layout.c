@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The bench's SquashFS block layout, taken from the writer's dry run: full
  * blocks, short tail blocks, fragment packing, duplicates and sparse
  * blocks, as mkfs.squashfs cuts a tree, and the dry run's image size equal

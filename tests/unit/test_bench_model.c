@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The flash read model and what is built on it: t = r/B + 1/D, effective
  * speed, break-even bandwidths, flash-speed parsing, recommendations. */
 #include <math.h>
@@ -115,6 +117,22 @@ static void recommendations(void **state)
 	a.weight = 1;
 	assert_int_equal(bench_analyse(res, 3, &a, &e), 0);
 	assert_int_equal(a.reco[BENCH_GOAL_WEIGHTED].index, 0);
+	assert_null(strstr(a.reco[BENCH_GOAL_FASTEST].why, "ties"));
+	bench_analysis_free(&a);
+
+	/* within the noise: mid's slowest pass (100 MB/s) reads 0.4/25 + 1/100
+	 * = 0.026 s, slower than big-fast's best 0.0245 s: a tie, said */
+	res[1].decomp.worst = 100;
+	a.target_mbps = 25;
+	assert_int_equal(bench_analyse(res, 3, &a, &e), 0);
+	assert_int_equal(a.reco[BENCH_GOAL_FASTEST].index, 1);
+	assert_non_null(strstr(a.reco[BENCH_GOAL_FASTEST].why,
+			       "Within the measurement noise it ties with big-fast 128K."));
+	bench_analysis_free(&a);
+	/* a steady mid (worst 390 MB/s: 0.01856 s) wins alone */
+	res[1].decomp.worst = 390;
+	assert_int_equal(bench_analyse(res, 3, &a, &e), 0);
+	assert_null(strstr(a.reco[BENCH_GOAL_FASTEST].why, "ties"));
 	bench_analysis_free(&a);
 }
 
@@ -135,7 +153,7 @@ static void codec_parse(void **state)
 	assert_int_equal(bench_codec_parse(":level=1", &c, &e), -1);
 	assert_int_equal(bench_codec_parse("gzip:zlib:level=9", &c, &e), 0);
 	assert_string_equal(c.label, "gzip-zlib-9");
-	n = bench_codec_defaults(d, 32);
+	n = bench_codec_defaults(d, 32, "arm");
 	assert_true(n >= 14);
 	/* libdeflate's levels beside zlib's 9 */
 	assert_string_equal(d[0].label, "gzip-6");
@@ -144,6 +162,9 @@ static void codec_parse(void **state)
 	assert_string_equal(d[4].label, "gzip-zlib9");
 	assert_string_equal(d[4].opts, "zlib:level=9");
 	assert_string_equal(d[n - 1].label, "zstd-19");
+	assert_string_equal(d[8].label, "xz+bcj");
+	assert_string_equal(d[8].opts, "bcj=arm");
+	assert_int_equal(bench_codec_defaults(d, 32, NULL), n - 1); /* no xz+bcj */
 }
 
 /* The median's distribution-free interval: order statistics v(k) and

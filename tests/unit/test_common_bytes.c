@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* common/bytes.c: ff_is_zero / ff_all_bytes, including the empty run
  * (uniform: 1) that the five copies it replaced disagreed on. */
 #include <setjmp.h>

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* common/hmap.c: byte-string keys short (in the slot) and long (on the
  * heap), the empty key, prefixes, replacement, growth past many
  * thousands, values freed on clear, the u64 -> pointer face, and the

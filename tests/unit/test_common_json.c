@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* common/json.c: escaping (quotes, backslashes, every control character,
  * UTF-8 passed through), typed values, nesting with commas, compact and
  * pretty layouts; common/info.c: typed items written as JSON, each group

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* common/pool.c: ordered mode hands results back in submission order
  * whatever thread finished first; unordered mode runs every job exactly
  * once, lets the submitter help, refuses when full, drains, and runs what

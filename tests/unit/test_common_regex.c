@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* common/regex.c: the estimate of the tree glibc's regcomp builds, and
  * ff_regcomp_ere refusing what would explode before regcomp sees it. */
 #include <setjmp.h>

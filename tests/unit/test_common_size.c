@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* common/size.c: the one size syntax (common/size.h), as a table of what
  * is accepted with its value and what is refused. */
 #include <setjmp.h>
@@ -29,10 +31,15 @@ static const struct {
 	{"3k", 3072},
 	{"18446744073709551615", UINT64_MAX},
 	{"16777215T", 16777215ull << 40},
+	{"128KiB", 128 << 10}, /* mtd-utils' spelling */
+	{"1MiB", 1 << 20},
+	{"2gib", 2ull << 30},
+	{"0x20KiB", 32 << 10},
+	{"1TiB", 1ull << 40},
 };
 
 static const char *const bad[] = {
-	"", "-1", "+1", " 1", "1 ", "K", "0x", "0xg", "12Q", "1MB", "1KiB", "1.5M", "1e3",
+	"", "-1", "+1", " 1", "1 ", "K", "0x", "0xg", "12Q", "1MB", "1KB", "1B", "1iB", "1Ki", "1KiBB", "1K iB", "1.5M", "1e3",
 	"08x", "99999999999999999999", "18446744073709551616", "16777216T", "20000000000000T",
 	"0x10000000000000000",
 };

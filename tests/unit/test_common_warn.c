@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* common/warn.c: a warning reaches the callback with its kind, path and
  * formatted message; no callback is no crash; the text helper joins path
  * and message. */

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Block codecs: round trips of awkward inputs for every codec and option
  * set, "did not shrink" on incompressible data, and clean failures (no
  * write past cap) on truncated, bit-flipped and oversized input. */

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Codec options: parsing (with mksquashfs spellings), error messages that
  * name key and value, and the SquashFS compressor-options block.  The
  * expected block bytes were read from images made by Debian's mksquashfs
@@ -177,6 +179,44 @@ static void test_block_validation(void **state)
 	expect_decode_error("lzo", (const uint8_t[]){ 5, 0, 0, 0, 0, 0, 0, 0 }, 8, "algorithm 5");
 	expect_decode_error("lzo", (const uint8_t[]){ 0, 0, 0, 0, 3, 0, 0, 0 }, 8, "level 3");
 	expect_decode_error("lzma", (const uint8_t[]){ 0 }, 1, "no options");
+}
+
+/* A reader meets an options block it cannot interpret: the read goes on
+ * with the defaults, the block is shown as stored, and a writer is told. */
+static void text_of(void *ctx, const struct ff_info_item *it)
+{
+	char *out = ctx;
+
+	if (it->type == FF_INFO_STR && !strcmp(it->key, "stored"))
+		strcpy(out, it->str);
+}
+
+static void test_block_unread(void **state)
+{
+	/* OpenWrt 12.09/14.07's 12-byte xz block, as in three real firmwares. */
+	static const uint8_t openwrt[12] = { 0x14, 0, 9, 0, 0x90, 0, 0x40, 0, 0, 0, 4, 0 };
+	static const uint8_t good[8] = { 0, 0, 2, 0, 1, 0, 0, 0 };
+	struct ff_err err = { 0 };
+	struct ff_comp *comp = ff_comp_new_id(4, BS, &err);
+	char desc[256], stored[80] = "";
+
+	(void)state;
+	assert_int_equal(ff_comp_options_decode(comp, openwrt, 12, &err), -1);
+	assert_int_equal(ff_comp_options_read(comp, openwrt, 12, &err), 1);
+	assert_non_null(strstr(err.msg, "12 bytes"));
+	assert_non_null(ff_comp_options_unread(comp));
+	ff_comp_options(comp, 1, text_of, stored);
+	assert_string_equal(stored, "140009009000400000000400");
+	ff_comp_describe_stored(comp, desc, sizeof(desc));
+	assert_null(strstr(desc, "bcj"));
+	ff_comp_free(comp);
+	/* A block the codec understands reads as before, with no note. */
+	comp = ff_comp_new_id(4, BS, &err);
+	assert_int_equal(ff_comp_options_read(comp, good, 8, &err), 0);
+	assert_null(ff_comp_options_unread(comp));
+	ff_comp_describe_stored(comp, desc, sizeof(desc));
+	assert_non_null(strstr(desc, "bcj=x86"));
+	ff_comp_free(comp);
 }
 
 static void expect_parse_error(const char *name, const char *kv, const char *n1,
@@ -390,6 +430,7 @@ int main(void)
 		cmocka_unit_test(test_blocks_match_mksquashfs),
 		cmocka_unit_test(test_block_round_trip),
 		cmocka_unit_test(test_block_validation),
+		cmocka_unit_test(test_block_unread),
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_lzo_level_only_for_999),
 		cmocka_unit_test(test_gzip_encoders),

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Stream containers: every container round-trips through a file in small
  * and large writes; detection by magic; truncated and corrupted files give
  * errors; a file that is not compressed is handed back unread. */

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The FUSE callbacks end to end, independent of any image format: a small
  * in-memory ff_fs is served by ff_fuse_mount/ff_fuse_loop from a thread of
  * this process, and checked with ordinary system calls on the mount.

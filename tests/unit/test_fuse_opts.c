@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Command-line parsing of `flashfs mount`: our -o options are taken out and
  * parsed, FUSE's stay for libfuse, mount(8)/fstab-only ones are dropped. */
 #include <setjmp.h>
@@ -47,12 +49,12 @@ static void test_our_options(void **state)
 	assert_int_equal(o.threads, 4);
 	assert_int_equal(o.spin_us, 50);
 	assert_int_equal(o.idle_timeout, 30);
-	assert_int_equal(o.yaffs2.page_size, 2048);
-	assert_int_equal(o.yaffs2.oob_size, 64);
-	assert_int_equal(o.yaffs2.pages_per_block, 128);
-	assert_string_equal(o.yaffs2.oob_layout, "inband");
-	assert_string_equal(o.yaffs2.tags, "classic");
-	assert_int_equal(o.yaffs2.big_endian, 1);
+	assert_int_equal(o.open.flash.page_size, 2048);
+	assert_int_equal(o.open.flash.oob_size, 64);
+	assert_int_equal(o.open.flash.pages_per_block, 128);
+	assert_string_equal(o.open.flash.oob_layout, "inband");
+	assert_string_equal(o.open.flash.tags, "classic");
+	assert_int_equal(o.open.flash.byte_order, FF_ORDER_BIG);
 	assert_int_equal(o.max_read, 131072);
 	assert_int_equal(o.readahead_kb, 2048);
 	assert_int_equal(o.open.prefetch_bytes, 3 << 20);
@@ -71,7 +73,7 @@ static void test_defaults_and_flags(void **state)
 	assert_int_equal(PARSE(&o, &err, "img", "-f", "mnt", "-s"), 0);
 	assert_int_equal(o.uid, -1);
 	assert_int_equal(o.gid, -1);
-	assert_int_equal(o.yaffs2.big_endian, -1);
+	assert_int_equal(o.open.flash.byte_order, FF_ORDER_DETECT);
 	assert_null(o.subdir);
 	assert_true(o.foreground);
 	assert_int_equal(o.threads, 1);

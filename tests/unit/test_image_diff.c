@@ -1,4 +1,6 @@
-/* image/dir_fs.c and image/diff.c on host directories made here: the
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
+/* image/dir_fs.c and diff/diff.c on host directories made here: the
  * directory's fs.h answers (names that would leave the tree, hard links
  * sharing a handle, readdir resumed from a cookie, the whole length of a
  * long symlink target, xattr size probes, short reads only at the end),
@@ -19,7 +21,7 @@
 
 #include <cmocka.h>
 
-#include "image/diff.h"
+#include "diff/diff.h"
 #include "image/dir_fs.h"
 #include "image/image.h"
 

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* libflashfs's public API (the headers in include/flashfs/), used only through the
  * installed headers as a program would: every codec round-trips a block;
  * a tree filled entry by entry comes back through ff_reader from both a
@@ -191,6 +193,37 @@ static void check_threads(struct ff_reader *r)
 	}
 }
 
+/* The options carry their size: a shorter (older) struct gets the
+ * defaults beyond it, a struct without its size set is refused, and the
+ * flash geometry reaches the reader. */
+static void check_options(const char *y2)
+{
+	struct ff_reader_options o;
+	struct ff_reader *r;
+	struct ff_error err;
+
+	ff_reader_options_init(&o, sizeof(o));
+	assert_int_equal(o.size, sizeof(o));
+	o.flash.page_size = 2048;
+	o.flash.oob_size = 64;
+	o.flash.oob_layout = "linux";
+	assert_int_equal(ff_reader_open(y2, &o, &r, &err), 0);
+	check_image(r, "yaffs2");
+	ff_reader_close(r);
+	o.flash.oob_layout = "inband"; /* a wrong layout given is obeyed: no image */
+	assert_int_equal(ff_reader_open(y2, &o, &r, &err), -1);
+	/* a struct that ends before volume and flash (0.2's, plus size) */
+	ff_reader_options_init(&o, sizeof(o));
+	o.size = offsetof(struct ff_reader_options, volume);
+	o.flash.oob_layout = "inband"; /* beyond its size: not read */
+	assert_int_equal(ff_reader_open(y2, &o, &r, &err), 0);
+	ff_reader_close(r);
+	o.size = 0;
+	assert_int_equal(ff_reader_open(y2, &o, &r, &err), -1);
+	assert_int_equal(err.code, EINVAL);
+	assert_non_null(strstr(err.message, "ff_reader_options_init"));
+}
+
 static void test_build_and_read(void **state)
 {
 	char dir[] = "/tmp/ff-api.XXXXXX", sq[64], y2[64];
@@ -218,6 +251,7 @@ static void test_build_and_read(void **state)
 	assert_int_equal(ff_reader_open(y2, NULL, &r, &err), 0);
 	check_image(r, "yaffs2");
 	ff_reader_close(r);
+	check_options(y2);
 	unlink(sq);
 	unlink(y2);
 	rmdir(dir);

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The mkfs programs' shared option layer: value parsers (errors name the
  * option and the value), option routing by code and by name, mksquashfs
  * spellings, SOURCE_DATE_EPOCH, SOURCE/IMAGE words, the image-location
@@ -9,7 +11,7 @@
 #include <cmocka.h>
 
 #include "tree/arg_value.h"
-#include "tree/source_args.h"
+#include "mkfs/source_args.h"
 #include "tree_test_util.h"
 
 static void test_numbers_and_sizes(void **state)

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The reader's sharded LRU cache: hits and misses, the byte budget, buffers
  * outliving their eviction, a racing insert of the same key, and many
  * threads hammering it at once. */

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The SquashFS reader through common/fs.h on an image made by mksquashfs
  * (skipped when it is not installed): lookups through the directory index,
  * readdir cookies resuming exactly after an entry, reads at odd offsets and

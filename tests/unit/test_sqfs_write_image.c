@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* ff_sqfs_write end to end on small trees: block/fragment/dedup decisions
  * (counted in the stats), a dry run reporting exactly what a real run
  * writes, identical bytes for any thread count, and the table layout the

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* SquashFS writer internals: metadata blocks (8 KiB pieces, raw when
  * compression does not shrink them, references naming the block an entry
  * starts in), lookup tables laid out the way the kernel's table checks
@@ -13,7 +15,8 @@
 #include <cmocka.h>
 
 #include "common/endian.h"
-#include "squashfs/writer_priv.h"
+#include "squashfs/meta_writer.h"
+#include "squashfs/table_writer.h"
 
 static struct ff_comp *comp;
 static struct ff_comp_ctx *ctx;

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* mksquashfs actions (tree/action.c, tree/action_eval.c) and chmod-style
  * mode expressions (tree/mode_expr.c): good lines parse and change the tree
  * as mksquashfs would; every bad line fails naming the action text and the

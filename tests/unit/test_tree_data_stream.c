@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* tree/data_stream.c: file contents read ahead on a thread arrive in tree
  * order, piece by piece, byte for byte; a read error arrives at the file
  * it belongs to; stopping part-way neither hangs nor leaks. */

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The source-tree model: directory order, numbering, link counts, the
  * global options applied by finish, hard-link primaries, path rules,
  * excludes, content reading and the directory scanner. */

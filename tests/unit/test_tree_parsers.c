@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Description-file parsers: the word splitter, spec files, mksquashfs
  * pseudo definitions and sort files.  Good lines build the expected nodes;
  * every bad line fails with "FILE:LINE: problem". */

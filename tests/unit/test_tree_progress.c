@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* common/progress: the formatted line, silence on a non-terminal, the
  * forced final line, and counts added from several threads at once. */
 #include <setjmp.h>
@@ -47,8 +49,13 @@ static void test_format(void **state)
 	s.done_items = 1;
 	s.total_items = 4;
 	ff_progress_format(buf, sizeof(buf), &s);
-	assert_non_null(strstr(buf, " 25%  1/4 items  0.0 MB  "));
+	/* and no bytes at all (items only): no "0.0 MB  0.0 MB/s" */
+	assert_non_null(strstr(buf, " 25%  1/4 items  ETA"));
+	assert_null(strstr(buf, "MB"));
 	assert_non_null(strstr(buf, "ETA --:--"));
+	s.done_bytes = 1500000;
+	ff_progress_format(buf, sizeof(buf), &s);
+	assert_non_null(strstr(buf, " 25%  1/4 items  1.5 MB  "));
 	/* truncation never overruns */
 	assert_int_equal(ff_progress_format(buf, 10, &s), 9);
 	assert_int_equal(strlen(buf), 9);

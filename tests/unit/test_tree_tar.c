@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The tar source on hand-built archives: every member kind, GNU base-256
  * numbers, PAX overrides and sparse maps, and clean errors (naming the
  * archive, the member or header offset, and the problem) on damaged input.
@@ -8,7 +10,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "tree/tar.h"
+#include "tar/tar.h"
 #include "tree/tree_priv.h"
 #include "tree_test_util.h"
 

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* ubi/: UBI's CRC through zlib, and the headers and volume-table record
  * encoded and decoded against bytes ubinize (mtd-utils 2.1.5) wrote. */
 #include <setjmp.h>

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The UBI reader on raw NAND dumps (pages followed by their OOB): the
  * layout is detected or taken from the hint, bad-block markers keep a
  * block out of the scan, and a volume reads the same as from the plain
@@ -25,6 +27,18 @@
 static uint8_t *plain;   /* the plain image */
 static size_t plain_len;
 static uint8_t content[VOL_BYTES];
+
+/* ff_ubi_open on a descriptor, through a byte source it drops at once
+ * (the image keeps its own reference). */
+static int ubi_open_fd(int fd, const struct ff_ubi_hint *hint, struct ff_ubi_image **img,
+		       struct ff_err *e)
+{
+	struct ff_bsrc *src = ff_bsrc_from_fd(fd, 0, "dump", e);
+	int rc = src ? ff_ubi_open(src, hint, img, e) : -1;
+
+	ff_bsrc_unref(src);
+	return rc;
+}
 
 static int mem_fd(const uint8_t *p, size_t n)
 {
@@ -111,7 +125,7 @@ static void volume_is(const uint8_t *buf, size_t len, const struct ff_ubi_hint *
 	size_t vol;
 	uint8_t *got = malloc(VOL_BYTES);
 
-	assert_int_equal(ff_ubi_open(fd, 0, hint, &img, &e), 0);
+	assert_int_equal(ubi_open_fd(fd, hint, &img, &e), 0);
 	ff_ubi_summary(img, &s);
 	assert_int_equal(s.oob_size, oob);
 	assert_int_equal(s.peb_size, PEB);
@@ -164,7 +178,7 @@ static void bad_block_is_skipped(void **state)
 	d = dump_of(img, len, 512, 16, last, &n);
 	volume_is(d, n, NULL, content, 16);
 	fd = mem_fd(d, n);
-	assert_int_equal(ff_ubi_open(fd, 0, NULL, &ui, &e), 0);
+	assert_int_equal(ubi_open_fd(fd, NULL, &ui, &e), 0);
 	{
 		struct ff_ubi_summary s;
 		ff_ubi_summary(ui, &s);
@@ -190,7 +204,7 @@ static void wrong_hint_fails(void **state)
 	int fd = mem_fd(d, n);
 
 	(void)state;
-	assert_int_equal(ff_ubi_open(fd, 0, &(struct ff_ubi_hint){0, 2048, 64}, &img, &e), -1);
+	assert_int_equal(ubi_open_fd(fd, &(struct ff_ubi_hint){0, 2048, 64}, &img, &e), -1);
 	assert_true(e.msg[0] != '\0');
 	close(fd);
 	free(d);

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* YAFFS2 on-disk pieces: tags ECC, packed tags, object header, xattr area,
  * OOB layouts and the Hamming data ECC. */
 #include <setjmp.h>

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* The YAFFS2 scan on a hand-built "used partition": blocks out of order,
  * rewritten chunks, a shrink header, an unlinked object, a shadowing
  * rename, a bad block, a corrected and an uncorrectable tags error. */
@@ -125,8 +127,7 @@ static void build(struct img *im)
 
 static struct ff_fs *open_img(struct img *im, char *path)
 {
-	static const struct ff_yaffs2_opts y2 = { .pages_per_block = PPB, .big_endian = -1 };
-	struct ff_open_opts o = { .yaffs2 = &y2 };
+	struct ff_open_opts o = { .flash = { .pages_per_block = PPB } };
 	struct ff_err err = { 0, "" };
 	struct ff_fs *fs = NULL;
 	int fd = mkstemp(path);
@@ -244,7 +245,7 @@ static void test_hostile(void **state)
 	fd = open(path, O_WRONLY | O_TRUNC);
 	assert_int_equal(write(fd, im.buf, sizeof(im.buf)), (ssize_t)sizeof(im.buf));
 	close(fd);
-	o.yaffs2 = &(struct ff_yaffs2_opts){ .pages_per_block = PPB, .big_endian = -1 };
+	o.flash = (struct ff_flash_hint){ .pages_per_block = PPB };
 	assert_int_equal(ff_yaffs2_open(path, &o, &fs, &err), 0);
 	ff_fs_close(fs);
 	unlink(path);

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
 /* Helpers shared by the tests/unit/test_tree_*.c files: a scratch
  * directory, writing small files into it, and trees with default options. */
 #ifndef FF_TESTS_TREE_TEST_UTIL_H

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
 package TAP::Harness::FlashfsSkips;
 
 # The harness `make check`, `make unit` and `make integration` give prove

@@ -1,0 +1,275 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
+/* Compressed files, one pool job each (common/pool.h, ordered): a worker
+ * cuts its file into extents, each the longest run of input whose stream
+ * fits in one pcluster, kept compressed only when that saves at least a
+ * block, else one block stored as is; the stream sits at the end of its
+ * pcluster (0-padding).  The main thread retires the files in pre-order,
+ * gives each its first block and writes its pclusters, so the image does
+ * not depend on the number of threads. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/pool.h"
+#include "erofs/compressor.h"
+#include "erofs/write_priv.h"
+
+struct zres {
+	uint8_t *data;             /* the pclusters, back to back */
+	size_t len, cap;
+	struct ew_extent *x;
+	size_t n, xcap;
+	int failed;
+	struct ff_err err;
+};
+
+struct zjob {
+	uint32_t idx;
+	struct zres *res;
+};
+
+struct zctx {
+	struct ew *w;
+	struct ew_codec **codecs;  /* one per worker, and the submitter's */
+	uint8_t **outs;            /* one pcluster of scratch per worker */
+};
+
+static int res_grow(struct zres *r, size_t more)
+{
+	uint8_t *p;
+	size_t cap = r->cap ? r->cap : 65536;
+
+	if (r->len + more <= r->cap)
+		return 0;
+	while (cap < r->len + more)
+		cap *= 2;
+	if (!(p = realloc(r->data, cap)))
+		return -1;
+	r->data = p;
+	r->cap = cap;
+	return 0;
+}
+
+static int res_extent(struct zres *r, uint64_t lstart, uint32_t cblks, int plain)
+{
+	if (r->n == r->xcap) {
+		size_t cap = r->xcap ? r->xcap * 2 : 64;
+		struct ew_extent *p = realloc(r->x, cap * sizeof(*p));
+
+		if (!p)
+			return -1;
+		r->x = p;
+		r->xcap = cap;
+	}
+	r->x[r->n++] = (struct ew_extent){ lstart, cblks, (uint8_t)plain };
+	return 0;
+}
+
+/* The input window: [*bstart, *bstart + *blen) of the file in buf. */
+struct window {
+	struct ff_data *d;
+	uint8_t *buf;
+	uint64_t bstart;
+	size_t blen;
+};
+
+static int window_fill(struct window *win, const struct ew_ino *e, uint64_t pos, size_t want,
+		       struct ff_err *err)
+{
+	size_t keep = (size_t)(win->bstart + win->blen - pos);
+	ssize_t got;
+
+	if (pos + want <= win->bstart + win->blen)
+		return 0;
+	memmove(win->buf, win->buf + (pos - win->bstart), keep);
+	win->bstart = pos;
+	win->blen = keep;
+	got = ff_data_pread(win->d, win->buf + keep, want - keep, pos + keep, err);
+	if (got < 0)
+		return -1;
+	if ((size_t)got != want - keep)
+		return ff_err_set(err, EIO, "file shrank while read (%zu bytes at %llu)",
+				  (size_t)got, (unsigned long long)(pos + keep));
+	win->blen = want;
+	(void)e;
+	return 0;
+}
+
+/* One extent at pos: compressed when that saves a block, else a block as is. */
+static int one_extent(struct zctx *z, unsigned worker, struct window *win, uint64_t pos,
+		      uint64_t size, struct zres *r, uint64_t *used, struct ff_err *err)
+{
+	struct ew *w = z->w;
+	size_t n = size - pos < w->ext_cap ? (size_t)(size - pos) : w->ext_cap;
+	const uint8_t *in = win->buf + (pos - win->bstart);
+	long got = ew_codec_fit(z->codecs[worker], in, &n, z->outs[worker], w->pcluster);
+	uint32_t cblks = got > 0 ? (uint32_t)((got + w->blksz - 1) >> w->blkbits) : 0;
+
+	if (got < 0)
+		return ff_err_set(err, EIO, "compression failed at byte %llu",
+				  (unsigned long long)pos);
+	if (got > 0 && ((uint64_t)cblks << w->blkbits) < n) {
+		size_t span = (size_t)cblks << w->blkbits;
+
+		if (res_grow(r, span) || res_extent(r, pos, cblks, 0))
+			return ff_err_set(err, ENOMEM, "compressed data: out of memory");
+		memset(r->data + r->len, 0, span - (size_t)got);
+		memcpy(r->data + r->len + span - (size_t)got, z->outs[worker], (size_t)got);
+		r->len += span;
+		*used = n;
+		return 0;
+	}
+	n = size - pos < w->blksz ? (size_t)(size - pos) : w->blksz;
+	/* The kernel takes an extent that no head follows to run to the end
+	 * of its last lcluster, and refuses a plain one longer than its block:
+	 * a file's last plain bytes stop at an lcluster boundary first. */
+	if (pos + n == size && (pos & (w->blksz - 1)) + n > w->blksz)
+		n = w->blksz - (size_t)(pos & (w->blksz - 1));
+	if (res_grow(r, w->blksz) || res_extent(r, pos, 1, 1))
+		return ff_err_set(err, ENOMEM, "compressed data: out of memory");
+	memset(r->data + r->len, 0, w->blksz);
+	memcpy(r->data + r->len, in, n);
+	r->len += w->blksz;
+	*used = n;
+	return 0;
+}
+
+static int compress_file(struct zctx *z, unsigned worker, const struct ew_ino *e,
+			 struct zres *r, struct ff_err *err)
+{
+	struct ew *w = z->w;
+	struct window win = { ff_tree_open_data(w->tree, e->n, err), NULL, 0, 0 };
+	uint64_t pos = 0, used = 0;
+	int ret = 0;
+
+	if (!win.d)
+		return -1;
+	if (!(win.buf = malloc(w->ext_cap))) {
+		ff_data_close(win.d);
+		return ff_err_set(err, ENOMEM, "compression window: out of memory");
+	}
+	while (pos < e->size && !ret) {
+		size_t want = e->size - pos < w->ext_cap ? (size_t)(e->size - pos) : w->ext_cap;
+
+		ret = window_fill(&win, e, pos, want, err) ||
+		      one_extent(z, worker, &win, pos, e->size, r, &used, err);
+		pos += used;
+	}
+	free(win.buf);
+	ff_data_close(win.d);
+	return ret ? -1 : 0;
+}
+
+static void run_job(void *user, void *job, unsigned worker)
+{
+	struct zctx *z = user;
+	struct zjob *j = job;
+	const struct ew_ino *e = &z->w->inos[j->idx];
+	char path[4096];
+
+	if (!compress_file(z, worker, e, j->res, &j->res->err))
+		return;
+	j->res->failed = 1;
+	if (ff_node_path(e->n, path, sizeof(path)) >= 0)
+		ff_err_prefix(&j->res->err, "%s", path);
+}
+
+/* A finished file: its first block, its pclusters, its map.  After a
+ * failure (*ret set) the rest are only freed. */
+static void place(struct ew *w, struct zjob *j, int *ret, struct ff_err *err)
+{
+	struct ew_ino *e = &w->inos[j->idx];
+	struct zres *r = j->res;
+
+	if (*ret) {
+		/* the first failure's message stays */
+	} else if (r->failed) {
+		*err = r->err;
+		*ret = -1;
+	} else {
+		e->blkaddr = w->next_blk;
+		e->nblocks = (uint32_t)(r->len >> w->blkbits);
+		w->next_blk += e->nblocks;
+		w->st->compressed_files++;
+		*ret = ff_outfile_write(&w->out, r->data, r->len, err) ||
+		       ew_zmap_encode(w, e, r->x, r->n, err) ? -1 : 0;
+	}
+	free(r->data);
+	free(r->x);
+	free(r);
+}
+
+static int zctx_init(struct zctx *z, struct ew *w, unsigned threads, struct ff_err *err)
+{
+	z->w = w;
+	z->codecs = calloc(threads + 1, sizeof(*z->codecs));
+	z->outs = calloc(threads + 1, sizeof(*z->outs));
+	if (!z->codecs || !z->outs)
+		return ff_err_set(err, ENOMEM, "compression: out of memory");
+	for (unsigned i = 0; i <= threads; i++) {
+		z->codecs[i] = ew_codec_new(w->o->codec, w->o->level, w->ext_cap, w->pcluster, err);
+		if (!z->codecs[i] || !(z->outs[i] = malloc(w->pcluster)))
+			return z->codecs[i] ? ff_err_set(err, ENOMEM, "compression: out of memory")
+					    : -1;
+	}
+	return 0;
+}
+
+static void zctx_free(struct zctx *z, unsigned threads)
+{
+	for (unsigned i = 0; z->codecs && i <= threads; i++) {
+		ew_codec_free(z->codecs[i]);
+		if (z->outs)
+			free(z->outs[i]);
+	}
+	free(z->codecs);
+	free(z->outs);
+}
+
+static int submit_all(struct ew *w, struct ff_pool *pool, size_t queue, struct ff_err *err)
+{
+	struct zjob j;
+	int ret = 0;
+
+	for (uint32_t i = 0; i < w->n_inos; i++) {
+		if (!w->inos[i].compressed)
+			continue;
+		if (ff_pool_pending(pool) == queue && ff_pool_retire(pool, &j))
+			place(w, &j, &ret, err);
+		if (ret)
+			break;
+		j.idx = i;
+		if (!(j.res = calloc(1, sizeof(*j.res)))) {
+			ret = ff_err_set(err, ENOMEM, "compression: out of memory");
+			break;
+		}
+		ff_pool_submit(pool, &j);
+	}
+	while (ff_pool_retire(pool, &j))
+		place(w, &j, &ret, err);
+	return ret;
+}
+
+int ew_compress_all(struct ew *w, struct ff_err *err)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned threads = w->o->threads ? w->o->threads : cpus > 0 ? (unsigned)cpus : 1;
+	struct zctx z = { 0 };
+	struct ff_pool_cfg cfg = { threads, 2 * (size_t)threads, sizeof(struct zjob), 1,
+				   run_job, &z };
+	struct ff_pool *pool = NULL;
+	int ret;
+
+	if (w->o->codec == FF_EROFS_NONE)
+		return 0;
+	ret = zctx_init(&z, w, threads, err);
+	if (!ret && !(pool = ff_pool_new(&cfg, err)))
+		ret = -1;
+	if (!ret)
+		ret = submit_all(w, pool, cfg.queue, err);
+	ff_pool_free(pool);
+	zctx_free(&z, threads);
+	return ret;
+}

@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
+/* The plan: one record per inode in the tree's pre-order (the root
+ * first, so its nid is the smallest and fits the superblock's 16 bits),
+ * each inode's size and layout, then the inodes' places in the meta area.
+ * A flat file keeps its last partial block behind the inode (flat inline)
+ * when inode, xattrs and that tail fit in one block, as mkfs.erofs does
+ * unless -E noinline_data; else every block is in the data area. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "erofs/layout.h"
+#include "erofs/write_priv.h"
+
+struct ew_ino *ew_ino_of(const struct ew *w, const struct ff_node *n)
+{
+	if (n->link)
+		n = n->link;
+	return &w->inos[(uintptr_t)n->priv - 1];
+}
+
+static int collect(struct ew *w, struct ff_err *err)
+{
+	uint32_t n = 0;
+
+	for (struct ff_node *x = ff_tree_root(w->tree); x; x = ff_tree_next(w->tree, x))
+		n += !x->link;
+	w->inos = calloc(n, sizeof(*w->inos));
+	if (!w->inos)
+		return ff_err_set(err, ENOMEM, "inodes: out of memory (%u)", n);
+	for (struct ff_node *x = ff_tree_root(w->tree); x; x = ff_tree_next(w->tree, x)) {
+		if (x->link)
+			continue;
+		x->priv = (void *)(uintptr_t)(w->n_inos + 1);
+		w->inos[w->n_inos].n = x;
+		w->inos[w->n_inos].ino = w->n_inos + 1;
+		w->n_inos++;
+	}
+	return 0;
+}
+
+/* i_size, and what the content is for directories and symlinks. */
+static int size_of(struct ew *w, struct ew_ino *e, struct ff_err *err)
+{
+	struct ff_node *n = e->n;
+
+	if (S_ISDIR(n->mode))
+		return ew_dir_build(w, e, 0, err);
+	if (S_ISLNK(n->mode)) {
+		e->size = strlen(n->target);
+		e->content = (uint8_t *)n->target;
+	} else if (S_ISREG(n->mode)) {
+		e->size = n->size;
+		/* a file of one block or less cannot save a block: flat,
+		 * its bytes inline, as mkfs.erofs stores it */
+		e->compressed = w->o->codec != FF_EROFS_NONE && n->size > w->blksz;
+	}
+	return 0;
+}
+
+/* Flat layouts: inline the tail when inode, xattrs and tail share a block. */
+static void flat_layout(struct ew *w, struct ew_ino *e)
+{
+	uint32_t head = (e->ext ? ER_INODE_EXTENDED_SIZE : ER_INODE_COMPACT_SIZE) + e->xattr_len;
+	uint32_t tail = (uint32_t)(e->size % w->blksz);
+
+	e->layout = ER_FLAT_PLAIN;
+	e->nblocks = (uint32_t)((e->size + w->blksz - 1) >> w->blkbits);
+	if (tail && !w->o->no_inline && head + tail <= w->blksz) {
+		e->layout = ER_FLAT_INLINE;
+		e->inline_len = tail;
+		e->nblocks--;
+	}
+}
+
+int ew_plan(struct ew *w, struct ff_err *err)
+{
+	if (collect(w, err) || ew_xattr_count(w, err))
+		return -1;
+	for (uint32_t i = 0; i < w->n_inos; i++) {
+		struct ew_ino *e = &w->inos[i];
+
+		if (ew_xattr_body(w, e, err) || size_of(w, e, err))
+			return -1;
+		e->ext = (uint8_t)ew_inode_pick_form(w, e);
+		if (!e->compressed) {
+			flat_layout(w, e);
+		} else {
+			e->layout = ER_COMPRESSED_FULL;
+			e->zmeta_len = ew_zmap_len(w, e->size);
+		}
+		e->slot = (e->ext ? ER_INODE_EXTENDED_SIZE : ER_INODE_COMPACT_SIZE) +
+			  e->xattr_len + e->inline_len;
+		if (e->zmeta_len)
+			e->slot = (uint32_t)ew_align(e->slot - e->inline_len, 8) + e->zmeta_len +
+				  e->inline_len;
+	}
+	return 0;
+}
+
+/* nids: 32-byte slots from just after the superblock (and the compression
+ * configs), an inode with what follows it never across a block when it
+ * fits in one (the kernel reads an inline tail from one block). */
+int ew_place_inodes(struct ew *w, struct ff_err *err)
+{
+	uint64_t pos = ew_align(w->meta_end, 32);
+
+	for (uint32_t i = 0; i < w->n_inos; i++) {
+		struct ew_ino *e = &w->inos[i];
+		uint64_t off = pos % w->blksz;
+
+		if (off && (e->slot > w->blksz || off + e->slot > w->blksz))
+			pos = ew_align(pos, w->blksz);
+		e->nid = pos >> 5;
+		pos = ew_align(pos + e->slot, 32);
+	}
+	if (w->inos[0].nid > 0xffff)
+		return ff_err_set(err, EINVAL, "root inode: nid %llu past 65535",
+				  (unsigned long long)w->inos[0].nid);
+	w->meta_end = pos;
+	w->xattr_blkaddr = (uint32_t)(ew_align(pos, w->blksz) >> w->blkbits);
+	w->data_start = w->xattr_blkaddr + (uint32_t)(ew_align(w->shared_len, w->blksz) >> w->blkbits);
+	w->next_blk = w->data_start;
+	return 0;
+}

@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
+/* The EROFS writer's inside: one record per inode (a hard link's names
+ * share the primary's), the plan that places them, and the encoders of
+ * each on-disk structure (one file each). */
+#ifndef FF_EROFS_WRITE_PRIV_H
+#define FF_EROFS_WRITE_PRIV_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/error.h"
+#include "common/hmap.h"
+#include "common/outfile.h"
+#include "erofs/writer.h"
+#include "tree/tree.h"
+
+struct ew_ino {
+	struct ff_node *n;         /* the primary node */
+	uint64_t nid;
+	uint64_t size;             /* i_size */
+	uint32_t ino;              /* i_ino: 1.. in pre-order */
+	uint32_t blkaddr;          /* first data block (flat, compressed) */
+	uint32_t nblocks;          /* blocks in the data area */
+	uint32_t inline_len;       /* bytes stored behind the inode */
+	uint32_t xattr_len;        /* bytes of the xattr body (0: none) */
+	uint32_t zmeta_len;        /* compressed: map header and indexes */
+	uint32_t slot;             /* bytes in the meta area, all of the above */
+	uint8_t *xattr;            /* the encoded xattr body */
+	uint8_t *content;          /* directories: the encoded blocks; symlinks:
+				      the target (not owned) */
+	uint8_t *zmeta;            /* compressed: encoded map header + indexes */
+	uint8_t *ztail;            /* inline compressed or plain tail (owned) */
+	uint8_t layout;            /* enum er_layout */
+	uint8_t ext;               /* extended inode */
+	uint8_t compressed;        /* a regular file to compress */
+};
+
+struct ew {
+	const struct ff_erofs_write_opts *o;
+	const struct ff_tree *tree;
+	uint32_t blksz;
+	unsigned blkbits;
+	struct ew_ino *inos;
+	uint32_t n_inos;
+	/* shared xattrs: encoded entries -> (uses << 32 | id + 1) */
+	struct ff_hmap xcount;
+	uint8_t *shared;           /* the shared xattr area's bytes */
+	size_t shared_len;
+	uint32_t n_shared;
+	uint64_t meta_end;         /* end of the inodes */
+	uint32_t xattr_blkaddr;
+	uint32_t data_start;       /* first data block */
+	uint32_t next_blk;         /* next free block while data is written */
+	uint16_t algs;             /* available_compr_algs bits */
+	uint32_t pcluster;         /* bytes of the largest pcluster */
+	uint32_t ext_cap;          /* the most input one extent takes (a power
+				      of two: also the LZMA dictionary, the
+				      zstd window) */
+	struct ff_outfile out;
+	struct ff_erofs_write_stats *st;
+};
+
+static inline uint64_t ew_align(uint64_t v, uint64_t a)
+{
+	return (v + a - 1) / a * a;
+}
+
+struct ew_ino *ew_ino_of(const struct ew *w, const struct ff_node *n);
+
+/* write_xattr.c */
+int ew_xattr_count(struct ew *w, struct ff_err *err);
+int ew_xattr_body(struct ew *w, struct ew_ino *e, struct ff_err *err);
+void ew_xattr_free(struct ew *w);
+
+/* write_dirent.c: size (content NULL) or encode a directory's blocks. */
+int ew_dir_build(struct ew *w, struct ew_ino *e, int encode, struct ff_err *err);
+
+/* write_inode.c: the inode, its xattrs and inline bytes at buf. */
+void ew_inode_encode(const struct ew *w, const struct ew_ino *e, uint8_t *buf);
+int ew_inode_pick_form(const struct ew *w, const struct ew_ino *e);
+
+/* write_super.c: superblock into the first bytes of the meta buffer,
+ * then its crc32c over the rest of its block. */
+void ew_super_encode(const struct ew *w, uint8_t *buf, uint64_t inos, uint32_t blocks);
+
+/* write_plan.c */
+int ew_plan(struct ew *w, struct ff_err *err);
+int ew_place_inodes(struct ew *w, struct ff_err *err);
+
+/* write_data.c: flat file, directory and symlink blocks. */
+int ew_write_flat(struct ew *w, struct ew_ino *e, struct ff_err *err);
+
+/* One extent of a compressed file: where its decompressed bytes start,
+ * its pcluster's blocks, whether they are stored as is. */
+struct ew_extent {
+	uint64_t lstart;
+	uint32_t cblks;
+	uint8_t plain;
+};
+
+/* write_zmap.c: the map's bytes for a file of size bytes, and its
+ * encoding once the file's first block (e->blkaddr) is known. */
+uint32_t ew_zmap_len(const struct ew *w, uint64_t size);
+int ew_zmap_encode(const struct ew *w, struct ew_ino *e, const struct ew_extent *x, size_t n,
+		   struct ff_err *err);
+
+/* write_super.c: the compression configuration record after the
+ * superblock; returns its length (0 when nothing is compressed). */
+uint32_t ew_super_cfg(const struct ew *w, uint8_t *buf);
+
+/* write_compress.c: every compressed file, in the pool. */
+int ew_compress_all(struct ew *w, struct ff_err *err);
+
+#endif

@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
+/* The EROFS writer's steps: plan the inodes, place them, write the data
+ * area in pre-order (directories encoded once every nid is known), then
+ * the meta area (superblock, inodes, shared xattrs) over the hole left at
+ * the start, and link the image into place. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "erofs/compressor.h"
+#include "erofs/layout.h"
+#include "erofs/write_priv.h"
+
+void ff_erofs_write_opts_init(struct ff_erofs_write_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->blksize = 4096;
+	o->xattr_tolerance = 2;
+	o->level = -1;
+}
+
+static int check_opts(const struct ff_erofs_write_opts *o, struct ff_err *err)
+{
+	if (o->codec != FF_EROFS_NONE && o->pcluster > (1u << 20))
+		return ff_err_set(err, EINVAL, "pcluster %u bytes: at most 1 MiB", o->pcluster);
+	if (o->blksize < 512 || o->blksize > 65536 || (o->blksize & (o->blksize - 1)))
+		return ff_err_set(err, EINVAL, "block size %u: must be a power of two 512..65536",
+				  o->blksize);
+	return 0;
+}
+
+static int write_data(struct ew *w, struct ff_err *err)
+{
+	if (ff_outfile_skip(&w->out, (uint64_t)w->data_start << w->blkbits, err))
+		return -1;
+	if (ew_compress_all(w, err))
+		return -1;
+	for (uint32_t i = 0; i < w->n_inos; i++) {
+		struct ew_ino *e = &w->inos[i];
+
+		if (S_ISDIR(e->n->mode) && ew_dir_build(w, e, 1, err))
+			return -1;
+		if (!e->compressed && ew_write_flat(w, e, err))
+			return -1;
+	}
+	return 0;
+}
+
+static int write_meta(struct ew *w, struct ff_err *err)
+{
+	size_t len = (size_t)w->data_start << w->blkbits;
+	uint8_t *buf = calloc(1, len);
+	int r;
+
+	if (!buf)
+		return ff_err_set(err, ENOMEM, "meta area: out of memory (%zu bytes)", len);
+	for (uint32_t i = 0; i < w->n_inos; i++)
+		ew_inode_encode(w, &w->inos[i], buf + (w->inos[i].nid << 5));
+	if (w->shared_len)
+		memcpy(buf + ((size_t)w->xattr_blkaddr << w->blkbits), w->shared, w->shared_len);
+	ew_super_cfg(w, buf);
+	ew_super_encode(w, buf, w->n_inos, w->next_blk);
+	r = ff_outfile_pwrite(&w->out, buf, len, 0, err);
+	free(buf);
+	return r;
+}
+
+static void ew_free(struct ew *w)
+{
+	for (uint32_t i = 0; w->inos && i < w->n_inos; i++) {
+		struct ew_ino *e = &w->inos[i];
+
+		free(e->xattr);
+		free(e->zmeta);
+		free(e->ztail);
+		if (S_ISDIR(e->n->mode))
+			free(e->content);
+	}
+	free(w->inos);
+	ew_xattr_free(w);
+}
+
+/* Compression's sizes: the pcluster (-C, at least a block), the input one
+ * extent may take (1 MiB, or 4 pclusters: LZMA's dictionary and zstd's
+ * window; zeros compress a thousandfold), the algorithm bit and the config
+ * record's room. */
+static void compression_setup(struct ew *w)
+{
+	uint8_t scratch[ER_SUPER_OFFSET + ER_SUPER_SIZE + 64];
+	uint32_t cap = 1u << 20;
+
+	w->meta_end = ER_SUPER_OFFSET + ER_SUPER_SIZE;
+	if (w->o->codec == FF_EROFS_NONE)
+		return;
+	w->pcluster = w->o->pcluster > w->blksz ? w->o->pcluster : w->blksz;
+	while (cap < 4ull * w->pcluster)
+		cap <<= 1;
+	w->ext_cap = cap;
+	w->algs = (uint16_t)(1u << ew_codec_alg(w->o->codec));
+	w->meta_end += ew_super_cfg(w, scratch);
+}
+
+static int run(struct ew *w, const char *path, struct ff_err *err)
+{
+	compression_setup(w);
+	if (ew_plan(w, err) || ew_place_inodes(w, err) ||
+	    ff_outfile_open(&w->out, path, err))
+		return -1;
+	if (write_data(w, err) || write_meta(w, err)) {
+		ff_outfile_abort(&w->out);
+		return -1;
+	}
+	w->st->bytes = w->out.size;
+	return ff_outfile_commit(&w->out, err);
+}
+
+int ff_erofs_write(const struct ff_tree *tree, const struct ff_erofs_write_opts *o,
+		   const char *path, struct ff_erofs_write_stats *st, struct ff_err *err)
+{
+	struct ew w;
+	struct ff_erofs_write_stats dummy;
+	int r;
+
+	if (check_opts(o, err))
+		return -1;
+	memset(&w, 0, sizeof(w));
+	w.o = o;
+	w.tree = tree;
+	w.blksz = o->blksize;
+	while ((1u << w.blkbits) < w.blksz)
+		w.blkbits++;
+	w.st = st ? st : &dummy;
+	memset(w.st, 0, sizeof(*w.st));
+	r = run(&w, path, err);
+	w.st->inodes = w.n_inos;
+	w.st->shared_xattrs = w.n_shared;
+	w.st->meta_bytes = w.meta_end;
+	w.st->data_blocks = w.next_blk - w.data_start;
+	ew_free(&w);
+	return r;
+}

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
+/* flashfs formats [--json]: the registry, with what each format supports. */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "common/json.h"
+#include "flashfs/commands.h"
+#include "image/registry.h"
+
+static const char *role_name(enum ff_format_role r)
+{
+	return r == FF_ROLE_FS ? "file system" : r == FF_ROLE_CONTAINER ? "container" : "detected";
+}
+
+static void text(void)
+{
+	printf("%-12s %-28s %-12s %-6s %-5s %-5s %s\n", "NAME", "FORMAT", "ROLE", "DETECT",
+	       "READ", "MOUNT", "BUILD");
+	for (size_t i = 0; i < ff_format_count(); i++) {
+		const struct ff_format *f = ff_format_at(i);
+		unsigned can = ff_format_abilities(f);
+
+		printf("%-12s %-28s %-12s %-6s %-5s %-5s %s\n", f->name, f->title, role_name(f->role),
+		       "yes", can & FF_CAN_READ ? "yes" : "no", can & FF_CAN_MOUNT ? "yes" : "no",
+		       f->builder ? f->builder : "no");
+	}
+}
+
+static void json(void)
+{
+	struct ff_json j;
+
+	ff_json_init(&j, stdout, 1);
+	ff_json_begin_object(&j);
+	ff_json_kv_str(&j, "schema", "flashfs-formats/1");
+	ff_json_key(&j, "formats");
+	ff_json_begin_array(&j);
+	for (size_t i = 0; i < ff_format_count(); i++) {
+		const struct ff_format *f = ff_format_at(i);
+		unsigned can = ff_format_abilities(f);
+
+		ff_json_begin_object(&j);
+		ff_json_kv_str(&j, "name", f->name);
+		ff_json_kv_str(&j, "title", f->title);
+		ff_json_kv_str(&j, "role", role_name(f->role));
+		ff_json_kv_bool(&j, "read", !!(can & FF_CAN_READ));
+		ff_json_kv_bool(&j, "mount", !!(can & FF_CAN_MOUNT));
+		if (f->builder)
+			ff_json_kv_str(&j, "builder", f->builder);
+		else
+			ff_json_key(&j, "builder"), ff_json_null(&j);
+		ff_json_end_object(&j);
+	}
+	ff_json_end_array(&j);
+	ff_json_end_object(&j);
+	ff_json_finish(&j);
+}
+
+static int cmd_formats(int argc, char **argv)
+{
+	int as_json = argc == 2 && !strcmp(argv[1], "--json");
+
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		printf("usage: flashfs formats [--json]\n\n"
+		       "List the formats flashfs detects, with what it does with each.\n");
+		return 0;
+	}
+	if (argc > 2 || (argc == 2 && !as_json)) {
+		fprintf(stderr, "usage: flashfs formats [--json]\n");
+		return 2;
+	}
+	if (as_json)
+		json();
+	else
+		text();
+	return 0;
+}
+
+const struct ff_command ff_command_formats = {"formats", cmd_formats,
+	"list the formats flashfs detects, reads, mounts and builds"};

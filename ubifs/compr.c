@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
+/* The data node codecs, each a library call: LZO1X (liblzo2), zlib's raw
+ * deflate stream (no zlib header: the kernel's crypto deflate uses window
+ * bits -15) and zstd.  Stateless, so safe from any thread. */
+#include <lzo/lzo1x.h>
+#include <string.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#include "ubifs/ubifs.h"
+
+const char *ubifs_compr_name(unsigned type)
+{
+	static const char *const names[UBIFS_COMPR_TYPES] = { "none", "lzo", "zlib", "zstd" };
+
+	return type < UBIFS_COMPR_TYPES ? names[type] : "unknown";
+}
+
+static ssize_t inflate_raw(const uint8_t *src, size_t n, uint8_t *dst, size_t cap)
+{
+	z_stream z;
+	int ret;
+
+	memset(&z, 0, sizeof(z));
+	if (inflateInit2(&z, -15) != Z_OK)
+		return -1;
+	z.next_in = (Bytef *)(uintptr_t)src;
+	z.avail_in = (uInt)n;
+	z.next_out = dst;
+	z.avail_out = (uInt)cap;
+	ret = inflate(&z, Z_FINISH);
+	inflateEnd(&z);
+	if (ret != Z_STREAM_END)
+		return -1;
+	return (ssize_t)(cap - z.avail_out);
+}
+
+ssize_t ubifs_decompress(int type, const uint8_t *src, size_t n, uint8_t *dst, size_t cap)
+{
+	lzo_uint out = cap;
+	size_t got;
+
+	switch (type) {
+	case UBIFS_COMPR_NONE:
+		if (n > cap)
+			return -1;
+		memcpy(dst, src, n);
+		return (ssize_t)n;
+	case UBIFS_COMPR_LZO:
+		if (lzo1x_decompress_safe(src, n, dst, &out, NULL) != LZO_E_OK)
+			return -1;
+		return (ssize_t)out;
+	case UBIFS_COMPR_ZLIB:
+		return inflate_raw(src, n, dst, cap);
+	case UBIFS_COMPR_ZSTD:
+		got = ZSTD_decompress(dst, cap, src, n);
+		return ZSTD_isError(got) ? -1 : (ssize_t)got;
+	}
+	return -1;
+}
