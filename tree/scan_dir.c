@@ -3,7 +3,7 @@
 /* The directory source: an lstat walk of a host directory (symlinks are
  * never followed), in sorted order so readdir order cannot change which name
  * of a hard-linked file becomes the primary. */
-#include "tree/tree_priv.h"
+#include "tree/scan_priv.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -18,27 +18,6 @@
 #include <unistd.h>
 
 #include "common/vec.h"
-
-struct ino_ent {
-	dev_t dev;
-	ino_t ino;
-	struct ff_node *node;
-};
-
-struct scan {
-	struct ff_tree *tree;
-	dev_t root_dev;
-	struct ino_ent *inos;      /* (dev, ino) -> first name, open addressing */
-	size_t ino_cap, ino_used;
-	char path[PATH_MAX];       /* host path of the entry being looked at */
-	size_t root_len;           /* path[root_len + 1] starts the relative path */
-	struct ff_err *err;
-	struct stat *gone;         /* inodes the exclude patterns name (default mode) */
-	size_t n_gone;
-	unsigned depth;            /* level of the directory being read (source = 1) */
-	dev_t no_xattr_dev;        /* a file system that answered ENOTSUP */
-	int no_xattr_seen;         /* no_xattr_dev is set */
-};
 
 /* Default exclude mode: the (dev, ino) of every existing path an exclude
  * pattern names, so that all names of an excluded file go (mksquashfs). */
@@ -95,13 +74,13 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static const char *rel_path(const struct scan *s)
+const char *ff_scan_rel_path(const struct scan *s)
 {
 	return s->path[s->root_len] ? s->path + s->root_len + 1 : "";
 }
 
 /* A problem with one entry: an error, or a warning and a skip. */
-static int entry_problem(struct scan *s, int code, const char *what)
+int ff_scan_entry_problem(struct scan *s, int code, const char *what)
 {
 	if (s->tree->opts.ignore_errors) {
 		ff_tree_warn(s->tree, FF_WARN_SKIPPED, s->path, "%s: %s (skipped)", what,
@@ -120,7 +99,7 @@ static int read_names(struct scan *s, struct names *nm)
 
 	ff_vec_init(&nm->v, sizeof(char *));
 	if (!d)
-		return entry_problem(s, errno, "cannot open directory");
+		return ff_scan_entry_problem(s, errno, "cannot open directory");
 	errno = 0;
 	while ((de = readdir(d))) {
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
@@ -137,7 +116,7 @@ static int read_names(struct scan *s, struct names *nm)
 
 		closedir(d);
 		free_names(nm);
-		return entry_problem(s, e, "cannot read directory");
+		return ff_scan_entry_problem(s, e, "cannot read directory");
 	}
 	closedir(d);
 	if (nm->v.len > 1) /* qsort(NULL, 0) is undefined even when empty */
@@ -308,12 +287,12 @@ static int check_readable(struct scan *s, const struct stat *st)
 		return 0;
 	fd = open(s->path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
-		return entry_problem(s, errno, "cannot open file");
+		return ff_scan_entry_problem(s, errno, "cannot open file");
 	close(fd);
 	return 0;
 }
 
-static int set_meta(struct scan *s, struct ff_node *n, const struct stat *st)
+int ff_scan_set_meta(struct scan *s, struct ff_node *n, const struct stat *st)
 {
 	n->mode = st->st_mode;
 	n->uid = st->st_uid;
@@ -325,8 +304,8 @@ static int set_meta(struct scan *s, struct ff_node *n, const struct stat *st)
 }
 
 /* Find or create the node for the current entry, as type `mode`. */
-static struct ff_node *entry_node(struct scan *s, struct ff_node *dir, const char *name,
-				  uint32_t mode)
+struct ff_node *ff_scan_entry_node(struct scan *s, struct ff_node *dir, const char *name,
+					 uint32_t mode)
 {
 	/* an unindexed directory is one this scan is filling from empty: its
 	 * names are readdir's, each new */
@@ -347,8 +326,8 @@ static int too_deep(const struct scan *s)
 	return s->tree->opts.has_max_depth && s->depth + 1 > s->tree->opts.max_depth;
 }
 
-static int scan_subdir(struct scan *s, struct ff_node *dir, const char *name,
-		       const struct stat *st)
+int ff_scan_subdir(struct scan *s, struct ff_node *dir, const char *name,
+		   const struct stat *st)
 {
 	struct names nm = { 0 };
 	struct ff_node *n;
@@ -363,8 +342,8 @@ static int scan_subdir(struct scan *s, struct ff_node *dir, const char *name,
 	 * directory, like mksquashfs does */
 	if (!empty && (rc = read_names(s, &nm)) != 0)
 		return rc < 0 ? -1 : 0;
-	n = entry_node(s, dir, name, st->st_mode);
-	if (!n || set_meta(s, n, st)) {
+	n = ff_scan_entry_node(s, dir, name, st->st_mode);
+	if (!n || ff_scan_set_meta(s, n, st)) {
 		rc = -1;
 	} else if (!empty) {
 		s->depth++;
@@ -375,8 +354,8 @@ static int scan_subdir(struct scan *s, struct ff_node *dir, const char *name,
 	return rc;
 }
 
-static int scan_leaf(struct scan *s, struct ff_node *dir, const char *name,
-		     const struct stat *st)
+int ff_scan_leaf(struct scan *s, struct ff_node *dir, const char *name,
+		 const struct stat *st)
 {
 	struct ff_node **slot = NULL, *n;
 	int rc = check_readable(s, st);
@@ -386,7 +365,7 @@ static int scan_leaf(struct scan *s, struct ff_node *dir, const char *name,
 	/* --no-hardlinks (mksquashfs -no-hardlinks): every name its own file */
 	if (st->st_nlink > 1 && !s->tree->opts.no_hardlinks && !(slot = hardlink_slot(s, st)))
 		return -1;
-	if (!(n = entry_node(s, dir, name, st->st_mode)))
+	if (!(n = ff_scan_entry_node(s, dir, name, st->st_mode)))
 		return -1;
 	if (slot && *slot) {
 		if (ff_node_make_link(n, *slot, s->err))
@@ -397,7 +376,7 @@ static int scan_leaf(struct scan *s, struct ff_node *dir, const char *name,
 		*slot = n;
 		s->ino_used++;
 	}
-	if (set_meta(s, n, st) || set_content(s, n, st))
+	if (ff_scan_set_meta(s, n, st) || set_content(s, n, st))
 		return -1;
 	return 0;
 }
@@ -415,10 +394,10 @@ static int scan_one(struct scan *s, struct ff_node *dir, const char *name)
 				  s->path, name, len, FF_NAME_MAX);
 	s->path[save] = '/';
 	memcpy(s->path + save + 1, name, len + 1);
-	if (ff_tree_excluded(s->tree, rel_path(s)))
+	if (ff_tree_excluded(s->tree, ff_scan_rel_path(s)))
 		goto out;
 	if (lstat(s->path, &st)) {
-		rc = entry_problem(s, errno, "cannot stat");
+		rc = ff_scan_entry_problem(s, errno, "cannot stat");
 		rc = rc < 0 ? -1 : 0;
 		goto out;
 	}
@@ -428,9 +407,9 @@ static int scan_one(struct scan *s, struct ff_node *dir, const char *name)
 	if (s->tree->opts.one_file_system && !S_ISDIR(st.st_mode) && st.st_dev != s->root_dev)
 		goto out;
 	if (S_ISDIR(st.st_mode))
-		rc = scan_subdir(s, dir, name, &st);
+		rc = ff_scan_subdir(s, dir, name, &st);
 	else
-		rc = scan_leaf(s, dir, name, &st);
+		rc = ff_scan_leaf(s, dir, name, &st);
 out:
 	s->path[save] = '\0';
 	return rc;
@@ -452,7 +431,7 @@ static int scan_entries(struct scan *s, struct ff_node *dir, struct names *nm)
 	return 0;
 }
 
-/* Set up s for the host path `path`; rel_path() then starts at the path's
+/* Set up s for the host path `path`; ff_scan_rel_path() then starts at the path's
  * own name when `named` (the path is one entry of the image root). */
 static int scan_begin(struct scan *s, const char *path, int named, struct stat *st)
 {
@@ -492,9 +471,9 @@ int ff_tree_add_entry(struct ff_tree *tree, const char *path, const char *name,
 	if (ff_tree_check_open(tree, err) || scan_begin(&s, path, 1, &st))
 		return -1;
 	if (S_ISDIR(st.st_mode))
-		rc = scan_subdir(&s, tree->root, name, &st);
+		rc = ff_scan_subdir(&s, tree->root, name, &st);
 	else
-		rc = scan_leaf(&s, tree->root, name, &st);
+		rc = ff_scan_leaf(&s, tree->root, name, &st);
 	free(s.inos);
 	return rc;
 }
@@ -525,7 +504,7 @@ int ff_tree_add_dir(struct ff_tree *tree, const char *host_dir, struct ff_err *e
 		return rc < 0 ? -1 : ff_err_set(err, EACCES, "%s: cannot read source directory",
 						 host_dir);
 	/* the source directory's own metadata becomes the root's */
-	rc = set_meta(&s, tree->root, &st);
+	rc = ff_scan_set_meta(&s, tree->root, &st);
 	tree->root->mode = S_IFDIR | (st.st_mode & 07777);
 	if (s.root_len == 1 && s.path[0] == '/')
 		s.root_len = 0, s.path[0] = '\0'; /* "/" + "/name" would double the slash */
@@ -537,195 +516,4 @@ int ff_tree_add_dir(struct ff_tree *tree, const char *host_dir, struct ff_err *e
 	free(s.inos);
 	free(s.gone);
 	return rc;
-}
-
-/* -no-strip / -cpiostyle.  The length of the leading "/", "." and ".."
- * components of p (the directory the path starts from). */
-static size_t prefix_len(const char *p)
-{
-	size_t i = 0, end = 0;
-
-	while (p[i]) {
-		size_t j = i;
-
-		while (p[j] == '/')
-			j++;
-		if (p[j] == '.' && (p[j + 1] == '/' || !p[j + 1]))
-			j += 1;
-		else if (p[j] == '.' && p[j + 1] == '.' && (p[j + 2] == '/' || !p[j + 2]))
-			j += 2;
-		else
-			break;
-		end = i = j;
-	}
-	return p[0] == '/' && !end ? 1 : end;
-}
-
-/* s->path = the starting directory, then "/" and the normalised rest;
- * root_len marks where the image path starts.  1 when nothing is left. */
-static int paths_begin(struct scan *s, const char *p)
-{
-	size_t pre = prefix_len(p), len;
-	const char *rest = p + pre;
-
-	if (pre == 1 && p[0] == '/') {
-		s->path[0] = '\0';
-	} else if (pre) {
-		if (pre >= sizeof(s->path))
-			return ff_err_set(s->err, ENAMETOOLONG, "%s: path too long", p);
-		memcpy(s->path, p, pre);
-		s->path[pre] = '\0';
-		while (pre > 1 && s->path[pre - 1] == '/')
-			s->path[--pre] = '\0';
-	} else {
-		strcpy(s->path, ".");
-	}
-	s->root_len = strlen(s->path);
-	while (*rest == '/')
-		rest++;
-	if (!*rest)
-		return 1;
-	len = s->root_len;
-	for (; *rest; rest++) {
-		if (*rest == '/' && (rest[1] == '/' || !rest[1] || s->path[len - 1] == '/'))
-			continue;
-		if (len + 2 >= sizeof(s->path))
-			return ff_err_set(s->err, ENAMETOOLONG, "%s: path too long", p);
-		if (len == s->root_len)
-			s->path[len++] = '/';
-		s->path[len++] = *rest;
-	}
-	s->path[len] = '\0';
-	return 0;
-}
-
-/* The host directory a path starts from ("" is "/"). */
-static int paths_root_stat(const struct scan *s, struct stat *st)
-{
-	char dir[PATH_MAX];
-
-	snprintf(dir, sizeof(dir), "%.*s", (int)s->root_len, s->path);
-	return lstat(*dir ? dir : "/", st);
-}
-
-/* One directory on the way to the listed entry: kept if already there,
- * else made from the host directory s->path (which must be one). */
-static struct ff_node *paths_dir(struct scan *s, struct ff_node *dir, const char *name)
-{
-	struct ff_node *n = ff_tree_child(s->tree, dir, name, strlen(name));
-	struct stat st;
-
-	if (n && S_ISDIR(n->mode))
-		return n;
-	if (lstat(s->path, &st)) {
-		ff_err_sys(s->err, errno, "%s: cannot stat", s->path);
-		return NULL;
-	}
-	if (n || !S_ISDIR(st.st_mode)) {
-		ff_err_set(s->err, ENOTDIR, "%s: not a directory", s->path);
-		return NULL;
-	}
-	n = entry_node(s, dir, name, st.st_mode);
-	return n && set_meta(s, n, &st) == 0 ? n : NULL;
-}
-
-/* The listed entry itself: with recurse a directory's contents too. */
-static int paths_leaf(struct scan *s, struct ff_node *dir, const char *name, int recurse)
-{
-	struct ff_node *n;
-	struct stat st;
-
-	if (lstat(s->path, &st)) {
-		int rc = entry_problem(s, errno, "cannot stat");
-
-		return rc < 0 ? -1 : 0;
-	}
-	s->root_dev = st.st_dev;
-	if (!S_ISDIR(st.st_mode))
-		return scan_leaf(s, dir, name, &st);
-	if (recurse)
-		return scan_subdir(s, dir, name, &st);
-	n = ff_tree_child(s->tree, dir, name, strlen(name));
-	if (n && S_ISDIR(n->mode))
-		return 0; /* already there, made on the way to an earlier entry */
-	n = entry_node(s, dir, name, st.st_mode);
-	return n ? set_meta(s, n, &st) : -1;
-}
-
-/* Walk s->path below root_len, component by component. */
-static int paths_walk(struct scan *s, int recurse)
-{
-	char *p = s->path + s->root_len + 1, *slash;
-	struct ff_node *dir = s->tree->root;
-
-	s->depth = 1;
-	for (slash = p; (slash = strchr(slash, '/')); slash++) {
-		char name[FF_NAME_MAX + 1];
-
-		if ((size_t)(slash - p) > FF_NAME_MAX)
-			return ff_err_set(s->err, ENAMETOOLONG, "%s: name too long", s->path);
-		if ((slash - p == 1 && *p == '.') || (slash - p == 2 && !strncmp(p, "..", 2)))
-			return ff_err_set(s->err, EINVAL, "%s: '.' or '..' inside a path is not "
-					  "allowed here", s->path);
-		memcpy(name, p, (size_t)(slash - p));
-		name[slash - p] = '\0';
-		*slash = '\0';
-		if (ff_tree_excluded(s->tree, rel_path(s)))
-			return 0;
-		dir = paths_dir(s, dir, name);
-		*slash = '/';
-		if (!dir)
-			return -1;
-		p = slash + 1;
-		s->depth++;
-	}
-	if (!strcmp(p, ".") || !strcmp(p, ".."))
-		return ff_err_set(s->err, EINVAL, "%s: '.' or '..' inside a path is not allowed "
-				  "here", s->path);
-	if (strlen(p) > FF_NAME_MAX)
-		return ff_err_set(s->err, ENAMETOOLONG, "%s: name too long", s->path);
-	if (ff_tree_excluded(s->tree, rel_path(s)))
-		return 0;
-	return paths_leaf(s, dir, p, recurse);
-}
-
-int ff_tree_add_paths(struct ff_tree *tree, int (*next)(void *ctx, const char **path,
-							 struct ff_err *err),
-		      void *ctx, int recurse, struct ff_err *err)
-{
-	struct scan s = { .tree = tree, .err = err };
-	struct stat first, st;
-	int rc, same = -1;
-	const char *p;
-
-	if (ff_tree_check_open(tree, err))
-		return -1;
-	while ((rc = next(ctx, &p, err)) > 0) {
-		rc = paths_begin(&s, p);
-		if (rc > 0 && recurse)
-			rc = ff_err_set(err, EINVAL, "%s: nothing left after dropping the leading "
-					"'/', '.' and '..'", p);
-		if (rc > 0)
-			continue; /* find . lists "." itself */
-		if (rc < 0 || paths_root_stat(&s, same < 0 ? &first : &st)) {
-			rc = rc < 0 ? -1 : ff_err_sys(err, errno, "%s: cannot stat its start", p);
-			break;
-		}
-		if (same < 0)
-			same = 1;
-		else if (st.st_dev != first.st_dev || st.st_ino != first.st_ino)
-			same = 0;
-		if ((rc = paths_walk(&s, recurse)) < 0)
-			break;
-	}
-	/* one common starting directory: it is the root, as in mksquashfs */
-	if (rc == 0 && same == 1) {
-		s.path[s.root_len] = '\0';
-		if (!*s.path)
-			strcpy(s.path, "/");
-		rc = set_meta(&s, tree->root, &first);
-		tree->root->mode = S_IFDIR | (first.st_mode & 07777);
-	}
-	free(s.inos);
-	return rc < 0 ? -1 : 0;
 }
