@@ -56,6 +56,10 @@ typedef int (*ff_readdir_fn)(void *ctx, const char *name, size_t name_len,
 
 /* Called with the full name ("user.comment") of each extended attribute. */
 typedef int (*ff_xattr_fn)(void *ctx, const char *name, size_t name_len);
+/* One extended attribute as a format's walk meets it (name with its
+ * prefix); non-zero stops the walk. */
+typedef int (*ff_xattr_visit_fn)(void *ctx, const char *name, size_t name_len,
+				 const uint8_t *value, size_t value_len);
 
 /* Format-specific facts for `flashfs info` are typed items in a stable
  * order (common/info.h); docs/schemas/info.schema.json names them. */
@@ -79,6 +83,10 @@ struct ff_fs_ops {
 	ssize_t (*read)(struct ff_fs *fs, uint64_t handle, void *buf, size_t len, uint64_t off);
 	/* Copies the target (not NUL-terminated when it fills cap); returns its length. */
 	ssize_t (*readlink)(struct ff_fs *fs, uint64_t handle, char *buf, size_t cap);
+	/* A format that can walk an inode's xattrs sets xattr_walk (0 or
+	 * -errno) and takes ff_xattr_walk_list/ff_xattr_walk_get
+	 * (common/xattr_query.h) as these two. */
+	int (*xattr_walk)(struct ff_fs *fs, uint64_t handle, ff_xattr_visit_fn visit, void *ctx);
 	int (*listxattr)(struct ff_fs *fs, uint64_t handle, ff_xattr_fn fn, void *ctx);
 	/* Returns the value length; with cap 0 only the length. -ENODATA if absent. */
 	ssize_t (*getxattr)(struct ff_fs *fs, uint64_t handle, const char *name, void *buf,

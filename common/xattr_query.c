@@ -33,3 +33,22 @@ int ff_xattr_query_visit(void *ctx, const char *name, size_t name_len, const uin
 	q->result = (ssize_t)value_len;
 	return 1;
 }
+
+int ff_xattr_walk_list(struct ff_fs *fs, uint64_t handle, ff_xattr_fn fn, void *ctx)
+{
+	struct ff_xattr_query q;
+
+	ff_xattr_query_list(&q, fn, ctx);
+	return fs->ops->xattr_walk(fs, handle, ff_xattr_query_visit, &q);
+}
+
+ssize_t ff_xattr_walk_get(struct ff_fs *fs, uint64_t handle, const char *name, void *buf,
+			  size_t cap)
+{
+	struct ff_xattr_query q;
+	int ret;
+
+	ff_xattr_query_get(&q, name, buf, cap);
+	ret = fs->ops->xattr_walk(fs, handle, ff_xattr_query_visit, &q);
+	return ret < 0 ? ret : q.result;
+}

@@ -28,4 +28,9 @@ void ff_xattr_query_get(struct ff_xattr_query *q, const char *name, void *buf, s
 int ff_xattr_query_visit(void *q, const char *name, size_t name_len, const uint8_t *value,
 			 size_t value_len);
 
+/* listxattr and getxattr for a format with an xattr_walk op. */
+int ff_xattr_walk_list(struct ff_fs *fs, uint64_t handle, ff_xattr_fn fn, void *ctx);
+ssize_t ff_xattr_walk_get(struct ff_fs *fs, uint64_t handle, const char *name, void *buf,
+			  size_t cap);
+
 #endif

@@ -164,7 +164,7 @@ static ssize_t er_readlink(struct ff_fs *fs, uint64_t h, char *buf, size_t cap)
 	return n < 0 ? logged(fs, (int)n, &err) : (ssize_t)i.size;
 }
 
-static int xattrs(struct ff_fs *fs, uint64_t h, struct ff_xattr_query *q)
+static int er_xattrs(struct ff_fs *fs, uint64_t h, ff_xattr_visit_fn visit, void *vctx)
 {
 	struct ff_err err = {0};
 	struct er_inode i;
@@ -172,26 +172,7 @@ static int xattrs(struct ff_fs *fs, uint64_t h, struct ff_xattr_query *q)
 
 	if (ret < 0)
 		return ret;
-	return logged(fs, er_xattr_walk(R(fs), &i, ff_xattr_query_visit, q, &err), &err);
-}
-
-static int er_listxattr(struct ff_fs *fs, uint64_t h, ff_xattr_fn fn, void *ctx)
-{
-	struct ff_xattr_query q;
-
-	ff_xattr_query_list(&q, fn, ctx);
-	return xattrs(fs, h, &q);
-}
-
-static ssize_t er_getxattr(struct ff_fs *fs, uint64_t h, const char *name, void *buf,
-			   size_t cap)
-{
-	struct ff_xattr_query q;
-	int ret;
-
-	ff_xattr_query_get(&q, name, buf, cap);
-	ret = xattrs(fs, h, &q);
-	return ret < 0 ? ret : q.result;
+	return logged(fs, er_xattr_walk(R(fs), &i, visit, vctx, &err), &err);
 }
 
 static int er_statfs(struct ff_fs *fs, struct ff_statfs *sf)
@@ -225,8 +206,9 @@ static const struct ff_fs_ops er_ops = {
 	.readdir = er_readdir,
 	.read = er_fs_read,
 	.readlink = er_readlink,
-	.listxattr = er_listxattr,
-	.getxattr = er_getxattr,
+	.xattr_walk = er_xattrs,
+	.listxattr = ff_xattr_walk_list,
+	.getxattr = ff_xattr_walk_get,
 	.statfs = er_statfs,
 	.info = er_info,
 	.check = er_check,

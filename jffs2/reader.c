@@ -259,29 +259,13 @@ static ssize_t j2_readlink(struct ff_fs *fs, uint64_t h, char *buf, size_t cap)
 	return (ssize_t)len;
 }
 
-static int j2_listxattr(struct ff_fs *fs, uint64_t h, ff_xattr_fn fn, void *ctx)
+static int j2_xattrs(struct ff_fs *fs, uint64_t h, ff_xattr_visit_fn visit, void *vctx)
 {
 	const struct j2_ino *in = ino_of(fs, h);
-	struct ff_xattr_query q;
 
 	if (!in)
 		return -ENOENT;
-	ff_xattr_query_list(&q, fn, ctx);
-	return j2_xattr_walk(&J(fs)->s, in, ff_xattr_query_visit, &q);
-}
-
-static ssize_t j2_getxattr(struct ff_fs *fs, uint64_t h, const char *name, void *buf,
-			   size_t cap)
-{
-	const struct j2_ino *in = ino_of(fs, h);
-	struct ff_xattr_query q;
-	int ret;
-
-	if (!in)
-		return -ENOENT;
-	ff_xattr_query_get(&q, name, buf, cap);
-	ret = j2_xattr_walk(&J(fs)->s, in, ff_xattr_query_visit, &q);
-	return ret < 0 ? ret : q.result;
+	return j2_xattr_walk(&J(fs)->s, in, visit, vctx);
 }
 
 static int j2_statfs(struct ff_fs *fs, struct ff_statfs *sf)
@@ -324,8 +308,9 @@ static const struct ff_fs_ops j2_ops = {
 	.readdir = j2_readdir,
 	.read = j2_read,
 	.readlink = j2_readlink,
-	.listxattr = j2_listxattr,
-	.getxattr = j2_getxattr,
+	.xattr_walk = j2_xattrs,
+	.listxattr = ff_xattr_walk_list,
+	.getxattr = ff_xattr_walk_get,
 	.statfs = j2_statfs,
 	.info = j2_info_op,
 	.check = j2_check,

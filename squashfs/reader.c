@@ -154,37 +154,18 @@ static ssize_t op_readlink(struct ff_fs *fs, uint64_t handle, char *buf, size_t 
 	return n.in.target_size;
 }
 
-static int xattr_run(struct sqfs_rd *rd, uint64_t handle, struct ff_xattr_query *xc)
+static int op_xattrs(struct ff_fs *fs, uint64_t handle, ff_xattr_visit_fn visit, void *vctx)
 {
+	struct sqfs_rd *rd = rd_of(fs);
 	struct ff_err err = {0};
 	struct sqfs_node n;
 
 	if (sqfs_node_load(rd, handle, &n, &err) < 0 ||
-	    sqfs_xattr_walk(rd, n.in.xattr_idx, ff_xattr_query_visit, xc, &err) < 0) {
+	    sqfs_xattr_walk(rd, n.in.xattr_idx, visit, vctx, &err) < 0) {
 		ff_err_prefix(&err, "inode reference 0x%llx", (unsigned long long)handle);
 		return sqfs_fail(rd, &err);
 	}
 	return 0;
-}
-
-static int op_listxattr(struct ff_fs *fs, uint64_t handle, ff_xattr_fn fn, void *ctx)
-{
-	struct ff_xattr_query xc;
-
-	ff_xattr_query_list(&xc, fn, ctx);
-	return xattr_run(rd_of(fs), handle, &xc);
-}
-
-static ssize_t op_getxattr(struct ff_fs *fs, uint64_t handle, const char *name, void *buf,
-			   size_t cap)
-{
-	struct ff_xattr_query xc;
-	int ret;
-
-	ff_xattr_query_get(&xc, name, buf, cap);
-	ret = xattr_run(rd_of(fs), handle, &xc);
-
-	return ret < 0 ? ret : xc.result;
 }
 
 static int op_statfs(struct ff_fs *fs, struct ff_statfs *sf)
@@ -228,8 +209,9 @@ static const struct ff_fs_ops sqfs_ops = {
 	.readdir = op_readdir,
 	.read = op_read,
 	.readlink = op_readlink,
-	.listxattr = op_listxattr,
-	.getxattr = op_getxattr,
+	.xattr_walk = op_xattrs,
+	.listxattr = ff_xattr_walk_list,
+	.getxattr = ff_xattr_walk_get,
 	.statfs = op_statfs,
 	.info = sqfs_info,
 	.check = sqfs_check,

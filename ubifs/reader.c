@@ -119,7 +119,8 @@ static ssize_t uf_readlink(struct ff_fs *fs, uint64_t h, char *buf, size_t cap)
 
 struct xwalk {
 	struct ubifs_fs *u;
-	struct ff_xattr_query *q;
+	ff_xattr_visit_fn visit;
+	void *vctx;
 	int err;
 };
 
@@ -141,14 +142,14 @@ static int xattr_one(void *ctx, const struct ubifs_key *k, const struct ubifs_lo
 		w->err = -EIO;
 		return 1;
 	}
-	return ff_xattr_query_visit(w->q, d.name, d.nlen, ino.data, ino.data_len);
+	return w->visit(w->vctx, d.name, d.nlen, ino.data, ino.data_len);
 }
 
-static int walk_xattrs(struct ff_fs *fs, uint64_t h, struct ff_xattr_query *q)
+static int uf_xattrs(struct ff_fs *fs, uint64_t h, ff_xattr_visit_fn visit, void *vctx)
 {
 	struct ubifs_key lo = ubifs_key_make((uint32_t)h, UBIFS_XENT_NODE, 0);
 	struct ubifs_key hi = ubifs_key_make((uint32_t)h, UBIFS_XENT_NODE, UBIFS_KEY_VAL_MASK);
-	struct xwalk w = { U(fs), q, 0 };
+	struct xwalk w = { U(fs), visit, vctx, 0 };
 	struct ubifs_ino ino;
 	int ret = ubifs_read_inode(U(fs), h, &ino);
 
@@ -158,25 +159,6 @@ static int walk_xattrs(struct ff_fs *fs, uint64_t h, struct ff_xattr_query *q)
 		return 0;
 	ret = ubifs_walk(U(fs), &lo, &hi, xattr_one, &w);
 	return ret < 0 ? ret : w.err;
-}
-
-static int uf_listxattr(struct ff_fs *fs, uint64_t h, ff_xattr_fn fn, void *ctx)
-{
-	struct ff_xattr_query q;
-
-	ff_xattr_query_list(&q, fn, ctx);
-	return walk_xattrs(fs, h, &q);
-}
-
-static ssize_t uf_getxattr(struct ff_fs *fs, uint64_t h, const char *name, void *buf,
-			   size_t cap)
-{
-	struct ff_xattr_query q;
-	int ret;
-
-	ff_xattr_query_get(&q, name, buf, cap);
-	ret = walk_xattrs(fs, h, &q);
-	return ret < 0 ? ret : q.result;
 }
 
 static int count_ino(void *ctx, const struct ubifs_key *k, const struct ubifs_loc *loc,
@@ -239,8 +221,9 @@ static const struct ff_fs_ops ubifs_ops = {
 	.readdir = uf_readdir,
 	.read = uf_read,
 	.readlink = uf_readlink,
-	.listxattr = uf_listxattr,
-	.getxattr = uf_getxattr,
+	.xattr_walk = uf_xattrs,
+	.listxattr = ff_xattr_walk_list,
+	.getxattr = ff_xattr_walk_get,
 	.statfs = uf_statfs,
 	.info = ubifs_info,
 	.check = ubifs_check,

@@ -197,8 +197,9 @@ static ssize_t y2_readlink(struct ff_fs *fs, uint64_t h, char *buf, size_t cap)
 	return (ssize_t)len;
 }
 
-static int walk_xattrs(struct ff_fs *fs, const struct ff_y2_obj *o, struct ff_xattr_query *w)
+static int y2_xattrs(struct ff_fs *fs, uint64_t h, ff_xattr_visit_fn visit, void *vctx)
 {
+	const struct ff_y2_obj *o = obj_of(fs, h);
 	const struct ff_y2_scan *s = &Y(fs)->s;
 	struct ff_err err = { 0, "" };
 	uint8_t *page;
@@ -206,6 +207,8 @@ static int walk_xattrs(struct ff_fs *fs, const struct ff_y2_obj *o, struct ff_xa
 
 	/* Chunks of 512 bytes or less have no room for xattrs after the
 	 * header (obj_header.h). */
+	if (!o)
+		return -ENOENT;
 	if (o->fake || s->lay.chunk_bytes <= FF_Y2_OBJ_HEADER_SIZE)
 		return 0;
 	page = malloc(s->lay.chunk_bytes);
@@ -215,38 +218,13 @@ static int walk_xattrs(struct ff_fs *fs, const struct ff_y2_obj *o, struct ff_xa
 	if (!ret)
 		ret = ff_y2_xattr_walk(page + FF_Y2_OBJ_HEADER_SIZE,
 				       s->lay.chunk_bytes - FF_Y2_OBJ_HEADER_SIZE, ff_y2_hdr_big(s->big),
-				       ff_xattr_query_visit, w, &err);
+				       visit, vctx, &err);
 	free(page);
 	if (ret < 0) {
 		ff_fs_log(fs, "object %u: xattrs: %s", o->id, err.msg);
 		return -EIO;
 	}
 	return 0;
-}
-
-static int y2_listxattr(struct ff_fs *fs, uint64_t h, ff_xattr_fn fn, void *ctx)
-{
-	const struct ff_y2_obj *o = obj_of(fs, h);
-	struct ff_xattr_query w;
-
-	ff_xattr_query_list(&w, fn, ctx);
-	if (!o)
-		return -ENOENT;
-	return walk_xattrs(fs, o, &w);
-}
-
-static ssize_t y2_getxattr(struct ff_fs *fs, uint64_t h, const char *name, void *buf,
-			   size_t cap)
-{
-	const struct ff_y2_obj *o = obj_of(fs, h);
-	struct ff_xattr_query w;
-	int ret;
-
-	ff_xattr_query_get(&w, name, buf, cap);
-	if (!o)
-		return -ENOENT;
-	ret = walk_xattrs(fs, o, &w);
-	return ret < 0 ? ret : w.result;
 }
 
 static int y2_statfs(struct ff_fs *fs, struct ff_statfs *sf)
@@ -299,8 +277,9 @@ static const struct ff_fs_ops y2_ops = {
 	.readdir = y2_readdir,
 	.read = y2_read,
 	.readlink = y2_readlink,
-	.listxattr = y2_listxattr,
-	.getxattr = y2_getxattr,
+	.xattr_walk = y2_xattrs,
+	.listxattr = ff_xattr_walk_list,
+	.getxattr = ff_xattr_walk_get,
 	.statfs = y2_statfs,
 	.info = y2_info,
 	.check = y2_check,
