@@ -273,6 +273,9 @@ install: all
 	    -e 's|@REQUIRES_PRIVATE@|$(LIBFF_PKGS)|' -e 's|@LIBS_PRIVATE@|$(LIBFF_LIBS_PRIVATE)|' \
 	    flashfs.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/flashfs.pc
 	@$(install_ldconfig)
+	@case "$(SBINDIR)" in /sbin|/usr/sbin|/sbin/|/usr/sbin/) ;; \
+	 *) echo "note: mount(8) looks for mount.fuse.flashfs only in /sbin (/usr/sbin where /sbin links there):" \
+	    "for fstab lines of type fuse.flashfs install with SBINDIR=/usr/sbin, or link it there";; esac
 
 # Into the running system (no DESTDIR) the loader's cache learns the new
 # library now; a staged install only says what to do on the target.
