@@ -25,7 +25,13 @@
 #                     and that the commands, services and mtd/ name no format
 #   make install      programs, man pages, libflashfs (.so and .a), its headers
 #                     and flashfs.pc under $(DESTDIR)$(PREFIX); `make uninstall`
-#                     removes them again
+#                     removes them again; mount.fuse.flashfs goes to
+#                     $(SBINDIR), bash completion to bash-completion's folder,
+#                     the JSON schemas to $(DATADIR)/flashfs-tools/schemas
+#   make dist         flashfs-tools-VERSION.tar.xz of HEAD, reproducible;
+#                     make check-dist builds and checks it unpacked
+#   make LZO=0        without liblzo2 (GPL): a pure LGPL libflashfs that
+#                     refuses LZO by name; make check-nolzo tests that build
 #
 # libflashfs (docs/library.md) is the folders below the programs that its
 # public API (include/flashfs/*.h) needs, LIBFF_MODULES: a static
@@ -45,7 +51,14 @@ DESTDIR  ?=
 LIBDIR   ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
-MANDIR   ?= $(PREFIX)/share/man
+SBINDIR  ?= $(PREFIX)/sbin
+DATADIR  ?= $(PREFIX)/share
+MANDIR   ?= $(DATADIR)/man
+# bash-completion's folder for this PREFIX (pkg-config, when bash-completion
+# is installed), else the folder it uses under DATADIR.
+BASHCOMPDIR ?= $(or $(shell pkg-config --define-variable=prefix=$(PREFIX) \
+                 --variable=completionsdir bash-completion 2>/dev/null),$(DATADIR)/bash-completion/completions)
+SCHEMADIR ?= $(DATADIR)/flashfs-tools/schemas
 
 ifneq ($(filter asan,$(MAKECMDGOALS)),)
 BUILD    := build/asan
@@ -76,13 +89,22 @@ PROGRAMS :=
 MANPAGES :=
 -include $(wildcard $(addsuffix /module.mk,$(MODULES)))
 
+# `make LZO=0`: build without liblzo2 (GPL-2.0-or-later), for a pure LGPL
+# link of libflashfs; LZO images and options are then refused by name
+# (compress/lzo_build.c).  Use its own BUILD (make check-nolzo does).
+LZO ?= 1
+ifeq ($(LZO),0)
+$(foreach m,$(MODULES),$(eval $(m)_PKGS := $(filter-out lzo2,$($(m)_PKGS))))
+LZO_CFLAGS := -DFF_NO_LZO
+endif
+
 # pkg-config is asked when a recipe runs, not when this file is read, so a
 # first `make check` on a bare machine sees the packages `deps` installed.
 pkg_cflags = $(if $(1),$(shell pkg-config --cflags $(1)))
 pkg_libs   = $(if $(1),$(shell pkg-config --libs $(1)))
 ALL_PKGS   = $(sort $(foreach m,$(MODULES),$($(m)_PKGS)))
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -Wall -Wextra -Werror \
-             -Iinclude -I. $(call pkg_cflags,$(ALL_PKGS)) $(SANFLAGS) $(CFLAGS)
+             -Iinclude -I. $(call pkg_cflags,$(ALL_PKGS)) $(LZO_CFLAGS) $(SANFLAGS) $(CFLAGS)
 
 # The folders a list of folders uses, directly or not, listed from the top
 # layer down: the order a static link needs.
@@ -135,7 +157,7 @@ TEST_LINK  = $(call link_flags,$(MODULES))
 
 .PHONY: all deps check unit integration asan demo install uninstall clean fuzz layers libs \
         bench-mkfs bench-read bench-fuse bench-yaffs2 bench-jffs2 bench-ubifs bench-rootfs bench-scale nandsim-check check-field \
-        fresh-check
+        fresh-check dist check-dist check-nolzo
 .DEFAULT_GOAL := all
 
 all: $(BINS) libs
@@ -221,12 +243,25 @@ integration: all $(TOOL_BINS)
 	$(TEST_ENV) $(PROVE) --failures --comments $(PROVE_FLAGS) $(or $(T),$(sort $(wildcard tests/integration/*.t)))
 
 MAN_SECTIONS = $(sort $(subst .,,$(suffix $(MANPAGES))))
+# mount(8) runs /sbin/mount.fuse.flashfs for an fstab line of type
+# fuse.flashfs: the helper goes to SBINDIR, every other program to bin.
+SBIN_PROGRAMS := mount.fuse.flashfs
+BIN_PROGRAMS  := $(filter-out $(SBIN_PROGRAMS),$(PROGRAMS))
+# The subcommands flashfs(1) itself describes: their pages are links to it.
+MAN_LINKS     := flashfs-info flashfs-ls flashfs-cat flashfs-check flashfs-scan flashfs-formats
+SCHEMAS       := $(wildcard docs/schemas/*.json)
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin
-	install -m 755 $(BINS) $(DESTDIR)$(PREFIX)/bin/
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(SBINDIR)
+	install -m 755 $(addprefix $(BUILD)/bin/,$(BIN_PROGRAMS)) $(DESTDIR)$(PREFIX)/bin/
+	install -m 755 $(addprefix $(BUILD)/bin/,$(SBIN_PROGRAMS)) $(DESTDIR)$(SBINDIR)/
 	$(foreach s,$(MAN_SECTIONS),\
 	  install -d $(DESTDIR)$(MANDIR)/man$(s) && \
 	  install -m 644 $(filter %.$(s),$(MANPAGES)) $(DESTDIR)$(MANDIR)/man$(s)/ &&) true
+	$(foreach p,$(MAN_LINKS),ln -sf flashfs.1 $(DESTDIR)$(MANDIR)/man1/$(p).1 &&) true
+	install -d $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(SCHEMADIR)
+	install -m 644 completion/flashfs-tools.bash $(DESTDIR)$(BASHCOMPDIR)/flashfs
+	$(foreach p,$(filter-out flashfs,$(PROGRAMS)),ln -sf flashfs $(DESTDIR)$(BASHCOMPDIR)/$(p) &&) true
+	install -m 644 $(SCHEMAS) $(DESTDIR)$(SCHEMADIR)/
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/flashfs $(DESTDIR)$(PKGCONFIGDIR)
 	install -m 644 $(LIBFF_A) $(DESTDIR)$(LIBDIR)/
 	install -m 755 $(LIBFF_SO) $(DESTDIR)$(LIBDIR)/
@@ -237,12 +272,31 @@ install: all
 	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
 	    -e 's|@REQUIRES_PRIVATE@|$(LIBFF_PKGS)|' -e 's|@LIBS_PRIVATE@|$(LIBFF_LIBS_PRIVATE)|' \
 	    flashfs.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/flashfs.pc
+	@$(install_ldconfig)
+	@case "$(SBINDIR)" in /sbin|/usr/sbin|/sbin/|/usr/sbin/) ;; \
+	 *) echo "note: mount(8) looks for mount.fuse.flashfs only in /sbin (/usr/sbin where /sbin links there):" \
+	    "for fstab lines of type fuse.flashfs install with SBINDIR=/usr/sbin, or link it there";; esac
 
-# Removes what install put there, and the include/flashfs folder it made;
-# the shared folders (bin, lib, man/manN...) stay.
+# Into the running system (no DESTDIR) the loader's cache learns the new
+# library now; a staged install only says what to do on the target.
+ifeq ($(DESTDIR),)
+install_ldconfig = if ldconfig 2>/dev/null; then echo "ldconfig: done"; \
+	else echo "note: ldconfig failed (not root?): run ldconfig so libflashfs.so.$(SOMAJOR) in $(LIBDIR) is found"; fi
+else
+install_ldconfig = echo "note: installed under DESTDIR=$(DESTDIR): run ldconfig on the target system so libflashfs.so.$(SOMAJOR) in $(LIBDIR) is found"
+endif
+
+# Removes what install put there, and the folders of its own it made
+# (include/flashfs, share/flashfs-tools); the shared ones (bin, lib,
+# man/manN...) stay.
 uninstall:
-	rm -f $(addprefix $(DESTDIR)$(PREFIX)/bin/,$(PROGRAMS))
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/bin/,$(BIN_PROGRAMS))
+	rm -f $(addprefix $(DESTDIR)$(SBINDIR)/,$(SBIN_PROGRAMS))
 	rm -f $(foreach p,$(MANPAGES),$(DESTDIR)$(MANDIR)/man$(subst .,,$(suffix $(p)))/$(notdir $(p)))
+	rm -f $(foreach p,$(MAN_LINKS),$(DESTDIR)$(MANDIR)/man1/$(p).1)
+	rm -f $(addprefix $(DESTDIR)$(BASHCOMPDIR)/,$(PROGRAMS))
+	rm -f $(addprefix $(DESTDIR)$(SCHEMADIR)/,$(notdir $(SCHEMAS)))
+	-rmdir $(DESTDIR)$(SCHEMADIR) $(DESTDIR)$(DATADIR)/flashfs-tools
 	rm -f $(addprefix $(DESTDIR)$(LIBDIR)/,libflashfs.a libflashfs.so libflashfs.so.$(SOMAJOR) \
 	      libflashfs.so.$(VERSION))
 	rm -f $(addprefix $(DESTDIR)$(INCLUDEDIR)/flashfs/,$(notdir $(LIBFF_HEADERS)))
@@ -251,6 +305,36 @@ uninstall:
 
 clean:
 	rm -rf build
+
+# The release tarball: git archive of HEAD (the committed tree, whatever the
+# work tree holds), whose entries carry the commit's time, owner 0 and
+# git's fixed order, compressed by one xz thread: the same commit gives the
+# same bytes.  `make check-dist` unpacks it outside any repository and runs
+# `make $(DISTCHECK_GOAL)` (default check) there.
+DISTDIR   ?= .
+DIST      := $(DISTDIR)/flashfs-tools-$(VERSION).tar.xz
+DISTCHECK_DIR  ?= $(abspath $(BUILD))/distcheck
+DISTCHECK_GOAL ?= check
+dist:
+	@git diff --quiet HEAD -- 2>/dev/null || echo "note: uncommitted changes are not in $(DIST) (it packs HEAD)"
+	git archive --format=tar --prefix=flashfs-tools-$(VERSION)/ HEAD | xz -T1 -6 -c > $(DIST).tmp
+	mv $(DIST).tmp $(DIST)
+	@echo "$(DIST): $$(stat -c %s $(DIST)) bytes, commit $$(git rev-parse --short HEAD)"
+
+check-dist: dist
+	rm -rf $(DISTCHECK_DIR) && mkdir -p $(DISTCHECK_DIR)
+	tar -xJf $(DIST) -C $(DISTCHECK_DIR)
+	GIT_CEILING_DIRECTORIES=$(DISTCHECK_DIR) $(MAKE) -C $(DISTCHECK_DIR)/flashfs-tools-$(VERSION) \
+	  $(DISTCHECK_GOAL) $(if $(T),T="$(T)")
+
+# The build without liblzo2 (`make LZO=0`) in its own folder, and the test
+# that it refuses LZO by name and still reads and writes everything else.
+NOLZO_BUILD := build/nolzo
+check-nolzo:
+	$(MAKE) BUILD=$(NOLZO_BUILD) LZO=0 all
+	$(TEST_ENV) FF_BIN=$(abspath $(NOLZO_BUILD)/bin) FF_BUILD=$(abspath $(NOLZO_BUILD)) \
+	  FF_TOOLS=$(abspath $(NOLZO_BUILD)/tests/tools) FF_NOLZO=1 \
+	  $(PROVE) --failures --comments $(PROVE_FLAGS) tests/integration/nolzo.t
 
 # The README's make demo + make check in a fresh debootstrapped Debian 12
 # root, as CI runs them (scripts/fresh-check, issue 15).

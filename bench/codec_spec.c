@@ -38,6 +38,8 @@ size_t bench_codec_defaults(struct bench_codec *out, size_t cap, const char *bcj
 	size_t n = 0;
 
 	for (size_t i = 0; i < sizeof(tab) / sizeof(tab[0]) && n < cap; i++) {
+		if (!strcmp(tab[i][1], "lzo") && !ff_comp_has_lzo())
+			continue; /* built with make LZO=0 */
 		set(&out[n++], tab[i][0], tab[i][1], tab[i][2]);
 		if (!strcmp(tab[i][0], "xz") && bcj && n < cap) {
 			char opt[32];
@@ -62,7 +64,8 @@ size_t bench_codec_quick(struct bench_codec *out, size_t cap, const char *bcj)
 	char opt[32];
 
 	for (size_t i = 0; i < sizeof(tab) / sizeof(tab[0]) && n < cap; i++)
-		set(&out[n++], tab[i][0], tab[i][1], tab[i][2]);
+		if (strcmp(tab[i][1], "lzo") || ff_comp_has_lzo())
+			set(&out[n++], tab[i][0], tab[i][1], tab[i][2]);
 	snprintf(opt, sizeof(opt), "bcj=%s", bcj ? bcj : "");
 	if (n < cap)
 		set(&out[n++], bcj ? "xz+bcj" : "xz", "xz", bcj ? opt : "");

@@ -84,6 +84,13 @@ struct ff_comp *ff_comp_new(const char *name, uint32_t block_size, struct ff_err
 			   name ? name : "(null)");
 		return NULL;
 	}
+	/* A writer asks by name: refuse before anything is written.  A
+	 * reader (ff_comp_new_id) still gets the codec, to describe an
+	 * image's options; its context then fails (lzo.c). */
+	if (codec == &ff_codec_lzo && !ff_comp_has_lzo()) {
+		ff_comp_no_lzo(err, "lzo");
+		return NULL;
+	}
 	return comp_new(codec, block_size, err);
 }
 

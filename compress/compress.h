@@ -37,6 +37,12 @@ enum ff_comp_id {
 struct ff_comp;
 struct ff_comp_ctx;
 
+/* 0 when built with `make LZO=0` (no liblzo2): then ff_comp_new("lzo"),
+ * the lzop stream and the formats' LZO nodes fail with ff_comp_no_lzo's
+ * error, which names LZO, `what` and the build. */
+int ff_comp_has_lzo(void);
+int ff_comp_no_lzo(struct ff_err *err, const char *what);
+
 /* Names in the order `--help` lists them: gzip lzo xz lzma lz4 zstd. */
 const char *const *ff_comp_names(void);
 

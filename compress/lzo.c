@@ -2,15 +2,20 @@
 /* Copyright (C) 2026 The flashfs-tools authors */
 /* lzo: liblzo2 LZO1X, SquashFS id 3.  Options block: u32 algorithm index,
  * u32 level (only for lzo1x_999, else 0).  liblzo's compressors do not take
- * an output limit, so they write into a worst-case scratch buffer. */
+ * an output limit, so they write into a worst-case scratch buffer.
+ * Built with `make LZO=0` (FF_NO_LZO) only the options remain, so a reader
+ * can still describe an image's; a context is refused (lzo_build.c). */
 #include "compress/codec.h"
+#include "compress/compress.h"
 #include "common/endian.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifndef FF_NO_LZO
 #include <lzo/lzo1x.h>
+#endif
 
 enum { LZO_1, LZO_1_11, LZO_1_12, LZO_1_15, LZO_999, LZO_NALG };
 #define LZO_LEVEL 8
@@ -130,6 +135,7 @@ static int lzo_decode(void *opts, uint32_t block_size, const uint8_t *buf, size_
 	return 0;
 }
 
+#ifndef FF_NO_LZO
 static void lzo_free(void *state)
 {
 	struct lzo_state *s = state;
@@ -221,6 +227,36 @@ static ssize_t lzo_decompress(void *state, const uint8_t *src, size_t n, uint8_t
 				  n);
 	}
 }
+
+#else /* FF_NO_LZO */
+
+static void lzo_free(void *state)
+{
+	(void)state;
+}
+
+static void *lzo_new(const void *opts, uint32_t block_size, struct ff_err *err)
+{
+	(void)opts;
+	(void)block_size;
+	ff_comp_no_lzo(err, "lzo");
+	return NULL;
+}
+
+static ssize_t lzo_compress(void *state, const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
+			    struct ff_err *err)
+{
+	(void)state, (void)src, (void)n, (void)dst, (void)cap;
+	return ff_comp_no_lzo(err, "lzo");
+}
+
+static ssize_t lzo_decompress(void *state, const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
+			      struct ff_err *err)
+{
+	(void)state, (void)src, (void)n, (void)dst, (void)cap;
+	return ff_comp_no_lzo(err, "lzo");
+}
+#endif
 
 const struct ff_codec ff_codec_lzo = {
 	.name = "lzo",

@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <string.h>
+#ifndef FF_NO_LZO /* `make LZO=0`: no lzop stream to read or write */
 #include <lzo/lzoconf.h>
 
 #define NEW_FIELDS 0x0940u
@@ -146,3 +147,4 @@ int ff_lzop_header_read(struct ff_cstream *s, struct ff_lzop_header *h, struct f
 		return skip_extra(s, h->flags, err);
 	return 0;
 }
+#endif

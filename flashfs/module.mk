@@ -6,6 +6,6 @@
 flashfs_USES := bench fuse extract diff mtd image squashfs yaffs2 tree compress common
 PROGRAMS += flashfs
 flashfs_MAIN := flashfs/flashfs_main.c
-MANPAGES += docs/man/flashfs.1 docs/man/flashfs-extract.1 docs/man/flashfs-diff.1
+MANPAGES += docs/man/flashfs.1 docs/man/flashfs-extract.1 docs/man/flashfs-diff.1 docs/man/mount.fuse.flashfs.8
 PROGRAMS += mount.fuse.flashfs
 mount.fuse.flashfs_MAIN := flashfs/mount_helper_main.c

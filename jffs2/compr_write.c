@@ -15,11 +15,16 @@
  * they are.  Every call is a pure function of its arguments, which is
  * what lets the builder compress on any thread. */
 #include <errno.h>
+#ifndef FF_NO_LZO
 #include <lzo/lzo1x.h>
+#else
+#define LZO1X_999_MEM_COMPRESS 1 /* never used: lzo cannot be enabled */
+#endif
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
 
+#include "compress/compress.h"
 #include "jffs2/write_priv.h"
 
 #define ZLIB_END_SPACE 12u
@@ -134,6 +139,10 @@ static int rtime_try(const uint8_t *in, uint32_t *len, uint8_t *out, uint32_t *s
 static int lzo_try(struct j2_compr_scratch *s, const uint8_t *in, uint32_t len, uint8_t *out,
 		   uint32_t *space)
 {
+#ifdef FF_NO_LZO
+	(void)s, (void)in, (void)len, (void)out, (void)space;
+	return -1;
+#else
 	lzo_uint n = 0;
 
 	if (lzo1x_999_compress(in, len, s->lzo_out, &n, s->lzo_mem) != LZO_E_OK || n > *space)
@@ -141,6 +150,7 @@ static int lzo_try(struct j2_compr_scratch *s, const uint8_t *in, uint32_t len, 
 	memcpy(out, s->lzo_out, n);
 	*space = (uint32_t)n;
 	return 0;
+#endif
 }
 
 static int try_one(int which, struct j2_compr_scratch *s, const uint8_t *in, uint32_t *len,
@@ -246,7 +256,9 @@ void ff_jffs2_compr_init(struct ff_jffs2_compr *c)
 		insert(c, i, i);
 	}
 	c->disabled[FF_J2C_LZO] = 1;
+#ifndef FF_NO_LZO
 	lzo_init();
+#endif
 }
 
 static int find(const char *name, struct ff_err *err)
@@ -264,6 +276,8 @@ int ff_jffs2_compr_enable(struct ff_jffs2_compr *c, const char *name, int on,
 
 	if (i < 0)
 		return -1;
+	if (i == FF_J2C_LZO && on && !ff_comp_has_lzo())
+		return ff_comp_no_lzo(err, "compressor lzo");
 	c->disabled[i] = !on;
 	return 0;
 }

@@ -6,11 +6,14 @@
  * exactly dsize bytes, as the kernel requires. */
 #include <errno.h>
 #include <lzma.h>
+#ifndef FF_NO_LZO
 #include <lzo/lzo1x.h>
+#endif
 #include <string.h>
 #include <zlib.h>
 
 #include "common/endian.h"
+#include "compress/compress.h"
 #include "jffs2/decomp.h"
 #include "jffs2/node.h"
 
@@ -55,6 +58,10 @@ static int zlib_decode(const uint8_t *src, size_t n, uint8_t *out, size_t out_le
 static int lzo_decode(const uint8_t *src, size_t n, uint8_t *out, size_t out_len,
 		      struct ff_err *err)
 {
+#ifdef FF_NO_LZO
+	(void)src, (void)n, (void)out, (void)out_len;
+	return ff_comp_no_lzo(err, "JFFS2 lzo node");
+#else
 	lzo_uint got = out_len;
 	int ret = lzo1x_decompress_safe(src, n, out, &got, NULL);
 
@@ -64,6 +71,7 @@ static int lzo_decode(const uint8_t *src, size_t n, uint8_t *out, size_t out_len
 		return ff_err_set(err, EIO, "lzo: %lu bytes decoded, node says %zu",
 				  (unsigned long)got, out_len);
 	return 0;
+#endif
 }
 
 /* OpenWrt's JFFS2 LZMA: a bare LZMA1 stream with lc 0, lp 0, pb 0 and an

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "common/size.h"
+#include "compress/compress.h"
 #include "tree/arg_value.h"
 
 enum { O_HELP = 256, O_VERSION, O_THREADS, O_UUID, O_PF, O_EXCLUDE };
@@ -125,6 +126,7 @@ static int parse_compr(struct ff_ubifs_args *a, const char *v, struct ff_err *er
 {
 	static const char *const names[] = { "none", "lzo", "zlib", "zstd" };
 
+	a->have_compr = 1;
 	a->wo.favor_lzo = !strcmp(v, "favor_lzo");
 	if (a->wo.favor_lzo) {
 		a->wo.compr = FF_UBIFS_COMPR_LZO;
@@ -274,6 +276,20 @@ static int required(const struct ff_ubifs_args *a, struct ff_err *err)
 	return 0;
 }
 
+/* Built with `make LZO=0`: refuse lzo and favor_lzo, and the default
+ * (mkfs.ubifs' lzo) too rather than change the output behind the user's
+ * back, before anything is written. */
+static int lzo_check(const struct ff_ubifs_args *a, struct ff_err *err)
+{
+	struct ff_err why;
+
+	if (a->wo.compr != FF_UBIFS_COMPR_LZO || ff_comp_has_lzo())
+		return 0;
+	ff_comp_no_lzo(&why, a->wo.favor_lzo ? "-x favor_lzo"
+			     : a->have_compr ? "-x lzo" : "-x lzo (the default)");
+	return ff_err_set(err, ENOTSUP, "%s; give -x zlib, -x zstd or -x none", why.msg);
+}
+
 int ff_ubifs_args_finish(struct ff_ubifs_args *a, const char *epoch, struct ff_err *err)
 {
 	if (!a->have_threads) {
@@ -283,7 +299,7 @@ int ff_ubifs_args_finish(struct ff_ubifs_args *a, const char *epoch, struct ff_e
 	}
 	if (!a->no_positionals)
 		a->src.source = a->root;
-	if (ff_source_args_epoch(&a->src, epoch, err) || required(a, err) ||
+	if (ff_source_args_epoch(&a->src, epoch, err) || required(a, err) || lzo_check(a, err) ||
 	    ff_ubifs_write_check(&a->wo, err) ||
 	    (a->image && ff_source_args_check_image(&a->src, a->image, err)))
 		return FF_UBIFS_ARGS_USAGE;

@@ -27,7 +27,7 @@ enum {
 struct ff_ubifs_args {
 	struct ff_source_args src;
 	struct ff_ubifs_write_opts wo;
-	int verbose, have_threads;
+	int verbose, have_threads, have_compr;
 	const char *image, *root;
 	/* Set before parsing when the source and the output come from
 	 * elsewhere (mkfs.ubi --ubifs DIR): no output word, no -o, no -r. */

@@ -88,7 +88,12 @@ static void check_data(struct chk *c, const struct ubifs_zbr *b, const uint8_t *
 	ssize_t n = ubifs_decompress(compr, p + UBIFS_DATA_NODE_SZ,
 				     b->loc.len - UBIFS_DATA_NODE_SZ, out, sizeof(out));
 
-	if (size > UBIFS_BLOCK_SIZE || n != (ssize_t)size)
+	char why[FF_ERR_MSG_MAX];
+
+	if (ubifs_lzo_missing(compr, why, sizeof(why)))
+		problem(c, "data node at LEB %u:%u (inode %u, block %u): %s", b->loc.lnum,
+			b->loc.offs, b->key.inum, UBIFS_KEY_VAL(b->key), why);
+	else if (size > UBIFS_BLOCK_SIZE || n != (ssize_t)size)
 		problem(c, "data node at LEB %u:%u (inode %u, block %u): %s data does not "
 			"decompress to its %u bytes", b->loc.lnum, b->loc.offs, b->key.inum,
 			UBIFS_KEY_VAL(b->key), ubifs_compr_name(compr), size);

@@ -2,12 +2,18 @@
 /* Copyright (C) 2026 The flashfs-tools authors */
 /* The data node codecs, each a library call: LZO1X (liblzo2), zlib's raw
  * deflate stream (no zlib header: the kernel's crypto deflate uses window
- * bits -15) and zstd.  Stateless, so safe from any thread. */
+ * bits -15) and zstd.  Stateless, so safe from any thread.  Built with
+ * `make LZO=0` an LZO node does not decode; the callers name the build
+ * (ubifs_lzo_missing). */
+#ifndef FF_NO_LZO
 #include <lzo/lzo1x.h>
+#endif
+#include <stdio.h>
 #include <string.h>
 #include <zlib.h>
 #include <zstd.h>
 
+#include "compress/compress.h"
 #include "ubifs/ubifs.h"
 
 const char *ubifs_compr_name(unsigned type)
@@ -36,9 +42,36 @@ static ssize_t inflate_raw(const uint8_t *src, size_t n, uint8_t *dst, size_t ca
 	return (ssize_t)(cap - z.avail_out);
 }
 
-ssize_t ubifs_decompress(int type, const uint8_t *src, size_t n, uint8_t *dst, size_t cap)
+int ubifs_lzo_missing(unsigned type, char *why, size_t cap)
+{
+	struct ff_err e;
+
+	if (type != UBIFS_COMPR_LZO || ff_comp_has_lzo())
+		return 0;
+	ff_comp_no_lzo(&e, "lzo data node");
+	snprintf(why, cap, "%s", e.msg);
+	return 1;
+}
+
+#ifdef FF_NO_LZO
+static ssize_t lzo_decode(const uint8_t *src, size_t n, uint8_t *dst, size_t cap)
+{
+	(void)src, (void)n, (void)dst, (void)cap;
+	return -1;
+}
+#else
+static ssize_t lzo_decode(const uint8_t *src, size_t n, uint8_t *dst, size_t cap)
 {
 	lzo_uint out = cap;
+
+	if (lzo1x_decompress_safe(src, n, dst, &out, NULL) != LZO_E_OK)
+		return -1;
+	return (ssize_t)out;
+}
+#endif
+
+ssize_t ubifs_decompress(int type, const uint8_t *src, size_t n, uint8_t *dst, size_t cap)
+{
 	size_t got;
 
 	switch (type) {
@@ -48,9 +81,7 @@ ssize_t ubifs_decompress(int type, const uint8_t *src, size_t n, uint8_t *dst, s
 		memcpy(dst, src, n);
 		return (ssize_t)n;
 	case UBIFS_COMPR_LZO:
-		if (lzo1x_decompress_safe(src, n, dst, &out, NULL) != LZO_E_OK)
-			return -1;
-		return (ssize_t)out;
+		return lzo_decode(src, n, dst, cap);
 	case UBIFS_COMPR_ZLIB:
 		return inflate_raw(src, n, dst, cap);
 	case UBIFS_COMPR_ZSTD:

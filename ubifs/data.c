@@ -15,6 +15,7 @@ int ubifs_data_block(struct ubifs_fs *u, uint64_t inum, uint32_t block,
 		     uint8_t out[UBIFS_BLOCK_SIZE], uint32_t *got)
 {
 	uint8_t buf[UBIFS_DATA_NODE_SZ + UBIFS_BLOCK_SIZE];
+	char why[FF_ERR_MSG_MAX];
 	struct ubifs_key k = ubifs_key_make((uint32_t)inum, UBIFS_DATA_NODE, block), nk;
 	struct ubifs_loc loc;
 	uint32_t size;
@@ -34,6 +35,10 @@ int ubifs_data_block(struct ubifs_fs *u, uint64_t inum, uint32_t block,
 			  "and size %u", (unsigned long long)inum, block, loc.lnum, loc.offs,
 			  nk.inum, nk.lo, size);
 		return -EIO;
+	}
+	if (ubifs_lzo_missing(ff_get_le16(buf + DATA_COMPR), why, sizeof(why))) {
+		ff_fs_log(&u->fs, "inode %llu: block %u: %s", (unsigned long long)inum, block, why);
+		return -ENOTSUP;
 	}
 	n = ubifs_decompress(ff_get_le16(buf + DATA_COMPR), buf + UBIFS_DATA_NODE_SZ,
 			     loc.len - UBIFS_DATA_NODE_SZ, out, UBIFS_BLOCK_SIZE);

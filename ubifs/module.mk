@@ -6,5 +6,5 @@
 # file per node kind, xattrs, the LEB properties tree, the index); data
 # codecs from zlib, liblzo2 and libzstd; the node CRC from zlib,
 # liblzma's crc64 for the builder's UUID.
-ubifs_USES := common tree
+ubifs_USES := common compress tree
 ubifs_PKGS := zlib lzo2 libzstd liblzma

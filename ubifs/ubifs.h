@@ -262,6 +262,9 @@ ssize_t ubifs_read_data(struct ubifs_fs *u, const struct ubifs_ino *ino, uint8_t
 int ubifs_data_block(struct ubifs_fs *u, uint64_t inum, uint32_t block,
 		     uint8_t out[UBIFS_BLOCK_SIZE], uint32_t *got);
 ssize_t ubifs_decompress(int type, const uint8_t *src, size_t n, uint8_t *dst, size_t cap);
+/* 1, with the reason in why, when a node of this type cannot decode
+ * because the build has no LZO (`make LZO=0`); else 0. */
+int ubifs_lzo_missing(unsigned type, char *why, size_t cap);
 const char *ubifs_compr_name(unsigned type);
 
 /* dircache.c */

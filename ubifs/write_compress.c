@@ -8,12 +8,15 @@
  * percentage smaller; a block under 128 bytes, or one no codec shrinks,
  * is stored as it is.  One state per worker. */
 #include <errno.h>
+#ifndef FF_NO_LZO
 #include <lzo/lzo1x.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
 #include <zstd.h>
 
+#include "compress/compress.h"
 #include "ubifs/write_priv.h"
 
 struct uw_cz {
@@ -34,11 +37,17 @@ struct uw_cz *uw_cz_new(const struct ff_ubifs_write_opts *o, struct ff_err *err)
 	z->favor = o->favor_lzo;
 	z->percent = o->favor_percent;
 	if (o->compr == UBIFS_COMPR_LZO || o->favor_lzo) {
+#ifdef FF_NO_LZO
+		uw_cz_free(z);
+		ff_comp_no_lzo(err, "UBIFS compressor lzo");
+		return NULL;
+#else
 		if (lzo_init() != LZO_E_OK)
 			goto oom;
 		z->lzo_mem = malloc(LZO1X_999_MEM_COMPRESS);
 		if (!z->lzo_mem)
 			goto oom;
+#endif
 	}
 	if (o->compr == UBIFS_COMPR_ZSTD && !(z->zstd = ZSTD_createCCtx()))
 		goto oom;
@@ -61,12 +70,17 @@ void uw_cz_free(struct uw_cz *z)
 /* 0 when it did not fit or failed. */
 static uint32_t run_lzo(struct uw_cz *z, const uint8_t *in, uint32_t n, uint8_t *out)
 {
+#ifdef FF_NO_LZO
+	(void)z, (void)in, (void)n, (void)out;
+	return 0;
+#else
 	lzo_uint len = sizeof(z->tmp);
 
 	if (lzo1x_999_compress(in, n, z->tmp, &len, z->lzo_mem) != LZO_E_OK || len >= n)
 		return 0;
 	memcpy(out, z->tmp, len);
 	return (uint32_t)len;
+#endif
 }
 
 static uint32_t run_zlib(const uint8_t *in, uint32_t n, uint8_t *out)

@@ -26,4 +26,12 @@ is "$(sed 's/.*: //' "$T/out" | sort | tr '\n' ' ')" "common/bare.c common/gpl.c
 ok "--fix puts them right" "$FF_TOP/scripts/spdx-headers" --root "$T/r"
 is "$(head -n 2 "$T/r/mkfs/run.sh" | tail -n 1)" "# SPDX-License-Identifier: GPL-2.0-or-later" \
 	"... after the #! line"
+# Without .git (an unpacked make dist tarball) the files are found by
+# walking the tree, build/ left out.
+mkdir -p "$T/w/common" "$T/w/build"
+printf 'int x;\n' > "$T/w/common/bare.c"
+printf 'int y;\n' > "$T/w/build/out.c"
+"$FF_TOP/scripts/spdx-headers" --root "$T/w" > "$T/wout" 2>&1
+is "$?" 1 "no .git: a file without the lines still fails the check"
+is "$(sed 's/.*: //' "$T/wout" | tr '\n' ' ')" "common/bare.c " "... named, and build/ is not searched"
 done_testing
