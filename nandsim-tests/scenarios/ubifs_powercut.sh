@@ -7,18 +7,21 @@
 #   pc1  (LZO) after a sync (a commit), a file deleted while still open (orphan)
 #   pc2  (zstd) more work, every file and directory fsync'ed but no commit: the
 #        state is in the journal only (buds the mount must replay)
-#   pc3  (zlib) more work, only part of it fsync'ed, dumped at once: a power cut in
-#        the middle of a workload (what the write-back had written so far)
-#   pc4  one append more, fsync'ed
-#   pc5  pc4 with the last page that changed since pc3 torn: its second half
-#        erased, as a program cut short by the power loss
+#   pc3  (zlib) more work, only part of it fsync'ed, dumped at once: the
+#        reference for the tears below (not sent)
+#   pc4  one append more, fsync'ed, dumped at once: a power cut in the
+#        middle of a workload (what fsync and the write-back had written)
+#   pc5  pc4 with its last written node cut short (see pc_tear), in the
+#        page last in file order of those that changed since pc3
+#   pc6  the same in the other journal head's eraseblock (pc4's fsync
+#        wrote a data node to one head, the inode to the other)
 #
 # The truth for each dump is the kernel itself: the dump is written into a
 # fresh nandsim (nandwrite -o: data and free OOB from the dump, ECC made
 # anew), attached and mounted read-only, which replays the journal (and
 # recovers the torn bud); that mount's manifest and xattrs go back to the
 # host with the dump, where flashfs extract must give the same
-# (ubifs-powercut-check.sh).  For pc1 and pc2 the kernel's reload must also
+# (ubifs-kernel-check.sh -s powercut).  For pc1 and pc2 the kernel's reload must also
 # equal the live tree at the time of the dump (all of it was on flash).
 CHIP="2k-128m parts=64"
 mkdir -p /mnt/u /mnt/o
@@ -48,7 +51,7 @@ pc_phase1() {
 	cd /mnt/u || return 1
 	mkdir -p deep/a/b/c/d/e/f/g/h/i/j/k/l/m/n/o/p etc bin many dev var/empty
 	seq 1 20000 > etc/numbers.txt
-	head -c 200000 /dev/urandom > bin/big.bin
+	head -c 140000 /dev/urandom > bin/big.bin
 	i=1
 	while [ $i -le 60 ]; do
 		echo "small file $i" > "many/file-with-a-longer-name-$i"
@@ -107,7 +110,7 @@ pc_phase3() {
 	mount -o remount,compr=zlib /mnt/u || return 1
 	cd /mnt/u || return 1
 	seq 1 40000 > etc/larger-than-a-leb.txt
-	head -c 150000 /dev/urandom > bin/random2.bin
+	head -c 30000 /dev/urandom > bin/random2.bin
 	echo more >> deep/a/moved.txt
 	truncate -s 100 etc/numbers.txt
 	mv bin/link bin/link-renamed
@@ -121,17 +124,28 @@ pc_phase3() {
 	cd /
 }
 
-# pc_tear OLD NEW OUT — OUT is NEW with its last written node cut short:
-# in the last page (in file order) that differs from OLD, the last UBIFS
-# node that is not padding is kept up to its common header's first 24
-# bytes, and the rest of the page is erased to 0xff, as a program cut
+# pc_tear OLD NEW OUT NTH — OUT is NEW with a write cut short: of the pages
+# that differ from OLD, the last one of each eraseblock (each journal head
+# writes into its own), the NTH from the end in file order; in it, the last
+# UBIFS node that is not padding is kept up to its common header's first
+# 24 bytes and the rest of the page is erased to 0xff, as a program cut
 # short by the power loss
 pc_tear() {
 	_ws=$(mtd_attr writesize)
 	_ps=$((_ws + $(mtd_attr oobsize)))
-	_off=$(cmp -l "$1" "$2" | tail -n 1 | awk '{print $1 - 1}')
-	[ -n "$_off" ] || return 1
-	_page=$((_off / _ps))
+	_ppb=$(($(mtd_attr erasesize) / _ws))
+	_page=$(cmp -l "$1" "$2" | awk -v ps=$_ps -v ppb=$_ppb -v nth="$4" '{
+			p = int(($1 - 1) / ps); last[int(p / ppb)] = p }
+		END {
+			n = 0
+			for (b in last) pages[n++] = last[b]
+			# sort the pages, then count from the end
+			for (i = 0; i < n; i++)
+				for (j = i + 1; j < n; j++)
+					if (pages[j] < pages[i]) { t = pages[i]; pages[i] = pages[j]; pages[j] = t }
+			if (nth <= n) print pages[n - nth]
+		}')
+	[ -n "$_page" ] || { echo "no changed page number $4 from the end"; return 1; }
 	# offset and type of the last node (magic 0x06101831) that is not a
 	# padding node (type 5) in the page's data
 	_node=$(dd if="$2" bs="$_ps" skip="$_page" count=1 2> /dev/null | head -c "$_ws" |
@@ -148,14 +162,14 @@ pc_tear() {
 	cp "$2" "$3"
 	tr '\000' '\377' < /dev/zero | head -c $((_ws - _at)) |
 		dd of="$3" bs=1 seek=$((_page * _ps + _at)) conv=notrunc 2> /dev/null
-	diag "  pc5: page $_page (eraseblock $((_page / 64)), page $((_page % 64)) in it):" \
+	diag "  $(basename "$3" .img): page $_page (eraseblock $((_page / _ppb)), page $((_page % _ppb)) in it):" \
 		"node of type ${_node#* } at byte ${_node% *} cut at byte $_at"
 }
 
 # pc_truth NAME — the kernel's reading of /tmp/NAME.img on a fresh nandsim
 pc_truth() {
 	ns_load $CHIP > /dev/null || return 1
-	nandwrite -q -o /dev/mtd0 "/tmp/$1.img" || return 1
+	nandwrite -q -k -o /dev/mtd0 "/tmp/$1.img" || return 1
 	ubiattach -m 0 > /dev/null || return 1
 	mount -t ubifs -o ro ubi0:fs /mnt/o || return 1
 	ff_manifest /mnt/o > "/tmp/$1.manifest" || return 1
@@ -178,7 +192,7 @@ same_file() { # WANT GOT
 ns_load $CHIP || { result fail "nandsim loads"; return; }
 ubiformat -y -q /dev/mtd0 && ubiattach -m 0 > /dev/null && ubimkvol /dev/ubi0 -N fs -m > /dev/null ||
 	{ result fail "ubiformat, ubiattach, ubimkvol"; return; }
-check "the kernel makes a fresh UBIFS" mount -t ubifs ubi0:fs /mnt/u || return
+check "the kernel makes a fresh UBIFS (LZO)" mount -t ubifs -o compr=lzo ubi0:fs /mnt/u || return
 diag "  xattrs: $have_xattrs"
 check "pc1: workload, a file deleted while open, sync" pc_phase1
 pc_live pc1
@@ -187,13 +201,16 @@ check "pc2: more work, all fsync'ed, no commit" pc_phase2
 pc_live pc2
 check "pc2: nanddump -o while mounted" pc_dump pc2
 check "pc3: more work, partly fsync'ed" pc_phase3
-check "pc3: nanddump -o at once (a power cut mid-workload)" pc_dump pc3
+check "pc3: nanddump -o at once" pc_dump pc3
 echo tail >> /mnt/u/deep/a/moved.txt && sync /mnt/u/deep/a/moved.txt
-check "pc4: an append fsync'ed, nanddump -o" pc_dump pc4
-check "pc5: pc4 with its last written page torn" pc_tear /tmp/pc3.img /tmp/pc4.img /tmp/pc5.img
+check "pc4: an append fsync'ed, nanddump -o at once (a power cut mid-workload)" pc_dump pc4
+check "pc5: pc4 with its last written page torn" pc_tear /tmp/pc3.img /tmp/pc4.img /tmp/pc5.img 1
+check "pc6: pc4 with the other journal head's last page torn" \
+	pc_tear /tmp/pc3.img /tmp/pc4.img /tmp/pc6.img 2
 ns_unload
 
-for n in pc1 pc2 pc3 pc4 pc5; do
+rm -f /tmp/pc3.img
+for n in pc1 pc2 pc4 pc5 pc6; do
 	if check "$n: the kernel mounts the dump on a fresh nandsim (journal replayed)" pc_truth $n; then
 		ns_export /tmp/$n.manifest
 		ns_export /tmp/$n.xattrs
@@ -205,8 +222,10 @@ for n in pc1 pc2 pc3 pc4 pc5; do
 	rm -f /tmp/$n.img
 done
 # the tear must matter: the kernel lost the cut write
-check_fails "pc5: the torn dump reads otherwise than pc4 (the cut write is lost)" \
-	cmp -s /tmp/pc4.manifest /tmp/pc5.manifest
+for n in pc5 pc6; do
+	check_fails "$n: the torn dump reads otherwise than pc4 (the cut write is lost)" \
+		cmp -s /tmp/pc4.manifest /tmp/$n.manifest
+done
 if dmesg | grep -E 'UBIFS (error|warning)' > /tmp/ubifs.msgs; then
 	diag "  UBIFS messages (recovery of the cut dumps):"
 	head -n 10 /tmp/ubifs.msgs | sed 's/^/NANDSIM-DIAG:     /'
