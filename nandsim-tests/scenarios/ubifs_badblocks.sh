@@ -102,6 +102,7 @@ check "more work, fsync'ed, no commit" bb_more
 check "bb-journal: nanddump -o --bb=dumpbad sent" bb_dump bb-journal -o --bb=dumpbad
 check "the kernel remounts with the last tree" bb_remount
 ns_unload
+diag "  nandsim flipped $(dmesg | grep -c 'flipping bit') bit(s) on reads"
 if dmesg | grep -E 'UBIFS (error|warning)|UBI (error|warning)' > /tmp/ubifs.msgs; then
 	diag "  UBI/UBIFS messages:"
 	head -n 10 /tmp/ubifs.msgs | sed 's/^/NANDSIM-DIAG:     /'
