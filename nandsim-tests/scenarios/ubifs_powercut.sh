@@ -6,7 +6,9 @@
 #
 #   pc1  (LZO) after a sync (a commit), a file deleted while still open (orphan)
 #   pc2  (zstd) more work, every file and directory fsync'ed but no commit: the
-#        state is in the journal only (buds the mount must replay)
+#        state is in the journal only (buds the mount must replay); with a
+#        rename over an existing file, a truncation to 0 and regrowth, a
+#        directory rename, a file deleted while open
 #   pc3  (zlib) more work, only part of it fsync'ed, dumped at once: the
 #        reference for the tears below (not sent)
 #   pc4  one append more, fsync'ed, dumped at once: a power cut in the
@@ -99,8 +101,16 @@ pc_phase2() {
 	mkdir deep/a/b/c/d/e/f/g/h/i/j/k/l/m/n/o/p/q
 	echo deeper > deep/a/b/c/d/e/f/g/h/i/j/k/l/m/n/o/p/q/leaf2.txt
 	rmdir var/empty
-	# the orphan's last reference goes: its deletion is journalled
+	echo old > etc/over; echo new > etc/src; mv etc/src etc/over
+	truncate -s 0 many/file-with-a-longer-name-4
+	echo regrown >> many/file-with-a-longer-name-4
+	mkdir many/sub && echo in-sub > many/sub/f && mv many/sub deep/a/moved-dir
+	# the orphan's last reference goes: its deletion is journalled; another
+	# file is deleted while open, with no commit before the dump
 	exec 5<&-
+	seq 1 2000 > var/open-deleted-2
+	exec 6< var/open-deleted-2
+	rm var/open-deleted-2
 	cd /
 	pc_fsync_all
 }
@@ -121,6 +131,7 @@ pc_phase3() {
 		i=$((i + 1))
 	done
 	sync etc/larger-than-a-leb.txt etc/numbers.txt
+	exec 6<&-
 	cd /
 }
 
