@@ -1,0 +1,120 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
+# ubifs-kernel-check.sh -s powercut|badblocks [-b BINDIR] [-w WORKDIR] —
+# the host's half of scenarios/ubifs_powercut.sh and
+# scenarios/ubifs_badblocks.sh (issue 29, items 4b and 4c): one guest boot,
+# in which the kernel writes UBIFS on nandsim and sends back nanddump -o
+# dumps, each NAME.img with the kernel's own reading of it (NAME.manifest,
+# NAME.xattrs: ff_manifest/ff_xattrs of its mount); then, for each dump,
+# our reader (flashfs extract) must give that manifest and those xattrs,
+# and flashfs check must find the dump clean.
+# Prints TAP; "1..0 # SKIP" where the guest cannot run.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+bindir=${FF_BIN:-$top/build/bin}
+work=$top/build/nandsim
+scen=""
+while getopts b:w:s: opt; do
+	case $opt in
+	b) bindir=$OPTARG ;;
+	w) work=$OPTARG ;;
+	s) scen=$OPTARG ;;
+	*) exit 2 ;;
+	esac
+done
+case $scen in
+powercut | badblocks) ;;
+*) echo "usage: ubifs-kernel-check.sh -s powercut|badblocks [-b BINDIR] [-w WORKDIR]" >&2; exit 2 ;;
+esac
+bindir=$(cd "$bindir" && pwd)
+mkdir -p "$work/tmp"
+work=$(cd "$work" && pwd)
+. "$here/manifest.sh"
+scratch=$(mktemp -d "$work/tmp/ubifs-$scen.XXXXXX")
+[ -z "${NANDSIM_KEEP:-}" ] && trap 'rm -rf "$scratch"' EXIT
+data=$scratch/data
+got=$scratch/got
+mkdir -p "$data/bin" "$got"
+# setfattr for the guest's workload (getfattr is already there; both need
+# only the C library)
+command -v setfattr > /dev/null && cp "$(command -v setfattr)" "$data/bin/"
+
+"$here/run-guest.sh" -n "ubifs-$scen" -b "$bindir" -w "$work" -d "$data" -x "$got" \
+	-t "${NANDSIM_TIMEOUT:-600}" "$here/scenarios/ubifs_$scen.sh" > "$scratch/out"
+rc=$?
+[ $rc = 3 ] && { echo "1..0 # SKIP the guest cannot run here"; exit 0; }
+[ $rc = 2 ] && echo "not ok - guest run completed (see $work/logs/ubifs-$scen.log)" >> "$scratch/out"
+
+# host_checks NAME — our reader on the dump NAME.img against the kernel's
+# reading of it
+host_checks() {
+	local n=$1 x=$scratch/x-$1
+	if [ ! -f "$got/$n.img" ] || [ ! -f "$got/$n.manifest" ]; then
+		echo "not ok - $n: the dump and the kernel's manifest came back from the guest"
+		return
+	fi
+	rm -rf "$x"
+	if ! "$bindir/flashfs" extract --no-progress -C "$x" "$got/$n.img" > "$x.out" 2>&1; then
+		sed 's/^/#   /' "$x.out" | tail -n 5
+		echo "not ok - $n: flashfs extract of the dump"
+		return
+	fi
+	ff_manifest "$x" > "$x.manifest"
+	if cmp -s "$got/$n.manifest" "$x.manifest"; then
+		echo "ok - $n: our reader's tree is the kernel's ($(wc -l < "$x.manifest") objects)"
+	else
+		diff "$got/$n.manifest" "$x.manifest" | head -n 20 | sed 's/^/#   /'
+		echo "not ok - $n: our reader's tree is the kernel's"
+	fi
+	if [ -f "$got/$n.xattrs" ]; then
+		ff_xattrs "$x" > "$x.xattrs"
+		if cmp -s "$got/$n.xattrs" "$x.xattrs"; then
+			echo "ok - $n: our reader's xattrs are the kernel's ($(wc -l < "$x.xattrs"))"
+		else
+			diff "$got/$n.xattrs" "$x.xattrs" | head -n 10 | sed 's/^/#   /'
+			echo "not ok - $n: our reader's xattrs are the kernel's"
+		fi
+	fi
+	# what the dump asked of the reader (journal replay, orphans, bad blocks)
+	"$bindir/flashfs" info "$got/$n.img" > "$x.info" 2>&1
+	echo "#   $n: $(grep -E '^(ubi_nand_bad_blocks|commit_number|journal_buds|journal_nodes_applied|journal_removed_ranges|orphans) ' "$x.info" |
+		tr -s ' \n' '  ')"
+	info_expect "$n" "$x.info"
+	if "$bindir/flashfs" check "$got/$n.img" > "$x.check" 2>&1; then
+		echo "ok - $n: flashfs check finds the dump clean"
+	else
+		head -n 10 "$x.check" | sed 's/^/#   /'
+		echo "not ok - $n: flashfs check finds the dump clean"
+	fi
+	rm -rf "$x"
+}
+
+# info_expect NAME INFO — the dumps hold what they were made to hold, so
+# that a change in the kernel's behaviour cannot leave a check empty
+info_expect() {
+	local n=$1 info=$2 re what
+	case $n in
+	pc2 | pc4 | pc5 | pc6 | bb-journal) re="^journal_nodes_applied +[1-9]" what="journal nodes replayed" ;;
+	pc1) re="^orphans +[1-9]" what="an orphan (the file deleted while open)" ;;
+	bb-dump) re="^ubi_nand_bad_blocks +3$" what="the 3 bad blocks by their OOB marker" ;;
+	*) return ;;
+	esac
+	if grep -qE "$re" "$info"; then
+		echo "ok - $n: our reader sees $what"
+	else
+		echo "not ok - $n: our reader sees $what"
+	fi
+}
+
+case $scen in
+powercut) dumps="pc1 pc2 pc4 pc5 pc6" ;;
+badblocks) dumps="bb-skip bb-dump bb-pad bb-plain bb-journal" ;;
+esac
+for n in $dumps; do
+	host_checks "$n" >> "$scratch/out"
+done
+awk '/^#/ { print; next }
+	/^(not )?ok - / { n++; sub(/^ok - /, "ok " n " - "); sub(/^not ok - /, "not ok " n " - "); print; if ($1 == "not") bad++; next }
+	END { print "1.." n; exit bad > 0 }' "$scratch/out"
