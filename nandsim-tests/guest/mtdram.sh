@@ -38,6 +38,7 @@ mr_unload() {
 	for _m in $(awk '$2 ~ /^\/mnt/ {print $2}' /proc/mounts | sort -r); do
 		umount "$_m"
 	done
+	[ -c /dev/ubi0 ] && ubidetach -m 0 > /dev/null 2>&1
 	grep -q '^mtdram ' /proc/modules && rmmod mtdram
 	return 0
 }
