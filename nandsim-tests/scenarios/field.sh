@@ -4,7 +4,9 @@
 # /data/field/list names each image the host collected (one line each:
 # N KIND ARGS), and the guest's kernel mounts it read-only where it would
 # live: mtdram (NOR-like) or nandsim (NAND), under UBI where it belongs.
-# Its manifest (or "UNMOUNTABLE") goes back as N.manifest.
+# Its manifest goes back as N.manifest: "UNMOUNTABLE", "NOSETUP STEP:
+# WHY" (the guest could not build the device: no verdict), or the tree,
+# after a line "DAMAGED" when the kernel logged errors reading it.
 #
 #   N jffs2 ERASE_KIB            little-endian (the host converted big)
 #   N romfs
@@ -19,46 +21,73 @@ modprobe ubi 2> /dev/null
 modprobe ubifs 2> /dev/null
 mkdir -p /mnt/f
 
-take() { # N MOUNT-ARGS...
+# take N MOUNT-ARGS... — the manifest of the mounted image; its first
+# line is DAMAGED when the kernel logged an error or a CRC failure while
+# mounting or walking it
+take() {
 	_n=$1
 	shift
-	if mount "$@" /mnt/f 2> /dev/null; then
-		ff_manifest /mnt/f > "/tmp/$_n.manifest"
+	dmesg -c > /dev/null
+	if mount "$@" /mnt/f 2> /tmp/mount.err; then
+		ff_manifest /mnt/f > "/tmp/$_n.m" 2> /dev/null
 		umount /mnt/f
+		if dmesg | grep -qiE 'error|crc|bad '; then
+			{ echo DAMAGED; cat "/tmp/$_n.m"; } > "/tmp/$_n.manifest"
+		else
+			mv "/tmp/$_n.m" "/tmp/$_n.manifest"
+		fi
 	else
+		diag "  $_n: mount $*: $(tail -n 1 /tmp/mount.err)"
 		echo UNMOUNTABLE > "/tmp/$_n.manifest"
 	fi
 }
 
+# step NAME CMD... — a step that builds the device; when it fails the
+# guest cannot emulate it, which is no verdict on the image
+step() {
+	_s=$1
+	shift
+	"$@" > /tmp/step.out 2>&1 && return 0
+	echo "NOSETUP $_s: $(tail -n 1 /tmp/step.out)" > "/tmp/$n.manifest"
+	return 1
+}
+
 vidopt() { [ "$1" = 0 ] || echo "-O $1"; }
+
+# UBI on a nandsim chip: 128 blocks, room for a volume table's reserve
+# and UBI's 20-per-1024 bad block reserve
+nand_ubi() { # CHIP VIDOFF [IMAGE]
+	step nandsim ns_load "$1" parts=128 || return 1
+	# shellcheck disable=SC2046
+	step ubiformat ubiformat -y -q $(vidopt "$2") ${3:+-f "$3"} /dev/mtd0 &&
+		step ubiattach ubiattach -m 0 $(vidopt "$2")
+}
 
 field_one() { # N KIND ARGS...
 	n=$1 kind=$2 img=/data/field/$1.img
 	shift 2
-	echo UNMOUNTABLE > "/tmp/$n.manifest"
+	echo "NOSETUP $kind" > "/tmp/$n.manifest"
 	case $kind in
-	jffs2) mr_put "$img" "$1" && take "$n" -t jffs2 -o ro mtd0 ;;
-	romfs) mr_put "$img" 4 && take "$n" -t romfs -o ro mtd0 ;;
+	jffs2) step mtdram mr_put "$img" "$1" && take "$n" -t jffs2 -o ro mtd0 ;;
+	romfs) step mtdram mr_put "$img" 4 && take "$n" -t romfs -o ro mtd0 ;;
 	ubi-nor)
-		mr_put "$img" "$1" && ubiattach -m 0 > /dev/null 2>&1 &&
+		step mtdram mr_put "$img" "$1" && step ubiattach ubiattach -m 0 &&
 			take "$n" -t ubifs -o ro "ubi0:$2" ;;
 	ubifs-nor)
-		mr_load $((($2 + 8) * $1)) "$1" && ubiattach -m 0 > /dev/null 2>&1 &&
-			ubimkvol /dev/ubi0 -N fs -S "$2" > /dev/null 2>&1 &&
-			ubiupdatevol /dev/ubi0_0 "$img" && take "$n" -t ubifs -o ro ubi0:fs ;;
-	ubi-nand)
-		# shellcheck disable=SC2046
-		ns_load "$1" parts=$(($(stat -c %s "$img") / 131072 + 48)) > /dev/null &&
-			ubiformat -y -q $(vidopt "$2") -f "$img" /dev/mtd0 > /dev/null 2>&1 &&
-			ubiattach -m 0 $(vidopt "$2") > /dev/null 2>&1 &&
-			take "$n" -t ubifs -o ro "ubi0:$3" ;;
+		step mtdram mr_load $((($2 + 8) * $1)) "$1" && step ubiattach ubiattach -m 0 &&
+			step ubimkvol ubimkvol /dev/ubi0 -N fs -S "$2" &&
+			step ubiupdatevol ubiupdatevol /dev/ubi0_0 "$img" && take "$n" -t ubifs -o ro ubi0:fs ;;
+	ubi-nand) nand_ubi "$1" "$2" "$img" && take "$n" -t ubifs -o ro "ubi0:$3" ;;
 	ubifs-nand)
-		# shellcheck disable=SC2046
-		ns_load "$1" parts=$(($3 + 48)) > /dev/null &&
-			ubiformat -y -q $(vidopt "$2") /dev/mtd0 > /dev/null 2>&1 &&
-			ubiattach -m 0 $(vidopt "$2") > /dev/null 2>&1 &&
-			ubimkvol /dev/ubi0 -N fs -S "$3" > /dev/null 2>&1 &&
-			ubiupdatevol /dev/ubi0_0 "$img" && take "$n" -t ubifs -o ro ubi0:fs ;;
+		nand_ubi "$1" "$2" && step ubimkvol ubimkvol /dev/ubi0 -N fs -S "$3" &&
+			step ubiupdatevol ubiupdatevol /dev/ubi0_0 "$img" && take "$n" -t ubifs -o ro ubi0:fs ;;
+	esac
+	# a bare UBIFS image goes into a volume made here: when that does not
+	# mount, the volume may be what is wrong (seen: EINVAL, no message,
+	# for a 129024-byte-LEB image on nandsim), so no verdict
+	case $kind in ubifs-*)
+		grep -qx UNMOUNTABLE "/tmp/$n.manifest" &&
+			echo "NOSETUP mount in a fresh volume: $(tail -n 1 /tmp/mount.err)" > "/tmp/$n.manifest" ;;
 	esac
 	mr_unload
 	ns_unload
