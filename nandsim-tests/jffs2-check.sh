@@ -159,7 +159,7 @@ damage() {
 	for b in ff mk; do
 		for k in clean $kinds; do
 			compare_view "$b-$k" "$img/$b-$k.img" "$got/$b-$k" \
-				"$([ $k = clean ] && echo 0 || echo 1)"
+				"$([ "$k" = clean ] && echo 0 || echo 1)"
 		done
 	done
 	for b in ffbe-clean mkbe-clean ffbe-datacrc mkbe-namecrc; do

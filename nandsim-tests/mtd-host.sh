@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Copyright (C) 2026 The flashfs-tools authors
+# shellcheck shell=bash
 # Host helpers for the mtdram scenarios (issue 30), sourced by bash.
 #
 #   mtd_ship DATA WORK   put into the guest's /data what the shared

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Copyright (C) 2026 The flashfs-tools authors
+# shellcheck shell=sh disable=SC2034
 # Guest helpers for the JFFS2 scenarios (issue 30), sourced from /data
 # (the host's mtd-host.sh ships this file, the modules the initramfs may
 # lack and setfattr there), so the shared run-guest.sh and lib.sh stay as
