@@ -74,7 +74,7 @@ static int build_frags(struct j2_scan *s, struct j2_ino *in)
 	return ret;
 }
 
-static void file_size(struct j2_scan *s, struct j2_ino *in)
+static void file_size(struct j2_ino *in)
 {
 	uint32_t isize = in->meta->isize;
 	uint32_t end;
@@ -82,9 +82,9 @@ static void file_size(struct j2_scan *s, struct j2_ino *in)
 	j2_frag_truncate(in->frags, &in->n_frags, isize);
 	end = in->n_frags ? in->frags[in->n_frags - 1].end : 0;
 	in->size = end < isize ? end : isize;
-	if (end < isize)
-		j2_problem(&s->prob, "inode %u: isize %u but its data ends at %u (the kernel reads %u bytes)",
-			   in->ino, isize, end, end);
+	/* a problem only if the inode turns out reachable: the collector
+	 * leaves a deleted file's nodes half erased, which is no damage */
+	in->isize_cut = end < isize ? isize : 0;
 }
 
 static void set_meta(struct j2_ino *in)
@@ -110,7 +110,7 @@ static int build_inode(struct j2_scan *s, struct j2_ino *in)
 		return 0;
 	if (build_frags(s, in))
 		return -1;
-	file_size(s, in);
+	file_size(in);
 	return 0;
 }
 

@@ -204,10 +204,17 @@ static void report_unreachable(struct j2_scan *s, struct j2_tree *t)
 
 		if (in->reachable) {
 			count_type(t, in->mode);
+			if (in->isize_cut)
+				j2_problem(&s->prob, "inode %u: isize %u but its data ends at %llu (the kernel reads %llu bytes)",
+					   in->ino, in->isize_cut, (unsigned long long)in->size,
+					   (unsigned long long)in->size);
 			continue;
 		}
-		if (in->named) {
-			t->deleted++; /* its names were deleted: the kernel removes it */
+		if (in->named || in->meta) {
+			/* its names were deleted, or the collector erased the
+			 * blocks of its dirents (the deleting one too): the
+			 * kernel removes an inode no dirent names, silently */
+			t->deleted++;
 			continue;
 		}
 		t->unreachable++;

@@ -44,6 +44,7 @@ struct j2_ino {
 	struct j2_xattr_ref *xattrs;
 	size_t n_xattrs;
 	uint64_t stored;                 /* bytes of its nodes on flash */
+	uint32_t isize_cut;              /* isize its data falls short of (0: none) */
 };
 
 struct j2_tree {

@@ -100,6 +100,11 @@ print(d == b'A' * 2048 + b'B' * 3952 + b'\0' * 1000 + b'A' * 1000 + b'C' * 1000)
 	is "$(flashfs info "$T/v.img" | awk '$1 == "deleted_inodes" {print $2}')" 2 \
 		"versions$e: two inodes deleted (unlinked, replaced)"
 	ok "versions$e: check is clean" flashfs check "$T/v.img"
+	$NODES collected "$T/c.img" $e
+	ok "collected$e: a nameless, half-erased deleted inode is no damage" flashfs check "$T/c.img"
+	is "$(flashfs info "$T/c.img" | awk '$1 == "deleted_inodes" {print $2}')" 1 \
+		"collected$e: counted as deleted"
+	is "$(flashfs ls "$T/c.img" / 2> /dev/null)" f "collected$e: only the live file is listed"
 
 	$NODES rubin "$T/r.img" $e
 	want=$(python3 -c "import sys; sys.stdout.buffer.write((b'the quick brown fox jumps over the lazy dog ' * 100)[:4096])" | md5sum)

@@ -10,7 +10,7 @@ xattrs, rubin- and LZMA-compressed nodes.
 
   jffs2_nodes.py SCENARIO OUT.img [--big]
 
-Scenarios: versions, rubin, lzma, xattr, damage."""
+Scenarios: versions, rubin, lzma, xattr, damage, collected."""
 import lzma
 import struct
 import sys
@@ -203,11 +203,22 @@ def damage(img):
     img.out[at + 20] ^= 0x01                        # node CRC no longer matches
 
 
+def collected(img):
+    """What the kernel leaves after its collector erased the blocks of a
+    deleted file's dirents (the deleting one too): inode 3 has no name
+    and only its first data node of two (isize 8192), and is no damage;
+    f is a live file beside it."""
+    img.cleanmarker()
+    img.dirent(1, 1, 2, 'f')
+    img.inode(2, 1, S_IFREG | 0o644, 5, 0, b'alive')
+    img.inode(3, 1, S_IFREG | 0o644, 8192, 0, b'D' * 4096)
+
+
 def main():
     scen, out = sys.argv[1], sys.argv[2]
     img = Image(big='--big' in sys.argv)
     {'versions': versions, 'rubin': rubin, 'lzma': lzma_node, 'xattr': xattr,
-     'damage': damage}[scen](img)
+     'damage': damage, 'collected': collected}[scen](img)
     img.write(out)
 
 
