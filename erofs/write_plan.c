@@ -88,8 +88,9 @@ int ew_plan(struct ew *w, struct ff_err *err)
 		if (!e->compressed) {
 			flat_layout(w, e);
 		} else {
-			e->layout = ER_COMPRESSED_FULL;
-			e->zmeta_len = ew_zmap_len(w, e->size);
+			e->layout = ew_zmap_compact_ok(w) ? ER_COMPRESSED_COMPACT
+							  : ER_COMPRESSED_FULL;
+			e->zmeta_len = ew_zmap_len(w, e);
 		}
 		e->slot = (e->ext ? ER_INODE_EXTENDED_SIZE : ER_INODE_COMPACT_SIZE) +
 			  e->xattr_len + e->inline_len;

@@ -99,9 +99,10 @@ struct ew_extent {
 	uint8_t plain;
 };
 
-/* write_zmap.c: the map's bytes for a file of size bytes, and its
+/* write_zmap.c: the map's bytes for e's size and layout, and its
  * encoding once the file's first block (e->blkaddr) is known. */
-uint32_t ew_zmap_len(const struct ew *w, uint64_t size);
+uint32_t ew_zmap_len(const struct ew *w, const struct ew_ino *e);
+int ew_zmap_compact_ok(const struct ew *w);
 int ew_zmap_encode(const struct ew *w, struct ew_ino *e, const struct ew_extent *x, size_t n,
 		   struct ff_err *err);
 

@@ -97,6 +97,9 @@ static void compression_setup(struct ew *w)
 	w->pcluster = w->o->pcluster > w->blksz ? w->o->pcluster : w->blksz;
 	while (cap < 4ull * w->pcluster)
 		cap <<= 1;
+	/* compact indexes hold distances below 2048 lclusters */
+	if (ew_zmap_compact_ok(w) && cap > (2048u << w->blkbits))
+		cap = 2048u << w->blkbits;
 	w->ext_cap = cap;
 	w->algs = (uint16_t)(1u << ew_codec_alg(w->o->codec));
 	w->meta_end += ew_super_cfg(w, scratch);
