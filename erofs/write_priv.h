@@ -34,6 +34,8 @@ struct ew_ino {
 	uint8_t layout;            /* enum er_layout */
 	uint8_t ext;               /* extended inode */
 	uint8_t compressed;        /* a regular file to compress */
+	uint8_t late;              /* placed after its data (its inline tail's
+				      size is known only once compressed) */
 };
 
 struct ew {
@@ -87,6 +89,10 @@ void ew_super_encode(const struct ew *w, uint8_t *buf, uint64_t inos, uint32_t b
 /* write_plan.c */
 int ew_plan(struct ew *w, struct ff_err *err);
 int ew_place_inodes(struct ew *w, struct ff_err *err);
+/* The late inodes, in a meta region at the current end of the data. */
+int ew_write_late(struct ew *w, struct ff_err *err);
+/* ztailpacking: the most bytes an inline tail may take behind e. */
+uint32_t ew_ztail_room(const struct ew *w, const struct ew_ino *e);
 
 /* write_data.c: flat file, directory and symlink blocks. */
 int ew_write_flat(struct ew *w, struct ew_ino *e, struct ff_err *err);

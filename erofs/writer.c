@@ -35,7 +35,7 @@ static int write_data(struct ew *w, struct ff_err *err)
 {
 	if (ff_outfile_skip(&w->out, (uint64_t)w->data_start << w->blkbits, err))
 		return -1;
-	if (ew_compress_all(w, err))
+	if (ew_compress_all(w, err) || ew_write_late(w, err))
 		return -1;
 	for (uint32_t i = 0; i < w->n_inos; i++) {
 		struct ew_ino *e = &w->inos[i];
@@ -57,7 +57,8 @@ static int write_meta(struct ew *w, struct ff_err *err)
 	if (!buf)
 		return ff_err_set(err, ENOMEM, "meta area: out of memory (%zu bytes)", len);
 	for (uint32_t i = 0; i < w->n_inos; i++)
-		ew_inode_encode(w, &w->inos[i], buf + (w->inos[i].nid << 5));
+		if (!w->inos[i].late)
+			ew_inode_encode(w, &w->inos[i], buf + (w->inos[i].nid << 5));
 	if (w->shared_len)
 		memcpy(buf + ((size_t)w->xattr_blkaddr << w->blkbits), w->shared, w->shared_len);
 	ew_super_cfg(w, buf);

@@ -59,7 +59,9 @@ static void usage(FILE *f)
 	      "  -zX[,Y]        compress with X = lz4, lz4hc, lzma, deflate or zstd, level Y\n"
 	      "  -C#            physical cluster size in bytes (a multiple of the block size)\n"
 	      "  -EX[,...]      extended options: force-inode-compact, force-inode-extended,\n"
-	      "                 noinline_data, legacy-compress\n"
+	      "                 noinline_data, legacy-compress (full indexes; compact\n"
+	      "                 ones by default), ztailpacking (a compressed file's last\n"
+	      "                 pcluster behind its inode)\n"
 	      "  -L label       volume label (16 bytes)\n"
 	      "  -T#            every file's time and the image's time = # (seconds)\n"
 	      "  -U uuid        the file system's UUID (or clear, random)\n"
@@ -137,6 +139,8 @@ static int parse_extended(struct args *a, const char *v, struct ff_err *err)
 			a->wo.no_inline = 1;
 		else if (!strcmp(o, "legacy-compress"))
 			a->wo.full_indexes = 1;
+		else if (!strcmp(o, "ztailpacking"))
+			a->wo.ztailpacking = 1;
 		else
 			return ff_err_set(err, EINVAL, "-E %s: unknown or unsupported extended "
 					  "option", o);
