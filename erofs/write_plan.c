@@ -90,7 +90,14 @@ int ew_plan(struct ew *w, struct ff_err *err)
 		if (ew_xattr_body(w, e, err) || size_of(w, e, err))
 			return -1;
 		e->ext = (uint8_t)ew_inode_pick_form(w, e);
-		if (!e->compressed) {
+		if (!e->compressed && S_ISREG(e->n->mode) && w->o->chunksize && e->size > w->blksz) {
+			/* a 4-byte block address per chunk, right after the xattrs
+			 * (a file of a block or less stays flat: inline, smaller) */
+			e->layout = ER_CHUNK_BASED;
+			e->zmeta_len = (uint32_t)((e->size + w->o->chunksize - 1) /
+						  w->o->chunksize * 4);
+			w->chunked = 1;
+		} else if (!e->compressed) {
 			flat_layout(w, e);
 		} else {
 			e->layout = ew_zmap_compact_ok(w) ? ER_COMPRESSED_COMPACT
@@ -101,8 +108,9 @@ int ew_plan(struct ew *w, struct ff_err *err)
 		e->slot = (e->ext ? ER_INODE_EXTENDED_SIZE : ER_INODE_COMPACT_SIZE) +
 			  e->xattr_len + e->inline_len;
 		if (e->zmeta_len)
-			e->slot = (uint32_t)ew_align(e->slot - e->inline_len, 8) + e->zmeta_len +
-				  e->inline_len;
+			e->slot = (uint32_t)ew_align(e->slot - e->inline_len,
+						     e->layout == ER_CHUNK_BASED ? 4 : 8) +
+				  e->zmeta_len + e->inline_len;
 	}
 	return 0;
 }

@@ -55,6 +55,7 @@ struct ew {
 	uint32_t data_start;       /* first data block */
 	uint32_t next_blk;         /* next free block while data is written */
 	uint16_t algs;             /* available_compr_algs bits */
+	uint8_t chunked;           /* some file is chunk-based */
 	uint32_t pcluster;         /* bytes of the largest pcluster */
 	uint32_t ext_cap;          /* the most input one extent takes (a power
 				      of two: also the LZMA dictionary, the
@@ -96,6 +97,8 @@ uint32_t ew_ztail_room(const struct ew *w, const struct ew_ino *e);
 
 /* write_data.c: flat file, directory and symlink blocks. */
 int ew_write_flat(struct ew *w, struct ew_ino *e, struct ff_err *err);
+/* write_chunk.c: a chunk-based file's chunks and its block map (zmeta). */
+int ew_write_chunked(struct ew *w, struct ew_ino *e, struct ff_err *err);
 
 /* One extent of a compressed file: where its decompressed bytes start,
  * its pcluster's blocks, whether they are stored as is. */

@@ -41,6 +41,8 @@ void ew_super_encode(const struct ew *w, uint8_t *buf, uint64_t inos, uint32_t b
 		if (w->o->ztailpacking)
 			incompat |= ER_INCOMPAT_ZTAILPACKING;
 	}
+	if (w->chunked)
+		incompat |= ER_INCOMPAT_CHUNKED_FILE;
 	ff_put_le32(sb + ER_SB_INCOMPAT, incompat);
 	ff_put_le32(sb + ER_SB_CHECKSUM, ff_crc32c(~0u, sb, span));
 }

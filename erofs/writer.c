@@ -28,6 +28,9 @@ static int check_opts(const struct ff_erofs_write_opts *o, struct ff_err *err)
 	if (o->blksize < 512 || o->blksize > 65536 || (o->blksize & (o->blksize - 1)))
 		return ff_err_set(err, EINVAL, "block size %u: must be a power of two 512..65536",
 				  o->blksize);
+	if (o->chunksize && (o->chunksize < o->blksize || (o->chunksize & (o->chunksize - 1))))
+		return ff_err_set(err, EINVAL, "chunk size %u: must be a power of two, at least "
+				  "the block size %u", o->chunksize, o->blksize);
 	return 0;
 }
 
@@ -42,8 +45,12 @@ static int write_data(struct ew *w, struct ff_err *err)
 
 		if (S_ISDIR(e->n->mode) && ew_dir_build(w, e, 1, err))
 			return -1;
-		if (!e->compressed && ew_write_flat(w, e, err))
+		if (e->layout == ER_CHUNK_BASED) {
+			if (ew_write_chunked(w, e, err))
+				return -1;
+		} else if (!e->compressed && ew_write_flat(w, e, err)) {
 			return -1;
+		}
 	}
 	return 0;
 }

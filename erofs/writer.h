@@ -40,6 +40,8 @@ struct ff_erofs_write_opts {
 	int full_indexes;          /* -E legacy-compress: full lcluster indexes */
 	int ztailpacking;          /* -E ztailpacking: a compressed file's last
 				      pcluster behind its inode when it fits */
+	uint32_t chunksize;        /* --chunksize: files not compressed are
+				      chunk-based, all-zero chunks holes (0: off) */
 	unsigned threads;          /* 0: one per CPU */
 	ff_warn_fn warn;
 	void *warn_ctx;

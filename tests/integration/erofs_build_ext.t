@@ -3,7 +3,7 @@
 # Copyright (C) 2026 The flashfs-tools authors
 # ffmkfs.erofs' compressed layouts beyond the first: compact lcluster
 # indexes (the default), full ones (-E legacy-compress) and inline tails
-# (-E ztailpacking), each with a few codecs and pcluster sizes, on a tree
+# (-E ztailpacking) and chunk-based files (--chunksize), each with a few codecs and pcluster sizes, on a tree
 # with files of many sizes plus a few of several MiB (many index packs,
 # big pclusters).  Every image must be mounted by the host kernel with the
 # source's tree (xattrs included), be extracted by our reader to the same
@@ -90,6 +90,10 @@ build ztail-zstd-C16k 0 -z zstd,6 -C 16384 -E ztailpacking
 build ztail-deflate 0 -z deflate -E ztailpacking
 build ztail-legacy-lz4hc 1 -z lz4hc -E legacy-compress,ztailpacking
 build ztail-b2048 0 -z lzma -b 2048 -E ztailpacking
+build chunk4k 1 --chunksize 4096
+build chunk64k 1 --chunksize=64KiB -E noinline_data
+build chunk1m-lz4hc 1 --chunksize=1M -z lz4hc -E ztailpacking
+build chunk-b1024 0 -b 1024 --chunksize 2048
 
 # The layouts asked for: 3 (compact indexes) by default, 1 (full) with
 # legacy-compress, in dump.erofs' words.
@@ -105,6 +109,17 @@ ok "ztailpacking saves bytes (lzma)" \
 	test "$(size ztail-lzma-C128k)" -lt "$(size compact-lzma-C128k)"
 is "$(flashfs info "$T/ztail-lz4.img" | awk '$1 == "features_incompat" {print $2}' |
 	tr ',' '\n' | grep -c ztailpacking)" 1 "ztailpacking: the superblock says so"
+
+# Chunks: the layout (4), and holes for the zero chunks of the sparse
+# files: smaller than the same files stored whole.
+is "$(layout chunk64k)" 4 "--chunksize: chunk-based files"
+build noinline 1 -E noinline_data
+ok "--chunksize: chunks of zeros take no blocks" test "$(size chunk64k)" -lt "$(size noinline)"
+rm -f "$T/bad.img"
+ffmkfs.erofs --chunksize 3000 "$T/bad.img" "$T/src" > "$T/bad.out" 2>&1
+is "$?" 2 "--chunksize not a power of two: exit status 2"
+ok "--chunksize not a power of two: a message, no image" \
+	sh -c "grep -q 'chunksize' '$T/bad.out' && [ ! -e '$T/bad.img' ]"
 
 # Determinism at any -j.
 for opt in "-z lz4hc -C 16384" "-z zstd -E ztailpacking"; do
