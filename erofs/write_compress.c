@@ -116,13 +116,20 @@ static int inline_tail(struct zres *r, uint64_t pos, const uint8_t *b, size_t le
 /* One extent at pos: compressed when that saves a block, else a block as is. */
 static int one_extent(struct zctx *z, unsigned worker, struct window *win, uint64_t pos,
 		      uint64_t size, struct zres *r, uint64_t *used, uint32_t room,
-		      struct ff_err *err)
+		      uint64_t *skip_to, struct ff_err *err)
 {
 	struct ew *w = z->w;
 	size_t n = size - pos < w->ext_cap ? (size_t)(size - pos) : w->ext_cap;
 	const uint8_t *in = win->buf + (pos - win->bstart);
-	long got = ew_codec_fit(z->codecs[worker], in, &n, z->outs[worker], w->pcluster);
-	uint32_t cblks = got > 0 ? (uint32_t)((got + w->blksz - 1) >> w->blkbits) : 0;
+	long got = 0;
+	uint32_t cblks;
+
+	/* Input that just failed to save a block is stored as is for half
+	 * the span that failed, without asking the codec again for each of
+	 * its blocks (noise would cost a pcluster's compression per block). */
+	if (pos >= *skip_to)
+		got = ew_codec_fit(z->codecs[worker], in, &n, z->outs[worker], w->pcluster);
+	cblks = got > 0 ? (uint32_t)((got + w->blksz - 1) >> w->blkbits) : 0;
 
 	if (got < 0)
 		return ff_err_set(err, EIO, "compression failed at byte %llu",
@@ -143,6 +150,8 @@ static int one_extent(struct zctx *z, unsigned worker, struct window *win, uint6
 		*used = n;
 		return 0;
 	}
+	if (pos >= *skip_to && n > 2 * (size_t)w->blksz)
+		*skip_to = pos + n / 2;
 	n = size - pos < w->blksz ? (size_t)(size - pos) : w->blksz;
 	/* The kernel takes an extent that no head follows to run to the end
 	 * of its last lcluster, and refuses a plain one longer than its block:
@@ -164,7 +173,7 @@ static int compress_file(struct zctx *z, unsigned worker, const struct ew_ino *e
 	struct ew *w = z->w;
 	struct window win = { ff_tree_open_data(w->tree, e->n, err), NULL, 0, 0 };
 	uint32_t room = e->late ? ew_ztail_room(w, e) : 0;
-	uint64_t pos = 0, used = 0;
+	uint64_t pos = 0, used = 0, skip_to = 0;
 	int ret = 0;
 
 	if (!win.d)
@@ -177,7 +186,7 @@ static int compress_file(struct zctx *z, unsigned worker, const struct ew_ino *e
 		size_t want = e->size - pos < w->ext_cap ? (size_t)(e->size - pos) : w->ext_cap;
 
 		ret = window_fill(&win, e, pos, want, err) ||
-		      one_extent(z, worker, &win, pos, e->size, r, &used, room, err);
+		      one_extent(z, worker, &win, pos, e->size, r, &used, room, &skip_to, err);
 		pos += used;
 	}
 	free(win.buf);
