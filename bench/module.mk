@@ -10,6 +10,8 @@ bench_USES := image squashfs tree compress common
 #   make bench-read    flashfs extract vs unsquashfs
 #   make bench-yaffs2  mkfs.yaffs2 vs dd of the same bytes
 #   make bench-jffs2   ffmkfs.jffs2 vs mkfs.jffs2 (zlib; time, identical bytes)
+#   make bench-erofs   ffmkfs.erofs vs mkfs.erofs 1.5 (and 1.9.3 with ANCHORS=DIR):
+#                      size, time, RSS ratios on generated trees and minbase
 #   make bench-ubifs   ffmkfs.ubifs vs mkfs.ubifs (lzo, zstd; median time, sizes)
 #   make bench-scale   10k/100k/1M small files: mkfs.squashfs vs gensquashfs
 #                      and mksquashfs (BENCH_SCALE_SIZES, BENCH_SCALE_LIMIT)
@@ -40,6 +42,9 @@ bench-yaffs2: all
 
 bench-jffs2: all
 	$(BENCH_ENV) bench/scripts/bench-jffs2.sh
+
+bench-erofs: all
+	$(BENCH_ENV) bench/scripts/bench-erofs.sh
 
 bench-ubifs: all
 	$(BENCH_ENV) bench/scripts/bench-ubifs.sh

@@ -4,7 +4,9 @@
  * cuts its file into extents, each the longest run of input whose stream
  * fits in one pcluster, kept compressed only when that saves at least a
  * block, else one block stored as is; the stream sits at the end of its
- * pcluster (0-padding).  The main thread retires the files in pre-order,
+ * pcluster (0-padding).  With ztailpacking the last extent goes behind
+ * the inode instead when its stream (or, stored, its bytes) fits there
+ * and is shorter than its input.  The main thread retires the files in pre-order,
  * gives each its first block and writes its pclusters, so the image does
  * not depend on the number of threads. */
 #include <errno.h>
@@ -21,6 +23,8 @@ struct zres {
 	size_t len, cap;
 	struct ew_extent *x;
 	size_t n, xcap;
+	uint8_t *tail;             /* ztailpacking: the inline pcluster */
+	size_t tail_len;
 	int failed;
 	struct ff_err err;
 };
@@ -97,19 +101,44 @@ static int window_fill(struct window *win, const struct ew_ino *e, uint64_t pos,
 	return 0;
 }
 
+/* ztailpacking: the last extent's bytes (a stream, or the input as is)
+ * kept for behind the inode. */
+static int inline_tail(struct zres *r, uint64_t pos, const uint8_t *b, size_t len, int plain,
+		       struct ff_err *err)
+{
+	if (!(r->tail = malloc(len)) || res_extent(r, pos, 1, plain))
+		return ff_err_set(err, ENOMEM, "inline tail: out of memory");
+	memcpy(r->tail, b, len);
+	r->tail_len = len;
+	return 0;
+}
+
 /* One extent at pos: compressed when that saves a block, else a block as is. */
 static int one_extent(struct zctx *z, unsigned worker, struct window *win, uint64_t pos,
-		      uint64_t size, struct zres *r, uint64_t *used, struct ff_err *err)
+		      uint64_t size, struct zres *r, uint64_t *used, uint32_t room,
+		      uint64_t *skip_to, struct ff_err *err)
 {
 	struct ew *w = z->w;
 	size_t n = size - pos < w->ext_cap ? (size_t)(size - pos) : w->ext_cap;
 	const uint8_t *in = win->buf + (pos - win->bstart);
-	long got = ew_codec_fit(z->codecs[worker], in, &n, z->outs[worker], w->pcluster);
-	uint32_t cblks = got > 0 ? (uint32_t)((got + w->blksz - 1) >> w->blkbits) : 0;
+	long got = 0;
+	uint32_t cblks;
+
+	/* Input that just failed to save a block is stored as is for half
+	 * the span that failed, without asking the codec again for each of
+	 * its blocks (noise would cost a pcluster's compression per block). */
+	if (pos >= *skip_to)
+		got = ew_codec_fit(z->codecs[worker], in, &n, z->outs[worker], w->pcluster);
+	cblks = got > 0 ? (uint32_t)((got + w->blksz - 1) >> w->blkbits) : 0;
 
 	if (got < 0)
 		return ff_err_set(err, EIO, "compression failed at byte %llu",
 				  (unsigned long long)pos);
+	*used = size - pos;
+	if (got > 0 && pos + n == size && (size_t)got < n && (uint32_t)got <= room)
+		return inline_tail(r, pos, z->outs[worker], (size_t)got, 0, err);
+	if (size - pos <= room && size - pos <= w->blksz)
+		return inline_tail(r, pos, in, (size_t)(size - pos), 1, err);
 	if (got > 0 && ((uint64_t)cblks << w->blkbits) < n) {
 		size_t span = (size_t)cblks << w->blkbits;
 
@@ -121,6 +150,8 @@ static int one_extent(struct zctx *z, unsigned worker, struct window *win, uint6
 		*used = n;
 		return 0;
 	}
+	if (pos >= *skip_to && n > 2 * (size_t)w->blksz)
+		*skip_to = pos + n / 2;
 	n = size - pos < w->blksz ? (size_t)(size - pos) : w->blksz;
 	/* The kernel takes an extent that no head follows to run to the end
 	 * of its last lcluster, and refuses a plain one longer than its block:
@@ -141,7 +172,8 @@ static int compress_file(struct zctx *z, unsigned worker, const struct ew_ino *e
 {
 	struct ew *w = z->w;
 	struct window win = { ff_tree_open_data(w->tree, e->n, err), NULL, 0, 0 };
-	uint64_t pos = 0, used = 0;
+	uint32_t room = e->late ? ew_ztail_room(w, e) : 0;
+	uint64_t pos = 0, used = 0, skip_to = 0;
 	int ret = 0;
 
 	if (!win.d)
@@ -154,7 +186,7 @@ static int compress_file(struct zctx *z, unsigned worker, const struct ew_ino *e
 		size_t want = e->size - pos < w->ext_cap ? (size_t)(e->size - pos) : w->ext_cap;
 
 		ret = window_fill(&win, e, pos, want, err) ||
-		      one_extent(z, worker, &win, pos, e->size, r, &used, err);
+		      one_extent(z, worker, &win, pos, e->size, r, &used, room, &skip_to, err);
 		pos += used;
 	}
 	free(win.buf);
@@ -193,11 +225,16 @@ static void place(struct ew *w, struct zjob *j, int *ret, struct ff_err *err)
 		e->nblocks = (uint32_t)(r->len >> w->blkbits);
 		w->next_blk += e->nblocks;
 		w->st->compressed_files++;
+		e->ztail = r->tail;
+		e->inline_len = (uint32_t)r->tail_len;
+		e->slot += e->inline_len;
+		r->tail = NULL;
 		*ret = ff_outfile_write(&w->out, r->data, r->len, err) ||
 		       ew_zmap_encode(w, e, r->x, r->n, err) ? -1 : 0;
 	}
 	free(r->data);
 	free(r->x);
+	free(r->tail);
 	free(r);
 }
 

@@ -27,7 +27,7 @@ int ew_inode_pick_form(const struct ew *w, const struct ew_ino *e)
 }
 
 /* The 32-bit union: a device number, a block address or a block count. */
-static uint32_t inode_union(const struct ew_ino *e)
+static uint32_t inode_union(const struct ew *w, const struct ew_ino *e)
 {
 	const struct ff_node *n = e->n;
 
@@ -36,6 +36,8 @@ static uint32_t inode_union(const struct ew_ino *e)
 		       ((n->rdev_minor & ~0xffu) << 12);
 	if (e->layout == ER_COMPRESSED_FULL || e->layout == ER_COMPRESSED_COMPACT)
 		return e->nblocks;
+	if (e->layout == ER_CHUNK_BASED) /* the chunk format: log2(chunk / block) */
+		return (uint32_t)__builtin_ctz(w->o->chunksize) - w->blkbits;
 	return e->nblocks ? e->blkaddr : 0;
 }
 
@@ -44,7 +46,7 @@ static uint16_t xattr_icount(const struct ew_ino *e)
 	return e->xattr_len ? (uint16_t)((e->xattr_len - ER_XATTR_IBODY_HEADER) / 4 + 1) : 0;
 }
 
-static void encode_compact(const struct ew_ino *e, uint8_t *b)
+static void encode_compact(const struct ew *w, const struct ew_ino *e, uint8_t *b)
 {
 	const struct ff_node *n = e->n;
 
@@ -53,13 +55,13 @@ static void encode_compact(const struct ew_ino *e, uint8_t *b)
 	ff_put_le16(b + 4, (uint16_t)n->mode);
 	ff_put_le16(b + 6, (uint16_t)n->nlink);
 	ff_put_le32(b + 8, (uint32_t)e->size);
-	ff_put_le32(b + 16, inode_union(e));
+	ff_put_le32(b + 16, inode_union(w, e));
 	ff_put_le32(b + 20, e->ino);
 	ff_put_le16(b + 24, (uint16_t)n->uid);
 	ff_put_le16(b + 26, (uint16_t)n->gid);
 }
 
-static void encode_extended(const struct ew_ino *e, uint8_t *b)
+static void encode_extended(const struct ew *w, const struct ew_ino *e, uint8_t *b)
 {
 	const struct ff_node *n = e->n;
 
@@ -67,7 +69,7 @@ static void encode_extended(const struct ew_ino *e, uint8_t *b)
 	ff_put_le16(b + 2, xattr_icount(e));
 	ff_put_le16(b + 4, (uint16_t)n->mode);
 	ff_put_le64(b + 8, e->size);
-	ff_put_le32(b + 16, inode_union(e));
+	ff_put_le32(b + 16, inode_union(w, e));
 	ff_put_le32(b + 20, e->ino);
 	ff_put_le32(b + 24, n->uid);
 	ff_put_le32(b + 28, n->gid);
@@ -81,16 +83,15 @@ void ew_inode_encode(const struct ew *w, const struct ew_ino *e, uint8_t *buf)
 	uint32_t at = e->ext ? ER_INODE_EXTENDED_SIZE : ER_INODE_COMPACT_SIZE;
 	const uint8_t *tail = e->ztail;
 
-	(void)w;
 	if (e->ext)
-		encode_extended(e, buf);
+		encode_extended(w, e, buf);
 	else
-		encode_compact(e, buf);
+		encode_compact(w, e, buf);
 	if (e->xattr_len)
 		memcpy(buf + at, e->xattr, e->xattr_len);
 	at += e->xattr_len;
 	if (e->zmeta_len) {
-		at = (uint32_t)ew_align(at, 8);
+		at = (uint32_t)ew_align(at, e->layout == ER_CHUNK_BASED ? 4 : 8);
 		memcpy(buf + at, e->zmeta, e->zmeta_len);
 		at += e->zmeta_len;
 	}

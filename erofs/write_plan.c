@@ -5,7 +5,12 @@
  * each inode's size and layout, then the inodes' places in the meta area.
  * A flat file keeps its last partial block behind the inode (flat inline)
  * when inode, xattrs and that tail fit in one block, as mkfs.erofs does
- * unless -E noinline_data; else every block is in the data area. */
+ * unless -E noinline_data; else every block is in the data area.
+ * With -E ztailpacking a compressed file's inode is "late": its inline
+ * tail's size is known only once the file is compressed, so it goes in a
+ * meta region after the compressed data (nids are 64-bit in dirents;
+ * only the root's must fit the superblock's 16 bits, and the root is a
+ * directory). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,37 +90,52 @@ int ew_plan(struct ew *w, struct ff_err *err)
 		if (ew_xattr_body(w, e, err) || size_of(w, e, err))
 			return -1;
 		e->ext = (uint8_t)ew_inode_pick_form(w, e);
-		if (!e->compressed) {
+		if (!e->compressed && S_ISREG(e->n->mode) && w->o->chunksize && e->size > w->blksz) {
+			/* a 4-byte block address per chunk, right after the xattrs
+			 * (a file of a block or less stays flat: inline, smaller) */
+			e->layout = ER_CHUNK_BASED;
+			e->zmeta_len = (uint32_t)((e->size + w->o->chunksize - 1) /
+						  w->o->chunksize * 4);
+			w->chunked = 1;
+		} else if (!e->compressed) {
 			flat_layout(w, e);
 		} else {
-			e->layout = ER_COMPRESSED_FULL;
-			e->zmeta_len = ew_zmap_len(w, e->size);
+			e->layout = ew_zmap_compact_ok(w) ? ER_COMPRESSED_COMPACT
+							  : ER_COMPRESSED_FULL;
+			e->zmeta_len = ew_zmap_len(w, e);
+			e->late = (uint8_t)w->o->ztailpacking;
 		}
 		e->slot = (e->ext ? ER_INODE_EXTENDED_SIZE : ER_INODE_COMPACT_SIZE) +
 			  e->xattr_len + e->inline_len;
 		if (e->zmeta_len)
-			e->slot = (uint32_t)ew_align(e->slot - e->inline_len, 8) + e->zmeta_len +
-				  e->inline_len;
+			e->slot = (uint32_t)ew_align(e->slot - e->inline_len,
+						     e->layout == ER_CHUNK_BASED ? 4 : 8) +
+				  e->zmeta_len + e->inline_len;
 	}
 	return 0;
 }
 
+/* e's nid at the next 32-byte slot from *pos, never across a block when
+ * it fits in one (the kernel reads an inline tail from one block). */
+static void place_one(const struct ew *w, struct ew_ino *e, uint64_t *pos)
+{
+	uint64_t off = *pos % w->blksz;
+
+	if (off && (e->slot > w->blksz || off + e->slot > w->blksz))
+		*pos = ew_align(*pos, w->blksz);
+	e->nid = *pos >> 5;
+	*pos = ew_align(*pos + e->slot, 32);
+}
+
 /* nids: 32-byte slots from just after the superblock (and the compression
- * configs), an inode with what follows it never across a block when it
- * fits in one (the kernel reads an inline tail from one block). */
+ * configs), the late ones left for ew_write_late. */
 int ew_place_inodes(struct ew *w, struct ff_err *err)
 {
 	uint64_t pos = ew_align(w->meta_end, 32);
 
-	for (uint32_t i = 0; i < w->n_inos; i++) {
-		struct ew_ino *e = &w->inos[i];
-		uint64_t off = pos % w->blksz;
-
-		if (off && (e->slot > w->blksz || off + e->slot > w->blksz))
-			pos = ew_align(pos, w->blksz);
-		e->nid = pos >> 5;
-		pos = ew_align(pos + e->slot, 32);
-	}
+	for (uint32_t i = 0; i < w->n_inos; i++)
+		if (!w->inos[i].late)
+			place_one(w, &w->inos[i], &pos);
 	if (w->inos[0].nid > 0xffff)
 		return ff_err_set(err, EINVAL, "root inode: nid %llu past 65535",
 				  (unsigned long long)w->inos[0].nid);
@@ -124,4 +144,37 @@ int ew_place_inodes(struct ew *w, struct ff_err *err)
 	w->data_start = w->xattr_blkaddr + (uint32_t)(ew_align(w->shared_len, w->blksz) >> w->blkbits);
 	w->next_blk = w->data_start;
 	return 0;
+}
+
+uint32_t ew_ztail_room(const struct ew *w, const struct ew_ino *e)
+{
+	uint32_t head = (uint32_t)ew_align((e->ext ? ER_INODE_EXTENDED_SIZE
+						 : ER_INODE_COMPACT_SIZE) + e->xattr_len, 8) +
+			e->zmeta_len;
+
+	return head < w->blksz ? w->blksz - head : 0;
+}
+
+int ew_write_late(struct ew *w, struct ff_err *err)
+{
+	uint64_t start = (uint64_t)w->next_blk << w->blkbits, pos = start, len;
+	uint8_t *buf;
+	int r;
+
+	for (uint32_t i = 0; i < w->n_inos; i++)
+		if (w->inos[i].late)
+			place_one(w, &w->inos[i], &pos);
+	if (pos == start)
+		return 0;
+	len = ew_align(pos - start, w->blksz);
+	if (!(buf = calloc(1, (size_t)len)))
+		return ff_err_set(err, ENOMEM, "late inodes: out of memory (%llu bytes)",
+				  (unsigned long long)len);
+	for (uint32_t i = 0; i < w->n_inos; i++)
+		if (w->inos[i].late)
+			ew_inode_encode(w, &w->inos[i], buf + ((w->inos[i].nid << 5) - start));
+	r = ff_outfile_write(&w->out, buf, (size_t)len, err);
+	free(buf);
+	w->next_blk += (uint32_t)(len >> w->blkbits);
+	return r;
 }

@@ -34,6 +34,8 @@ struct ew_ino {
 	uint8_t layout;            /* enum er_layout */
 	uint8_t ext;               /* extended inode */
 	uint8_t compressed;        /* a regular file to compress */
+	uint8_t late;              /* placed after its data (its inline tail's
+				      size is known only once compressed) */
 };
 
 struct ew {
@@ -53,6 +55,7 @@ struct ew {
 	uint32_t data_start;       /* first data block */
 	uint32_t next_blk;         /* next free block while data is written */
 	uint16_t algs;             /* available_compr_algs bits */
+	uint8_t chunked;           /* some file is chunk-based */
 	uint32_t pcluster;         /* bytes of the largest pcluster */
 	uint32_t ext_cap;          /* the most input one extent takes (a power
 				      of two: also the LZMA dictionary, the
@@ -87,9 +90,15 @@ void ew_super_encode(const struct ew *w, uint8_t *buf, uint64_t inos, uint32_t b
 /* write_plan.c */
 int ew_plan(struct ew *w, struct ff_err *err);
 int ew_place_inodes(struct ew *w, struct ff_err *err);
+/* The late inodes, in a meta region at the current end of the data. */
+int ew_write_late(struct ew *w, struct ff_err *err);
+/* ztailpacking: the most bytes an inline tail may take behind e. */
+uint32_t ew_ztail_room(const struct ew *w, const struct ew_ino *e);
 
 /* write_data.c: flat file, directory and symlink blocks. */
 int ew_write_flat(struct ew *w, struct ew_ino *e, struct ff_err *err);
+/* write_chunk.c: a chunk-based file's chunks and its block map (zmeta). */
+int ew_write_chunked(struct ew *w, struct ew_ino *e, struct ff_err *err);
 
 /* One extent of a compressed file: where its decompressed bytes start,
  * its pcluster's blocks, whether they are stored as is. */
@@ -99,9 +108,10 @@ struct ew_extent {
 	uint8_t plain;
 };
 
-/* write_zmap.c: the map's bytes for a file of size bytes, and its
+/* write_zmap.c: the map's bytes for e's size and layout, and its
  * encoding once the file's first block (e->blkaddr) is known. */
-uint32_t ew_zmap_len(const struct ew *w, uint64_t size);
+uint32_t ew_zmap_len(const struct ew *w, const struct ew_ino *e);
+int ew_zmap_compact_ok(const struct ew *w);
 int ew_zmap_encode(const struct ew *w, struct ew_ino *e, const struct ew_extent *x, size_t n,
 		   struct ff_err *err);
 

@@ -38,7 +38,11 @@ void ew_super_encode(const struct ew *w, uint8_t *buf, uint64_t inos, uint32_t b
 		 * bitmap below and a config record per algorithm after it. */
 		incompat |= ER_INCOMPAT_LZ4_0PADDING | ER_INCOMPAT_COMPR_CFGS;
 		ff_put_le16(sb + ER_SB_U1, w->algs);
+		if (w->o->ztailpacking)
+			incompat |= ER_INCOMPAT_ZTAILPACKING;
 	}
+	if (w->chunked)
+		incompat |= ER_INCOMPAT_CHUNKED_FILE;
 	ff_put_le32(sb + ER_SB_INCOMPAT, incompat);
 	ff_put_le32(sb + ER_SB_CHECKSUM, ff_crc32c(~0u, sb, span));
 }

@@ -28,6 +28,9 @@ static int check_opts(const struct ff_erofs_write_opts *o, struct ff_err *err)
 	if (o->blksize < 512 || o->blksize > 65536 || (o->blksize & (o->blksize - 1)))
 		return ff_err_set(err, EINVAL, "block size %u: must be a power of two 512..65536",
 				  o->blksize);
+	if (o->chunksize && (o->chunksize < o->blksize || (o->chunksize & (o->chunksize - 1))))
+		return ff_err_set(err, EINVAL, "chunk size %u: must be a power of two, at least "
+				  "the block size %u", o->chunksize, o->blksize);
 	return 0;
 }
 
@@ -35,15 +38,19 @@ static int write_data(struct ew *w, struct ff_err *err)
 {
 	if (ff_outfile_skip(&w->out, (uint64_t)w->data_start << w->blkbits, err))
 		return -1;
-	if (ew_compress_all(w, err))
+	if (ew_compress_all(w, err) || ew_write_late(w, err))
 		return -1;
 	for (uint32_t i = 0; i < w->n_inos; i++) {
 		struct ew_ino *e = &w->inos[i];
 
 		if (S_ISDIR(e->n->mode) && ew_dir_build(w, e, 1, err))
 			return -1;
-		if (!e->compressed && ew_write_flat(w, e, err))
+		if (e->layout == ER_CHUNK_BASED) {
+			if (ew_write_chunked(w, e, err))
+				return -1;
+		} else if (!e->compressed && ew_write_flat(w, e, err)) {
 			return -1;
+		}
 	}
 	return 0;
 }
@@ -57,7 +64,8 @@ static int write_meta(struct ew *w, struct ff_err *err)
 	if (!buf)
 		return ff_err_set(err, ENOMEM, "meta area: out of memory (%zu bytes)", len);
 	for (uint32_t i = 0; i < w->n_inos; i++)
-		ew_inode_encode(w, &w->inos[i], buf + (w->inos[i].nid << 5));
+		if (!w->inos[i].late)
+			ew_inode_encode(w, &w->inos[i], buf + (w->inos[i].nid << 5));
 	if (w->shared_len)
 		memcpy(buf + ((size_t)w->xattr_blkaddr << w->blkbits), w->shared, w->shared_len);
 	ew_super_cfg(w, buf);
@@ -97,6 +105,9 @@ static void compression_setup(struct ew *w)
 	w->pcluster = w->o->pcluster > w->blksz ? w->o->pcluster : w->blksz;
 	while (cap < 4ull * w->pcluster)
 		cap <<= 1;
+	/* compact indexes hold distances below 2048 lclusters */
+	if (ew_zmap_compact_ok(w) && cap > (2048u << w->blkbits))
+		cap = 2048u << w->blkbits;
 	w->ext_cap = cap;
 	w->algs = (uint16_t)(1u << ew_codec_alg(w->o->codec));
 	w->meta_end += ew_super_cfg(w, scratch);

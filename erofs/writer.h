@@ -38,6 +38,10 @@ struct ff_erofs_write_opts {
 	int level;                 /* -1: the codec's default */
 	uint32_t pcluster;         /* -C: bytes of a physical cluster (0 = one block) */
 	int full_indexes;          /* -E legacy-compress: full lcluster indexes */
+	int ztailpacking;          /* -E ztailpacking: a compressed file's last
+				      pcluster behind its inode when it fits */
+	uint32_t chunksize;        /* --chunksize: files not compressed are
+				      chunk-based, all-zero chunks holes (0: off) */
 	unsigned threads;          /* 0: one per CPU */
 	ff_warn_fn warn;
 	void *warn_ctx;

@@ -34,7 +34,7 @@ struct args {
 };
 
 enum { O_HELP = 256, O_VERSION, O_EXCLUDE_PATH, O_IGNORE_MTIME, O_PRESERVE_MTIME, O_QUIET,
-       O_TAR, O_WORKERS };
+       O_TAR, O_WORKERS, O_CHUNKSIZE };
 
 static const struct option long_opts[] = {
 	/* before the source options: mkfs.erofs' --tar takes a mode */
@@ -46,6 +46,7 @@ static const struct option long_opts[] = {
 	{ "preserve-mtime", no_argument, NULL, O_PRESERVE_MTIME },
 	{ "quiet", no_argument, NULL, O_QUIET },
 	{ "workers", required_argument, NULL, O_WORKERS },
+	{ "chunksize", required_argument, NULL, O_CHUNKSIZE },
 	FF_SOURCE_LONG_OPTIONS,
 	{ NULL, 0, NULL, 0 },
 };
@@ -59,7 +60,9 @@ static void usage(FILE *f)
 	      "  -zX[,Y]        compress with X = lz4, lz4hc, lzma, deflate or zstd, level Y\n"
 	      "  -C#            physical cluster size in bytes (a multiple of the block size)\n"
 	      "  -EX[,...]      extended options: force-inode-compact, force-inode-extended,\n"
-	      "                 noinline_data, legacy-compress\n"
+	      "                 noinline_data, legacy-compress (full indexes; compact\n"
+	      "                 ones by default), ztailpacking (a compressed file's last\n"
+	      "                 pcluster behind its inode)\n"
 	      "  -L label       volume label (16 bytes)\n"
 	      "  -T#            every file's time and the image's time = # (seconds)\n"
 	      "  -U uuid        the file system's UUID (or clear, random)\n"
@@ -72,6 +75,9 @@ static void usage(FILE *f)
 	      "  --preserve-mtime  keep each file's time (the default)\n"
 	      "  --tar[=f]         SOURCE is a tar archive (detected anyway)\n"
 	      "  --workers=#       compression threads (default: one per CPU)\n"
+	      "  --chunksize=#     files not compressed are chunk-based, # bytes a chunk\n"
+	      "                    (a power of two, at least a block, at most 64 MiB);\n"
+	      "                    chunks of zeros are holes\n"
 	      "  --quiet           no summary\n"
 	      "  -h, --help, -V, --version\n"
 	      "Source options (as in mkfs.squashfs): --spec F, --pseudo-file F (-pf F),\n"
@@ -137,6 +143,8 @@ static int parse_extended(struct args *a, const char *v, struct ff_err *err)
 			a->wo.no_inline = 1;
 		else if (!strcmp(o, "legacy-compress"))
 			a->wo.full_indexes = 1;
+		else if (!strcmp(o, "ztailpacking"))
+			a->wo.ztailpacking = 1;
 		else
 			return ff_err_set(err, EINVAL, "-E %s: unknown or unsupported extended "
 					  "option", o);
@@ -210,6 +218,12 @@ static int parse_opt(struct args *a, int c, const char *arg, struct ff_err *err)
 		if (arg && strcmp(arg, "f"))
 			return ff_err_set(err, EINVAL, "--tar=%s: only f (a tar file) is supported",
 					  arg);
+		return 0;
+	case O_CHUNKSIZE:
+		if (ff_arg_size("--chunksize", arg, 512, 64u << 20, &a->wo.chunksize, err))
+			return -1;
+		if (a->wo.chunksize & (a->wo.chunksize - 1))
+			return ff_err_set(err, EINVAL, "--chunksize %s: not a power of two", arg);
 		return 0;
 	case O_WORKERS:
 		if (ff_arg_u32("--workers", arg, 1, 1024, &v, err))
@@ -294,6 +308,11 @@ static int parse_args(struct args *a, int argc, char **argv)
 			r = parse_opt(a, c, optarg, &err);
 		if (r)
 			return r > 0 ? r : usage_error(err.msg);
+	}
+	if (a->wo.chunksize && a->wo.chunksize < a->wo.blksize) {
+		ff_err_set(&err, EINVAL, "--chunksize %u: less than the block size %u",
+			   a->wo.chunksize, a->wo.blksize);
+		return usage_error(err.msg);
 	}
 	if (a->wo.pcluster && a->wo.pcluster % a->wo.blksize) {
 		ff_err_set(&err, EINVAL, "-C %u: not a multiple of the block size %u",
