@@ -195,7 +195,7 @@ mkfifo "$T/fifo"
 run -q -c lz4 -b 128K --json "$T/fifo" "$T/src"
 wait
 ok "a FIFO given as --json stays a FIFO" test -p "$T/fifo"
-ok "the JSON went through the FIFO" grep -q flashfs-bench/1 "$T/fifo.out"
+ok "the JSON went through the FIFO" grep -q flashfs-bench/2 "$T/fifo.out"
 
 fails "unknown codec refused" run -q -c nosuch "$T/src"
 fails "bad block size refused" run -q -b 3K "$T/src"
