@@ -146,8 +146,8 @@ struct bench_codec {
  * lzo1x_1, xz, xz+bcj (with the filter bcj names; none when NULL), lz4,
  * lz4hc, zstd-3/15/19. */
 size_t bench_codec_defaults(struct bench_codec *out, size_t cap, const char *bcj);
-/* --quick's set: gzip-9, lzo1x_999, lz4, lz4hc, zstd-3, zstd-15, and
- * xz+bcj (xz when bcj is NULL). */
+/* --quick's set: gzip-9, lz4, lz4hc, zstd-3 and xz+bcj (xz when bcj is
+ * NULL). */
 size_t bench_codec_quick(struct bench_codec *out, size_t cap, const char *bcj);
 /* "NAME[:key=value...][@LABEL]" */
 int bench_codec_parse(const char *text, struct bench_codec *out, struct ff_err *err);
@@ -182,7 +182,8 @@ struct bench_result {
 	uint64_t read_bytes;       /* file bytes one sequential pass reads */
 	uint64_t entries;          /* entries the stat walk visited */
 	double rand_us;            /* CPU microseconds per random 4 KiB read */
-	double rand_amp;           /* image bytes fetched per byte asked, random reads */
+	double rand_amp;           /* image bytes fetched per byte asked, each random
+				      read on a freshly opened image (cold caches) */
 	double stat_us;            /* CPU microseconds per entry, stat walk */
 	struct bench_codec codec;
 	char options[128];         /* canonical, from ff_comp_describe */

@@ -171,6 +171,8 @@ static void result(struct ff_json *j, const struct bench_report *r, size_t i)
 	ff_json_kv_str(j, "fs", x->fs);
 	ff_json_kv_str(j, "block_name", x->block_name);
 	ff_json_kv_str(j, "flags", x->flags);
+	if (x->image[0])
+		ff_json_kv_str(j, "image", x->image);
 	ff_json_kv_str(j, "label", x->codec.label);
 	ff_json_kv_str(j, "codec", x->codec.name);
 	ff_json_kv_str(j, "options", x->options);

@@ -45,7 +45,8 @@ static void (*const er_set[])(struct ff_erofs_write_opts *w) = {
 _Static_assert(N_EXTS + 1 == sizeof(er_flags) / sizeof(er_flags[0]),
 	       "one setter per -E word");
 
-/* compress/'s name and options -> the writer's codec and level. */
+/* compress/'s name and options -> the writer's codec and level; ENOTSUP
+ * for what EROFS cannot store (a bench skips those quietly). */
 static int map_codec(const struct ff_build_opts *o, struct ff_erofs_write_opts *w,
 		     struct ff_err *err)
 {
@@ -57,7 +58,7 @@ static int map_codec(const struct ff_build_opts *o, struct ff_erofs_write_opts *
 		   : !strcmp(c, "xz") ? FF_EROFS_LZMA : !strcmp(c, "zstd") ? FF_EROFS_ZSTD
 		   : FF_EROFS_NONE;
 	if (w->codec == FF_EROFS_NONE)
-		return ff_err_set(err, EINVAL, "EROFS cannot store codec '%s' (lz4, gzip as "
+		return ff_err_set(err, ENOTSUP, "EROFS cannot store codec '%s' (lz4, gzip as "
 				  "deflate, xz as lzma, zstd)", c);
 	if (strlen(opts) >= sizeof(buf))
 		return ff_err_set(err, EINVAL, "codec options '%.60s...': too long", opts);
@@ -71,7 +72,7 @@ static int map_codec(const struct ff_build_opts *o, struct ff_erofs_write_opts *
 						       *end == '\0' && end > kv + 6))
 			continue;
 		else
-			return ff_err_set(err, EINVAL, "EROFS %s: no codec option '%s' (level=N%s)",
+			return ff_err_set(err, ENOTSUP, "EROFS %s: no codec option '%s' (level=N%s)",
 					  c, kv, w->codec == FF_EROFS_LZ4 ? ", hc" : "");
 	}
 	if (hc)
