@@ -202,7 +202,7 @@ static int measure_one(const struct bench_corpus *c, const struct bench_run_opts
 {
 	struct ff_build_opts bo;
 	char path[sizeof(r->image)];
-	uint64_t size = 0;
+	struct ff_build_result br = { 0, 0 };
 	struct stat st;
 	double t0;
 	int rc;
@@ -217,7 +217,7 @@ static int measure_one(const struct bench_corpus *c, const struct bench_run_opts
 	bo.jobs = o->measure.threads;
 	image_name(o, r, path, sizeof(path));
 	t0 = bench_wall_now();
-	if (f->build->build(c->tree, &bo, path, &size, err))
+	if (f->build->build(c->tree, &bo, path, &br, err))
 		return -1;
 	r->build_s = bench_wall_now() - t0;
 	if (stat(path, &st))
@@ -225,7 +225,7 @@ static int measure_one(const struct bench_corpus *c, const struct bench_run_opts
 	else
 		rc = bench_read_cost(path, &o->measure, r, err);
 	r->image_size = (uint64_t)st.st_size;
-	r->bytes_used = size;
+	r->bytes_used = br.used;
 	r->input_bytes = c->data_len;
 	r->ratio = c->data_len ? (double)r->image_size / (double)c->data_len : 1.0;
 	r->comp.best = r->comp.median = r->comp.worst =
@@ -287,6 +287,26 @@ static int run_format(const struct bench_corpus *c, const struct bench_run_opts 
 	return 0;
 }
 
+/* A codec setting no file system of the run stores is a setting that
+ * could not be measured: said once, and counted. */
+static void unstored_codecs(const struct bench_run_opts *o, struct bench_run *out)
+{
+	for (size_t k = 0; k < o->n_codecs; k++) {
+		int stored = 0;
+
+		for (size_t i = 0; i < ff_format_count() && !stored; i++) {
+			const struct ff_format *f = ff_format_at(i);
+
+			stored = wanted(o, f) && ff_build_has_codec(f->build, o->codecs[k].name);
+		}
+		if (stored)
+			continue;
+		out->failed++;
+		ff_warnf(o->warn, o->ctx, FF_WARN_FAILED, NULL, "%s: no file system of the run "
+			 "stores codec '%s'", o->codecs[k].label, o->codecs[k].name);
+	}
+}
+
 int bench_run(const struct bench_corpus *c, const struct bench_run_opts *o,
 	      struct bench_run *out, struct ff_err *err)
 {
@@ -297,6 +317,7 @@ int bench_run(const struct bench_corpus *c, const struct bench_run_opts *o,
 	memset(out, 0, sizeof(*out));
 	if (bench_run_check_flags(o, err))
 		return -1;
+	unstored_codecs(o, out);
 	for (size_t i = 0; i < ff_format_count() && !rc; i++) {
 		const struct ff_format *f = ff_format_at(i);
 

@@ -83,7 +83,7 @@ static int map_codec(const struct ff_build_opts *o, struct ff_erofs_write_opts *
 }
 
 static int er_build(const struct ff_tree *tree, const struct ff_build_opts *o, const char *path,
-		    uint64_t *size, struct ff_err *err)
+		    struct ff_build_result *res, struct ff_err *err)
 {
 	struct ff_erofs_write_stats st;
 	struct ff_erofs_write_opts w;
@@ -104,7 +104,7 @@ static int er_build(const struct ff_tree *tree, const struct ff_build_opts *o, c
 	w.warn_ctx = o->warn_ctx;
 	if (ff_erofs_write(tree, &w, path, &st, err))
 		return -1;
-	*size = st.bytes;
+	res->size = res->used = st.bytes;  /* whole blocks, no padding */
 	return 0;
 }
 

@@ -56,7 +56,7 @@ static int flag(const struct ff_build_opts *o, const char *name)
 }
 
 static int sqfs_build(const struct ff_tree *tree, const struct ff_build_opts *o,
-		      const char *path, uint64_t *size, struct ff_err *err)
+		      const char *path, struct ff_build_result *res, struct ff_err *err)
 {
 	uint32_t bs = o->block_size ? o->block_size : 131072;
 	struct ff_sqfs_write_stats st;
@@ -84,8 +84,10 @@ static int sqfs_build(const struct ff_tree *tree, const struct ff_build_opts *o,
 	w.cb_ctx = o->warn_ctx;
 	r = ff_sqfs_write(tree, &w, path, &st, err);
 	ff_comp_free(comp);
-	if (r == 0)
-		*size = st.image_size;
+	if (r == 0) {
+		res->size = st.image_size;
+		res->used = st.bytes_used;
+	}
 	return r;
 }
 

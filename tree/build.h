@@ -8,7 +8,7 @@
  *   struct ff_build_opts o;
  *   ff_build_opts_init(&o);
  *   o.codec = "zstd"; o.codec_opts = "level=15"; o.block_size = 65536;
- *   b->build(tree, &o, "out.img", &size, &err);
+ *   b->build(tree, &o, "out.img", &res, &err);
  *
  * The codec is named as compress/ names it ("gzip", "xz", "lz4", "zstd",
  * "lzo") with compress/'s "key=value:..." options ("level=9", "hc",
@@ -48,6 +48,12 @@ struct ff_build_opts {
 	void *warn_ctx;
 };
 
+/* What a build wrote. */
+struct ff_build_result {
+	uint64_t size;    /* the file's bytes, padding included */
+	uint64_t used;    /* the bytes the image spans before its padding */
+};
+
 struct ff_build_ops {
 	const char *block_name;   /* "block size", "pcluster size": for reports */
 	/* the block_size values a bench tries by default, 0-terminated */
@@ -58,10 +64,10 @@ struct ff_build_ops {
 	/* the flags it takes, ended by a NULL name */
 	const struct ff_build_flag *flags;
 	/* Writes the image at path (atomically: nothing on failure) and its
-	 * exact size in bytes to *size.  0, or -1 with err naming the option
-	 * or the file. */
+	 * exact sizes to *res.  0, or -1 with err naming the option or the
+	 * file (ENOTSUP: a codec or codec option the format cannot store). */
 	int (*build)(const struct ff_tree *tree, const struct ff_build_opts *o, const char *path,
-		     uint64_t *size, struct ff_err *err);
+		     struct ff_build_result *res, struct ff_err *err);
 };
 
 void ff_build_opts_init(struct ff_build_opts *o);
