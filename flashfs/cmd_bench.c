@@ -600,6 +600,22 @@ static int self_check_report(const struct bench_report *r)
 		bad |= r->sc[i].comp.verdict == BENCH_DIFFERS ||
 		       r->sc[i].decomp.verdict == BENCH_DIFFERS;
 	}
+	printf("\nKernel mounts: each image loop-mounted read-only in the host kernel and read\n"
+	       "cold, against flashfs' own sequential pass (file bytes must agree).\n");
+	for (size_t i = 0; i < r->n; i++) {
+		const struct bench_kernel_check *k = &r->sc[i].kernel;
+		const struct bench_result *x = &r->res[i];
+
+		if (k->ran)
+			printf("  %-16s %5uK: kernel %llu bytes in %.3f s, ours %.3f s: %s%s%s\n",
+			       x->codec.label, x->block_size >> 10, (unsigned long long)k->bytes,
+			       k->kernel_s, k->ours_s, k->same ? "same bytes" : "DIFFERS",
+			       k->note[0] ? "; " : "", k->note);
+		else
+			printf("  %-16s %5uK: not run (%s)\n", x->codec.label, x->block_size >> 10,
+			       k->note);
+		bad |= k->ran && !k->same;
+	}
 	return bad;
 }
 
