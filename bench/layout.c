@@ -2,9 +2,11 @@
 /* Copyright (C) 2026 The flashfs-tools authors */
 /* The codec harness's blocks (measure.c, selfcheck.c): the corpus cut as
  * a block-based compressed file system cuts it, without naming one: each
- * unique file in order, in blocks of the block size (all-zero blocks
- * kept apart, as sparse blocks are), the tails under a block packed
- * together into shared blocks.  Sizes and read costs come from real
+ * unique file in order (every file with no_dedup), in blocks of the block
+ * size (all-zero blocks kept apart, as sparse blocks are, unless
+ * no_sparse), the files smaller than a block (every tail with
+ * always_fragments, none with no_fragments) packed together into shared
+ * blocks, the other tails short blocks of their own.  Sizes and read costs come from real
  * images (run.c, readcost.c); this only feeds the codec on blocks of the
  * size it will see, to time it. */
 #include "bench/bench.h"
@@ -77,12 +79,15 @@ static int cut_file(struct bench_layout *l, const uint8_t *p, uint64_t size, uin
 {
 	uint32_t bs = l->opts.block_size;
 
+	int small = size < bs;
+
 	for (; size >= bs; p += bs, size -= bs)
-		if (push(l, p, bs, is_zero(p, bs) ? BENCH_BLOCK_ZERO : BENCH_BLOCK_DATA))
+		if (push(l, p, bs, !l->opts.no_sparse && is_zero(p, bs) ? BENCH_BLOCK_ZERO
+									  : BENCH_BLOCK_DATA))
 			return -1;
 	if (!size)
 		return 0;
-	if (l->opts.no_fragments)
+	if (l->opts.no_fragments || (!small && !l->opts.always_fragments))
 		return push(l, p, (uint32_t)size, BENCH_BLOCK_DATA);
 	return add_tail(l, pack, fill, p, (uint32_t)size);
 }
@@ -97,8 +102,13 @@ int bench_layout_build(const struct bench_corpus *c, const struct bench_layout_o
 	(void)jobs;
 	memset(l, 0, sizeof(*l));
 	l->opts = *o;
+	if (o->block_size < 512 || (o->block_size & (o->block_size - 1))) {
+		free(pack);
+		return ff_err_set(err, EINVAL, "bench: block size %u is not a power of two "
+				  "from 512", o->block_size);
+	}
 	for (size_t i = 0; rc == 0 && i < c->n_files; i++)
-		if (c->files[i].dup_of < 0)
+		if (c->files[i].dup_of < 0 || o->no_dedup)
 			rc = cut_file(l, c->data + c->files[i].off, c->files[i].size, pack, &fill);
 	if (rc == 0 && fill)
 		rc = push(l, pack, fill, BENCH_BLOCK_FRAG);
