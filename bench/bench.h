@@ -2,16 +2,21 @@
 /* Copyright (C) 2026 The flashfs-tools authors */
 /* The benchmark harness behind `flashfs bench`.
  *
- *   corpus    every source (directory, tar, SquashFS image) read into memory
- *             once, as a flat pre-order list of nodes plus one data buffer
- *   layout    the corpus cut into SquashFS data blocks and fragment blocks
- *             for one block size by the SquashFS writer itself, run
- *             without writing an image; the same dry run gives each
- *             codec's exact image size
- *   measure   each layout compressed and decompressed per block through
- *             compress/ by a worker per core, lzbench style (repeat until a
- *             minimum time, keep the best pass, report the spread)
- *   model     reading one uncompressed MB costs t = r/B + 1/D
+ *   corpus    every source (directory, tar, an image flashfs reads) read
+ *             into memory once, as a flat pre-order list of nodes plus one
+ *             data buffer, and handed to tree/ as a finished source tree
+ *   run       for every format of the registry with a build hook
+ *             (tree/build.h), every block size × codec × layout variant:
+ *             a real image built by the format's own writer (its size exact
+ *             to the byte), then read back through image/ (readcost.c):
+ *             sequential, random 4 KiB and stat costs.  No format is named
+ *             here: the registry says which can build, and the hooks say
+ *             which codecs, sizes and flags they take.
+ *   layout    the corpus cut into blocks (the codec harness's input for
+ *             the self-check: measure.c times the codec per block,
+ *             lzbench style)
+ *   model     reading one uncompressed MB costs t = r/B + 1/D, D the
+ *             sequential read speed of the real image
  *   report    table, CSV, JSON, gnuplot plot
  *
  * Nothing here prints: cmd_bench.c owns the terminal. */
@@ -23,7 +28,6 @@
 #include <stdio.h>
 
 #include "common/error.h"
-#include "squashfs/writer.h"
 #include "tree/tree.h"
 #include "common/warn.h"
 
@@ -89,14 +93,14 @@ int bench_corpus_add_tree(struct bench_corpus *c, const char *source, uint32_t p
 			  const char *name, struct ff_err *err);
 int bench_corpus_add_image(struct bench_corpus *c, const char *source, uint32_t parent,
 			   const char *name, struct ff_err *err);
-/* Does the file start with the SquashFS magic? */
-int bench_is_squashfs(const char *path);
+/* Is the file an image flashfs opens (any format of the registry)? */
+int bench_is_image(const char *path);
 
-/* The corpus as a finished tree for the SquashFS writer (corpus_tree.c's
+/* The corpus as a finished tree for the writers (corpus_tree.c's
  * counterpart: bench nodes back into tree nodes, contents referenced). */
 struct ff_tree *bench_corpus_as_tree(const struct bench_corpus *c, struct ff_err *err);
 
-/* ---- layout (layout.c): the writer's own, from a dry run ---- */
+/* ---- layout (layout.c): the corpus in blocks, for the codec harness ---- */
 
 enum bench_block_kind { BENCH_BLOCK_DATA, BENCH_BLOCK_FRAG, BENCH_BLOCK_ZERO };
 
@@ -124,15 +128,8 @@ struct bench_layout {
 	uint64_t arena_len, arena_cap;
 };
 
-/* Runs the SquashFS writer on the corpus without writing an image, with
- * comp and the layout options: *st gets the sizes mkfs.squashfs would
- * produce (exact to the byte), and l (when not NULL) every block it
- * compressed, copied. */
-int bench_dry_run(const struct bench_corpus *c, const struct bench_layout_opts *o,
-		  const struct ff_comp *comp, unsigned jobs, struct bench_layout *l,
-		  struct ff_sqfs_write_stats *st, struct ff_err *err);
-/* The blocks for one block size (the layout does not depend on the codec:
- * the dry run uses lz4 because it is the cheapest). */
+/* The unique files cut into block_size blocks, tails packed together
+ * (each on its own with no_fragments); jobs is unused. */
 int bench_layout_build(const struct bench_corpus *c, const struct bench_layout_opts *o,
 		       unsigned jobs, struct bench_layout *l, struct ff_err *err);
 void bench_layout_free(struct bench_layout *l);
@@ -149,8 +146,8 @@ struct bench_codec {
  * lzo1x_1, xz, xz+bcj (with the filter bcj names; none when NULL), lz4,
  * lz4hc, zstd-3/15/19. */
 size_t bench_codec_defaults(struct bench_codec *out, size_t cap, const char *bcj);
-/* --quick's set: gzip-9, lzo1x_999, lz4, lz4hc, zstd-3, zstd-15, and
- * xz+bcj (xz when bcj is NULL). */
+/* --quick's set: gzip-9, lz4, lz4hc, zstd-3 and xz+bcj (xz when bcj is
+ * NULL). */
 size_t bench_codec_quick(struct bench_codec *out, size_t cap, const char *bcj);
 /* "NAME[:key=value...][@LABEL]" */
 int bench_codec_parse(const char *text, struct bench_codec *out, struct ff_err *err);
@@ -176,6 +173,18 @@ struct bench_speed {
 };
 
 struct bench_result {
+	char fs[16];               /* the format's registry name */
+	char fs_title[24];         /* its title, for messages */
+	char block_name[16];       /* what block_size is: "block size", "pcluster size" */
+	char flags[96];            /* the format flags built with, ","-joined, or "" */
+	char image[512];           /* the image when kept, else "" */
+	double build_s;            /* wall seconds its writer took */
+	uint64_t read_bytes;       /* file bytes one sequential pass reads */
+	uint64_t entries;          /* entries the stat walk visited */
+	double rand_us;            /* CPU microseconds per random 4 KiB read */
+	double rand_amp;           /* image bytes fetched per byte asked, each random
+				      read on a freshly opened image (cold caches) */
+	double stat_us;            /* CPU microseconds per entry, stat walk */
 	struct bench_codec codec;
 	char options[128];         /* canonical, from ff_comp_describe */
 	uint32_t block_size;
@@ -186,17 +195,19 @@ struct bench_result {
 	uint64_t image_size;
 	uint32_t blocks, fragment_blocks;
 	double ratio;              /* image_size / input_bytes: the model's r */
+	/* comp: the writer's speed (input MB per wall second, one build);
+	 * decomp: the sequential read of the real image (file MB per CPU
+	 * second, best, median and worst of the passes) */
 	struct bench_speed comp, decomp;
 	/* filled by the model */
 	double decomp_target;      /* decomp.best * cpu_scale */
 };
 
-/* Measures one codec on one layout and fills the whole result: speeds,
- * and from a dry run of the writer the data size, metadata size, image
- * size and ratio. */
-int bench_measure(const struct bench_corpus *c, const struct bench_layout *l,
-		  const struct bench_codec *bc, const struct bench_measure_opts *o,
-		  struct bench_result *res, struct ff_err *err);
+/* Read costs of the image at path (any format image/ opens) into res:
+ * decomp (sequential passes until o's minimum time and repeats), rand_us,
+ * rand_amp, stat_us, entries, read_bytes. */
+int bench_read_cost(const char *path, const struct bench_measure_opts *o,
+		    struct bench_result *res, struct ff_err *err);
 /* Thread CPU time in seconds: immune to other load on a shared machine. */
 double bench_cpu_now(void);
 double bench_wall_now(void);
@@ -263,21 +274,52 @@ struct bench_paired {
 	enum bench_verdict verdict;
 };
 
+/* The image against the host kernel: loop-mounted (as root), every file
+ * read cold through it, and the bytes compared with what our reader read;
+ * the time against the model's sequential read. */
+struct bench_kernel_check {
+	int ran;                /* 0: not run (note says why) */
+	int same;               /* the kernel read as many file bytes as ours */
+	uint64_t bytes;         /* file bytes the kernel read */
+	double kernel_s;        /* cold read of the tree through the mount */
+	double ours_s;          /* our sequential pass (best), for comparison */
+	char note[160];
+};
+
 struct bench_selfcheck {
 	struct bench_paired comp, decomp;
+	struct bench_kernel_check kernel;
 };
 
 int bench_selfcheck(const struct bench_layout *l, const struct bench_codec *bc,
 		    const struct bench_selfcheck_opts *o, struct bench_selfcheck *sc,
 		    struct ff_err *err);
+struct bench_run_opts;
+/* For one measured setting whose image is at path: the codec harness
+ * against the plain loop on the corpus in r's blocks, then the kernel
+ * check (sc->kernel; mounts under o->work_dir). */
+int bench_selfcheck_result(const struct bench_corpus *c, const struct bench_result *r,
+			   const char *path, const struct bench_run_opts *o,
+			   struct bench_selfcheck *sc, struct ff_err *err);
 
 /* ---- the run loop (run.c) ---- */
 
 struct bench_run_opts {
 	const struct bench_codec *codecs;
 	size_t n_codecs;
+	/* the sizes to try; n_block_sizes 0: each format's defaults.  A size
+	 * outside a format's range is left out for that format. */
 	const uint32_t *block_sizes;
 	size_t n_block_sizes;
+	/* registry names to run (NULL: every format with a build hook) */
+	const char *const *fs;
+	size_t n_fs;
+	/* -O: "key[=value]" flags, each given to the formats that take it */
+	const char *const *flags;
+	size_t n_flags;
+	int64_t time;                      /* the images' time (< 0: now) */
+	const char *work_dir;              /* where images are built */
+	int keep_images;                   /* else deleted once measured */
 	struct bench_layout_opts layout;   /* block_size is set per run */
 	struct bench_measure_opts measure;
 	/* Optional: after each codec × block size (bytes = its input). */
@@ -294,7 +336,14 @@ struct bench_run {
 	struct bench_selfcheck *sc;        /* per result with self_check */
 	size_t n;
 	unsigned failed;                   /* settings skipped with a warning */
+	unsigned not_applicable;           /* codec settings a format cannot store */
 };
+
+/* The run's plan: how many settings (for progress), without running. */
+size_t bench_run_count(const struct bench_corpus *c, const struct bench_run_opts *o);
+/* Every -O flag is taken by at least one format run: 0, or -1 with err
+ * naming the flag. */
+int bench_run_check_flags(const struct bench_run_opts *o, struct ff_err *err);
 
 int bench_run(const struct bench_corpus *c, const struct bench_run_opts *o,
 	      struct bench_run *out, struct ff_err *err);
@@ -407,6 +456,10 @@ int bench_e2e_run(const struct bench_e2e_opts *o, const struct bench_result *res
 		  struct bench_e2e *e, struct ff_err *err);
 /* Seconds to read every file under dir (open/read/close, 1 MiB buffer). */
 double bench_read_tree(const char *dir, uint64_t *bytes);
+/* Loop-mounts image read-only at mnt (the kernel finds the type), drops
+ * the caches and reads the tree: seconds, or -1 (not root, or the mount
+ * failed: see log). */
+double bench_kernel_read(const char *image, const char *mnt, const char *log, uint64_t *bytes);
 
 struct bench_nandsim {
 	int valid;

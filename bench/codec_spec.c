@@ -54,11 +54,11 @@ size_t bench_codec_defaults(struct bench_codec *out, size_t cap, const char *bcj
 size_t bench_codec_quick(struct bench_codec *out, size_t cap, const char *bcj)
 {
 	/* one usual setting per family (xz with the corpus' filter when it
-	 * has one), leaving out the slowest compressors: --quick's budget */
+	 * has one), leaving out the slowest compressors (lzo1x_999, zstd-15:
+	 * each setting is a real image per file system): --quick's budget */
 	static const char *const tab[][3] = {
-		{ "gzip-9", "gzip", "level=9" },   { "lzo1x_999", "lzo", "algorithm=lzo1x_999" },
-		{ "lz4", "lz4", "" },              { "lz4hc", "lz4", "hc" },
-		{ "zstd-3", "zstd", "level=3" },   { "zstd-15", "zstd", "level=15" },
+		{ "gzip-9", "gzip", "level=9" },   { "lz4", "lz4", "" },
+		{ "lz4hc", "lz4", "hc" },          { "zstd-3", "zstd", "level=3" },
 	};
 	size_t n = 0;
 	char opt[32];

@@ -3,6 +3,7 @@
 /* The corpus: every source read into memory once, so that each codec and
  * block size sees exactly the same bytes without touching the disk again. */
 #include "bench/bench.h"
+#include "image/image.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -112,17 +113,18 @@ uint8_t *bench_corpus_reserve_file(struct bench_corpus *c, uint32_t node, uint64
 	return c->data + f->off;
 }
 
-int bench_is_squashfs(const char *path)
+/* Any image the registry opens (a tar archive is only detected there, so
+ * it stays a tree source). */
+int bench_is_image(const char *path)
 {
-	uint8_t m[4];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t got;
+	struct ff_open_opts o = {0};
+	struct ff_err e = {0};
+	struct ff_fs *fs = NULL;
 
-	if (fd < 0)
+	if (ff_image_open(path, &o, &fs, &e))
 		return 0;
-	got = read(fd, m, sizeof(m));
-	close(fd);
-	return got == 4 && !memcmp(m, "hsqs", 4);
+	ff_fs_close(fs);
+	return 1;
 }
 
 int bench_corpus_add(struct bench_corpus *c, const char *source, int as_root,
@@ -137,7 +139,7 @@ int bench_corpus_add(struct bench_corpus *c, const char *source, int as_root,
 	base = base ? base + 1 : source;
 	if (!as_root && !*base)
 		return ff_err_set(err, EINVAL, "%s: give sources without a trailing '/'", source);
-	if (!S_ISDIR(st.st_mode) && bench_is_squashfs(source))
+	if (!S_ISDIR(st.st_mode) && bench_is_image(source))
 		return bench_corpus_add_image(c, source, parent, as_root ? NULL : base, err);
 	return bench_corpus_add_tree(c, source, parent, as_root ? NULL : base, err);
 }

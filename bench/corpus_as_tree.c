@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Copyright (C) 2026 The flashfs-tools authors */
-/* The corpus handed back to the tree model, so the SquashFS writer can run
+/* The corpus handed back to the tree model, so the writers can run
  * on it (layout.c).  Nodes are added in corpus order with their metadata
  * and xattrs; file contents reference the corpus data (no copy); extra
  * hard-link names come last, because a primary may follow its links in

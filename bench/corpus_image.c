@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Copyright (C) 2026 The flashfs-tools authors */
-/* An existing SquashFS image as a corpus, read through the one fs
+/* An existing image (any format flashfs reads) as a corpus, read through the one fs
  * interface (common/fs.h).  Hard links are found by equal handles. */
 #include "bench/bench.h"
 #include "common/fs.h"

@@ -99,62 +99,6 @@ double bench_read_tree(const char *dir, uint64_t *bytes)
 	return bench_wall_now() - t0;
 }
 
-struct argv_store {
-	char *argv[MAX_ARGS + 1];
-	char prog[4200], bs[16], jobs[16];
-	char opts[96];
-};
-
-static void mkfs_args(const struct bench_e2e_opts *o, const struct bench_result *r,
-		      const char *image, struct argv_store *a)
-{
-	char *save = NULL;
-	int n = 0;
-
-	snprintf(a->prog, sizeof(a->prog), "%s/mkfs.squashfs", o->bin_dir);
-	snprintf(a->bs, sizeof(a->bs), "%u", r->block_size);
-	snprintf(a->jobs, sizeof(a->jobs), "%u", o->threads ? o->threads : 1);
-	snprintf(a->opts, sizeof(a->opts), "%s", r->codec.opts);
-	a->argv[n++] = a->prog;
-	a->argv[n++] = (char *)"-c";
-	a->argv[n++] = (char *)r->codec.name;
-	a->argv[n++] = (char *)"-b";
-	a->argv[n++] = a->bs;
-	a->argv[n++] = (char *)"-j";
-	a->argv[n++] = a->jobs;
-	a->argv[n++] = (char *)"-q";
-	a->argv[n++] = (char *)"--noappend"; /* an image left from a run is replaced */
-	for (char *kv = strtok_r(a->opts, ":", &save); kv && n < MAX_ARGS - 4;
-	     kv = strtok_r(NULL, ":", &save)) {
-		a->argv[n++] = (char *)"-X";
-		a->argv[n++] = kv;
-	}
-	a->argv[n++] = (char *)o->sources[0];
-	a->argv[n++] = (char *)image;
-	a->argv[n] = NULL;
-}
-
-static int build_image(const struct bench_e2e_opts *o, const struct bench_result *r,
-		       const char *image, const char *log, struct bench_e2e *e,
-		       struct ff_err *err)
-{
-	struct argv_store a;
-	struct stat st;
-	double t0;
-	int rc;
-
-	mkfs_args(o, r, image, &a);
-	t0 = bench_wall_now();
-	rc = run(a.argv, log);
-	e->mkfs_s = bench_wall_now() - t0;
-	if (rc)
-		return ff_err_set(err, EIO, "mkfs.squashfs exited with %d (log: %s)", rc, log);
-	if (stat(image, &st))
-		return ff_err_sys(err, errno, "%s", image);
-	e->image_size = (uint64_t)st.st_size;
-	return 0;
-}
-
 static double fuse_read(const struct bench_e2e_opts *o, const char *image, const char *mnt,
 			const char *log)
 {
@@ -173,12 +117,11 @@ static double fuse_read(const struct bench_e2e_opts *o, const char *image, const
 	return t;
 }
 
-static double kernel_read(const char *image, const char *mnt, const char *log)
+double bench_kernel_read(const char *image, const char *mnt, const char *log, uint64_t *bytes)
 {
 	char *mount_argv[] = { (char *)"mount", (char *)"-o", (char *)"loop,ro", (char *)image,
 			       (char *)mnt, NULL };
 	char *umount_argv[] = { (char *)"umount", (char *)mnt, NULL };
-	uint64_t bytes;
 	double t;
 	int fd;
 
@@ -191,7 +134,7 @@ static double kernel_read(const char *image, const char *mnt, const char *log)
 			t = -1;
 		close(fd);
 	}
-	t = bench_read_tree(mnt, &bytes);
+	t = bench_read_tree(mnt, bytes);
 	run(umount_argv, log);
 	return t;
 }
@@ -199,24 +142,23 @@ static double kernel_read(const char *image, const char *mnt, const char *log)
 int bench_e2e_run(const struct bench_e2e_opts *o, const struct bench_result *r,
 		  struct bench_e2e *e, struct ff_err *err)
 {
-	char image[4200], log[4200], mnt[4200];
+	char log[4200], mnt[4200];
+	struct stat st;
+	uint64_t bytes;
 
 	memset(e, 0, sizeof(*e));
 	e->fuse_read_s = e->kernel_read_s = -1;
-	if (o->n_sources != 1)
-		return ff_err_set(err, EINVAL, "--e2e takes exactly one SOURCE (got %zu)",
-				  o->n_sources);
-	snprintf(image, sizeof(image), "%s/%s-%uK.sqfs", o->work_dir, r->codec.label,
-		 r->block_size >> 10);
-	snprintf(log, sizeof(log), "%s/%s-%uK.log", o->work_dir, r->codec.label,
-		 r->block_size >> 10);
+	if (!r->image[0] || stat(r->image, &st))
+		return ff_err_set(err, ENOENT, "%s %s: the image was not kept", r->fs_title,
+				  r->codec.label);
+	e->image_size = (uint64_t)st.st_size;
+	e->mkfs_s = r->build_s;
+	snprintf(log, sizeof(log), "%s.log", r->image);
 	snprintf(mnt, sizeof(mnt), "%s/mnt", o->work_dir);
-	if (build_image(o, r, image, log, e, err))
-		return -1;
 	if (mkdir(mnt, 0755) && errno != EEXIST)
 		return ff_err_sys(err, errno, "%s", mnt);
-	e->fuse_read_s = fuse_read(o, image, mnt, log);
-	e->kernel_read_s = kernel_read(image, mnt, log);
+	e->fuse_read_s = fuse_read(o, r->image, mnt, log);
+	e->kernel_read_s = bench_kernel_read(r->image, mnt, log, &bytes);
 	if (e->fuse_read_s < 0)
 		snprintf(e->note, sizeof(e->note), "FUSE read not run (no /dev/fuse or mount "
 						   "failed, see %.100s)", log);

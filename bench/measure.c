@@ -144,64 +144,6 @@ static int run_pass(struct worker *w, unsigned n, int decompress, double *secs,
 	return 0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Speeds of the passes (MB/s), sorted: best is the fastest pass. */
-static void summarize(double *mbps, unsigned n, struct bench_speed *s)
-{
-	qsort(mbps, n, sizeof(*mbps), cmp_double);
-	s->passes = n;
-	s->worst = mbps[0];
-	s->best = mbps[n - 1];
-	s->median = n % 2 ? mbps[n / 2] : (mbps[n / 2 - 1] + mbps[n / 2]) / 2;
-}
-
-static int timed_passes(struct worker *w, unsigned n, int decompress, double min_time,
-			unsigned min_passes, struct bench_speed *s, struct ff_err *err)
-{
-	static const size_t cap = MAX_PASSES;
-	double *mbps = malloc(cap * sizeof(*mbps));
-	double start = bench_wall_now();
-	unsigned k = 0;
-
-	if (!mbps)
-		return ff_err_set(err, ENOMEM, "bench: out of memory");
-	do {
-		double secs;
-		uint64_t bytes;
-
-		if (run_pass(w, n, decompress, &secs, &bytes, err)) {
-			free(mbps);
-			return -1;
-		}
-		mbps[k++] = secs > 0 ? (double)bytes / 1e6 / secs : 0;
-	} while (k < cap && (k < min_passes || bench_wall_now() - start < min_time));
-	summarize(mbps, k, s);
-	free(mbps);
-	return 0;
-}
-
-/* Every block must come back as it went in; checked once, untimed, so the
- * comparison does not count as decompression time. */
-static int verify_pass(struct worker *w, unsigned n, struct ff_err *err)
-{
-	double secs;
-	uint64_t bytes;
-	int rc;
-
-	for (unsigned i = 0; i < n; i++)
-		w[i].verify = 1;
-	rc = run_pass(w, n, 1, &secs, &bytes, err);
-	for (unsigned i = 0; i < n; i++)
-		w[i].verify = 0;
-	return rc;
-}
-
 static void free_workers(struct worker *w, unsigned n)
 {
 	for (unsigned i = 0; i < n; i++) {
@@ -271,36 +213,6 @@ static struct worker *make_workers(const struct bench_layout *l, const struct ff
 	return w;
 }
 
-/* Sizes from the writer's own dry run with this codec: exact, whatever
- * the timed passes below did with the blocks. */
-static int finish_sizes(const struct bench_corpus *c, const struct bench_layout *l,
-			const struct ff_comp *comp, unsigned jobs, struct bench_result *res,
-			struct ff_err *err)
-{
-	struct ff_sqfs_write_stats st;
-
-	if (bench_dry_run(c, &l->opts, comp, jobs, NULL, &st, err))
-		return -1;
-	res->data_size = st.data_out;
-	res->meta_size = st.image_size - st.data_out;
-	res->input_bytes = c->data_len;
-	res->image_size = st.image_size;
-	res->bytes_used = st.bytes_used;
-	res->ratio = c->data_len ? (double)res->image_size / (double)c->data_len : 1.0;
-	return 0;
-}
-
-static void fill_identity(struct bench_result *res, const struct bench_codec *bc,
-			  const struct ff_comp *comp, const struct bench_layout *l)
-{
-	memset(res, 0, sizeof(*res));
-	res->codec = *bc;
-	ff_comp_describe(comp, res->options, sizeof(res->options));
-	res->block_size = l->opts.block_size;
-	res->blocks = (uint32_t)(l->n_blocks - l->n_frag_blocks);
-	res->fragment_blocks = l->n_frag_blocks;
-}
-
 struct bench_harness {
 	struct worker *w;
 	unsigned n;
@@ -341,30 +253,4 @@ void bench_harness_free(struct bench_harness *h)
 		return;
 	free_workers(h->w, h->n);
 	free(h);
-}
-
-int bench_measure(const struct bench_corpus *c, const struct bench_layout *l,
-		  const struct bench_codec *bc, const struct bench_measure_opts *o,
-		  struct bench_result *res, struct ff_err *err)
-{
-	struct ff_comp *comp = bench_codec_open(bc, l->opts.block_size, err);
-	struct bench_harness *h;
-	int rc;
-
-	if (!comp)
-		return -1;
-	fill_identity(res, bc, comp, l);
-	h = bench_harness_new(l, comp, o->threads, err);
-	rc = h ? 0 : -1;
-	if (!rc)
-		rc = timed_passes(h->w, h->n, 0, o->min_time, 1, &res->comp, err);
-	if (!rc)
-		rc = verify_pass(h->w, h->n, err);
-	if (!rc)
-		rc = timed_passes(h->w, h->n, 1, o->min_time, o->min_repeats, &res->decomp, err);
-	if (!rc)
-		rc = finish_sizes(c, l, comp, h->n, res, err);
-	bench_harness_free(h);
-	ff_comp_free(comp);
-	return rc ? ff_err_prefix(err, "%s, %u-byte blocks", bc->label, l->opts.block_size) : 0;
 }

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Copyright (C) 2026 The flashfs-tools authors
-bench_USES := image squashfs tree compress common
+bench_USES := image tree compress common
 # bench/: the library behind `flashfs bench` (flashfs/cmd_bench.c); this
 # file adds the demo and the benchmark targets.
 #

@@ -33,7 +33,8 @@ double bench_nandsim_mbps(uint32_t access_delay_us, uint32_t input_cycle_ns,
 /* The scenario the guest runs: load a 2K-page chip with the given delays,
  * write the image raw, mount it through mtdblock_ro and time a cold read
  * of every file. */
-static int write_scenario(const char *path, const char *image, uint32_t ad, uint32_t ic)
+static int write_scenario(const char *path, const char *image, const char *fstype, uint32_t ad,
+			  uint32_t ic)
 {
 	FILE *f = fopen(path, "w");
 
@@ -53,7 +54,7 @@ static int write_scenario(const char *path, const char *image, uint32_t ad, uint
 		"\tcheck \"write image (delays $delays)\" sh -c 'flash_erase -q /dev/mtd0 0 0 && "
 		"nandwrite -q -p /dev/mtd0 %s'\n"
 		"\tmkdir -p /mnt\n"
-		"\tif mount -t squashfs -o ro /dev/mtdblock0 /mnt; then\n"
+		"\tif mount -t %s -o ro /dev/mtdblock0 /mnt; then\n"
 		"\t\techo 3 > /proc/sys/vm/drop_caches\n"
 		"\t\tdiag \"BENCH-READ delays=$delays seconds=$(read_tree)\"\n"
 		"\t\tumount /mnt\n"
@@ -62,7 +63,7 @@ static int write_scenario(const char *path, const char *image, uint32_t ad, uint
 		"\t\tresult fail \"mount mtdblock (delays $delays)\"\n"
 		"\tfi\n"
 		"done\n",
-		ad, ic, ic, image);
+		ad, ic, ic, image, fstype);
 	return fclose(f);
 }
 
@@ -124,10 +125,13 @@ static int stage(const struct bench_nandsim_opts *o, const struct bench_result *
 	pid_t pid;
 	int st;
 
-	snprintf(image_name, icap, "%s-%uK.sqfs", r->codec.label, r->block_size >> 10);
-	snprintf(src, sizeof(src), "%s/%s", o->image_dir, image_name);
+	const char *base = strrchr(r->image, '/');
+
+	(void)o->image_dir;  /* the image is where the run kept it */
+	snprintf(image_name, icap, "%.150s", base ? base + 1 : r->image);
+	snprintf(src, sizeof(src), "%s", r->image);
 	snprintf(data, cap, "%s/nandsim-data", o->work_dir);
-	snprintf(dst, sizeof(dst), "%s/image.sqfs", data);
+	snprintf(dst, sizeof(dst), "%s/image.img", data);
 	if (mkdir(data, 0755) && errno != EEXIST)
 		return ff_err_sys(err, errno, "%s", data);
 	pid = fork();
@@ -170,7 +174,7 @@ int bench_nandsim_run(const struct bench_nandsim_opts *o, const struct bench_res
 	snprintf(scen, sizeof(scen), "%s/bench-scenario.sh", o->work_dir);
 	snprintf(out, sizeof(out), "%s/nandsim-%s.out", o->work_dir, image);
 	snprintf(name, sizeof(name), "bench-%s", image);
-	if (write_scenario(scen, "image.sqfs", ad, ic))
+	if (write_scenario(scen, "image.img", r->fs, ad, ic))
 		return ff_err_sys(err, errno, "%s", scen);
 	ns->flash_mbps = bench_nandsim_mbps(ad, ic, NS_PAGE);
 	rc = run_guest(o, data, scen, name, out);

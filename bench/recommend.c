@@ -104,23 +104,24 @@ static void explain(const struct bench_result *res, const struct bench_analysis 
 
 	if (rc->goal == BENCH_GOAL_SMALLEST)
 		snprintf(rc->why, sizeof(rc->why),
-			 "%s with %u KiB blocks gives the smallest image (%.1f%% of the tree) and "
+			 "%s with a %u KiB %s gives the smallest image (%.1f%% of the tree) and "
 			 "still reads at %.1f MB/s from %.3g MB/s flash.",
-			 r->codec.label, r->block_size >> 10, r->ratio * 100, speed, a->target_mbps);
+			 r->codec.label, r->block_size >> 10, r->block_name, r->ratio * 100, speed,
+			 a->target_mbps);
 	else if (rc->goal == BENCH_GOAL_FASTEST)
 		snprintf(rc->why, sizeof(rc->why),
-			 "At %.3g MB/s flash, %s with %u KiB blocks reads fastest (%.1f MB/s "
+			 "At %.3g MB/s flash, %s with a %u KiB %s reads fastest (%.1f MB/s "
 			 "effective: %.0f%% of the time is flash, the rest decompression at "
 			 "%.0f MB/s), %.1f%% of the tree in size.",
-			 a->target_mbps, r->codec.label, r->block_size >> 10, speed,
+			 a->target_mbps, r->codec.label, r->block_size >> 10, r->block_name, speed,
 			 100 * (r->ratio / a->target_mbps) * speed, r->decomp_target,
 			 r->ratio * 100);
 	else
 		snprintf(rc->why, sizeof(rc->why),
-			 "Weighing size %.0f%% and read time %.0f%%, %s with %u KiB blocks is "
+			 "Weighing size %.0f%% and read time %.0f%%, %s with a %u KiB %s is "
 			 "within %.0f%% of the smallest image and %.0f%% of the fastest read.",
 			 a->weight * 100, (1 - a->weight) * 100, r->codec.label,
-			 r->block_size >> 10,
+			 r->block_size >> 10, r->block_name,
 			 100 * ((double)r->image_size / (double)res[smallest].image_size - 1),
 			 100 * (read_time(r, a) / read_time(&res[fastest], a) - 1));
 }

@@ -9,8 +9,8 @@ void bench_report_csv(FILE *out, const struct bench_report *r)
 {
 	size_t *ord = bench_sorted(r->res, r->n);
 
-	fprintf(out, "label,codec,options,block_size,image_size,data_size,metadata_size,"
-		     "input_bytes,ratio,comp_mbps,comp_mbps_median,decomp_mbps,"
+	fprintf(out, "fs,flags,label,codec,options,block_size,image_size,"
+		     "input_bytes,ratio,rand_4k_us,rand_amplification,stat_us,comp_mbps,comp_mbps_median,decomp_mbps,"
 		     "decomp_mbps_median,decomp_mbps_worst,decomp_target_mbps");
 	for (size_t f = 0; f < r->n_flash; f++)
 		fprintf(out, ",read_mbps_at_%g", r->flash[f].mbps);
@@ -21,11 +21,11 @@ void bench_report_csv(FILE *out, const struct bench_report *r)
 
 		/* labels and option text never hold commas or quotes except
 		 * option lists ("bcj=x86,arm"), hence the quoting */
-		fprintf(out, "%s,%s,\"%s\",%u,%llu,%llu,%llu,%llu,%.6f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f",
-			x->codec.label, x->codec.name, x->options, x->block_size,
-			(unsigned long long)x->image_size, (unsigned long long)x->data_size,
-			(unsigned long long)x->meta_size, (unsigned long long)x->input_bytes,
-			x->ratio, x->comp.best, x->comp.median, x->decomp.best, x->decomp.median,
+		fprintf(out, "%s,\"%s\",%s,%s,\"%s\",%u,%llu,%llu,%.6f,%.3f,%.4f,%.3f,"
+			"%.3f,%.3f,%.3f,%.3f,%.3f,%.3f",
+			x->fs, x->flags, x->codec.label, x->codec.name, x->options, x->block_size,
+			(unsigned long long)x->image_size, (unsigned long long)x->input_bytes,
+			x->ratio, x->rand_us, x->rand_amp, x->stat_us, x->comp.best, x->comp.median, x->decomp.best, x->decomp.median,
 			x->decomp.worst, x->decomp_target);
 		for (size_t f = 0; f < r->n_flash; f++)
 			fprintf(out, ",%.3f",

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Copyright (C) 2026 The flashfs-tools authors */
-/* JSON output, schema docs/schemas/bench.schema.json ("flashfs-bench/1").  Keys are
+/* JSON output, schema docs/schemas/bench.schema.json ("flashfs-bench/2").  Keys are
  * only ever added, never renamed, within one schema version. */
 #include "bench/bench.h"
+#include "compress/compress.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +19,7 @@ static void corpus(struct ff_json *j, const struct bench_report *r)
 
 	if (uname(&u))
 		strcpy(u.machine, "unknown");
-	ff_json_kv_str(j, "schema", "flashfs-bench/1");
+	ff_json_kv_str(j, "schema", "flashfs-bench/2");
 	ff_json_key(j, "host");
 	ff_json_begin_object(j);
 	ff_json_kv_str(j, "arch", u.machine);
@@ -136,6 +137,15 @@ static void self_check(struct ff_json *j, const struct bench_selfcheck *sc)
 	reals(j, f, N(f));
 	paired(j, "comp", &sc->comp);
 	paired(j, "decomp", &sc->decomp);
+	ff_json_key(j, "kernel");
+	ff_json_begin_object(j);
+	ff_json_kv_bool(j, "ran", sc->kernel.ran);
+	ff_json_kv_bool(j, "same", sc->kernel.same);
+	ff_json_kv_uint(j, "bytes", sc->kernel.bytes);
+	ff_json_kv_real(j, "kernel_s", sc->kernel.kernel_s, 4);
+	ff_json_kv_real(j, "ours_s", sc->kernel.ours_s, 4);
+	ff_json_kv_str(j, "note", sc->kernel.note);
+	ff_json_end_object(j);
 	ff_json_end_object(j);
 }
 
@@ -158,6 +168,11 @@ static void result(struct ff_json *j, const struct bench_report *r, size_t i)
 	const struct bench_result *x = &r->res[i];
 
 	ff_json_begin_object(j);
+	ff_json_kv_str(j, "fs", x->fs);
+	ff_json_kv_str(j, "block_name", x->block_name);
+	ff_json_kv_str(j, "flags", x->flags);
+	if (x->image[0])
+		ff_json_kv_str(j, "image", x->image);
 	ff_json_kv_str(j, "label", x->codec.label);
 	ff_json_kv_str(j, "codec", x->codec.name);
 	ff_json_kv_str(j, "options", x->options);
@@ -165,12 +180,17 @@ static void result(struct ff_json *j, const struct bench_report *r, size_t i)
 	ff_json_kv_uint(j, "block_size", x->block_size);
 	ff_json_kv_uint(j, "image_size", x->image_size);
 	ff_json_kv_uint(j, "bytes_used", x->bytes_used);
-	ff_json_kv_uint(j, "data_size", x->data_size);
-	ff_json_kv_uint(j, "metadata_size", x->meta_size);
 	ff_json_kv_uint(j, "input_bytes", x->input_bytes);
-	ff_json_kv_uint(j, "blocks", x->blocks);
-	ff_json_kv_uint(j, "fragment_blocks", x->fragment_blocks);
 	ff_json_kv_real(j, "ratio", x->ratio, 6);
+	ff_json_kv_real(j, "build_s", x->build_s, 4);
+	ff_json_key(j, "read_cost");
+	ff_json_begin_object(j);
+	ff_json_kv_uint(j, "sequential_bytes", x->read_bytes);
+	ff_json_kv_real(j, "random_4k_us", x->rand_us, 3);
+	ff_json_kv_real(j, "random_amplification", x->rand_amp, 4);
+	ff_json_kv_uint(j, "stat_entries", x->entries);
+	ff_json_kv_real(j, "stat_us", x->stat_us, 4);
+	ff_json_end_object(j);
 	speed(j, "comp", &x->comp);
 	speed(j, "decomp", &x->decomp);
 	ff_json_kv_real(j, "decomp_target_mbps", x->decomp_target, 3);

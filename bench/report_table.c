@@ -58,7 +58,7 @@ static void marks(const struct bench_report *r, size_t i, char out[4])
 #define FLASH_COL 13
 /* marks to spread, and the target flash's column, always shown: it is the
  * bandwidth the question was asked for */
-#define FIXED_COLS (70 + FLASH_COL)
+#define FIXED_COLS (87 + FLASH_COL)
 
 /* How many flash columns fit in r->width (all with 0). */
 static size_t flash_cols(const struct bench_report *r)
@@ -76,8 +76,9 @@ static void header(FILE *out, const struct bench_report *r)
 	char t[32];
 
 	snprintf(t, sizeof(t), "@%gMB/s", r->an->target_mbps);
-	fprintf(out, "%-3s %-12s %6s %11s %7s %9s %9s %6s %12s", "", "codec", "block", "image",
-		"ratio", "comp", "decomp", "spread", "target");
+	fprintf(out, "%-3s %-16s %5s %10s %7s %7s %7s %6s %6s %5s %5s %12s", "",
+		"fs/codec", "block", "image", "ratio", "build", "seq", "spread", "rand", "amp",
+		"stat", "target");
 	for (size_t f = 0; f < flash_cols(r); f++) {
 		char h[32];
 
@@ -87,8 +88,8 @@ static void header(FILE *out, const struct bench_report *r)
 			snprintf(h, sizeof(h), "@%gMB/s", r->flash[f].mbps);
 		fprintf(out, " %12s", h);
 	}
-	fprintf(out, "\n%-3s %-12s %6s %11s %7s %9s %9s %6s %12s", "", "", "KiB", "size", "",
-		"MB/s", "MB/s", "", t);
+	fprintf(out, "\n%-3s %-16s %5s %10s %7s %7s %7s %6s %6s %5s %5s %12s", "", "", "KiB",
+		"size", "", "MB/s", "MB/s", "", "us/4K", "x", "us", t);
 	for (size_t f = 0; f < flash_cols(r); f++)
 		fprintf(out, " %12s", "read MB/s");
 	fputc('\n', out);
@@ -103,9 +104,10 @@ static void row(FILE *out, const struct bench_report *r, size_t i)
 	marks(r, i, m);
 	if (m[0] && r->color)
 		fputs("\033[1m", out);
-	fprintf(out, "%-3s %-12s %6u %11s %6.2f%% %9.1f %9.1f %5.1f%%", m, x->codec.label,
-		x->block_size >> 10, bench_human_size(x->image_size, sz, sizeof(sz)),
-		x->ratio * 100, x->comp.best, x->decomp.best, spread);
+	fprintf(out, "%-3s %-16s %5u %10s %6.2f%% %7.1f %7.1f %5.1f%% %6.1f %5.1f %5.2f", m,
+		x->codec.label, x->block_size >> 10, bench_human_size(x->image_size, sz, sizeof(sz)),
+		x->ratio * 100, x->comp.best, x->decomp.best, spread, x->rand_us, x->rand_amp,
+		x->stat_us);
 	fprintf(out, " %12.2f", bench_model_speed(x->ratio, r->an->target_mbps, x->decomp_target));
 	for (size_t f = 0; f < flash_cols(r); f++)
 		fprintf(out, " %12.2f",
@@ -181,9 +183,13 @@ void bench_report_table(FILE *out, const struct bench_report *r)
 		bench_human_size(r->corpus->unique_bytes, sz + 16, 16));
 	if (r->note)
 		fprintf(out, "Codecs: %s.\n", r->note);
-	fprintf(out, "Speeds are per core (best of passes; spread = how much slower the worst\n"
-		     "pass was); read MB/s = model 1/(r/B + 1/D); target = the read at\n"
-		     "--target-flash (%g MB/s).\n\n", r->an->target_mbps);
+	fprintf(out, "Every row is a real image read back by flashfs: build = input MB per second\n"
+		     "of its writer; seq = D, a cold sequential read of every file (MB/s per\n"
+		     "core, best of passes; spread = how much slower the worst pass was);\n"
+		     "rand = CPU us per random 4 KiB read, amp = image bytes fetched per byte\n"
+		     "asked with cold caches; stat = us per entry of a stat walk.  read MB/s =\n"
+		     "model 1/(r/B + 1/D); target = the read at --target-flash (%g MB/s).\n\n",
+		r->an->target_mbps);
 	header(out, r);
 	for (size_t k = 0; k < r->n; k++)
 		row(out, r, ord ? ord[k] : k);

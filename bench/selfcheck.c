@@ -28,6 +28,9 @@
  * stopped when it finishes), and the comparison is left with what the
  * harness itself does. */
 #include "bench/bench.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
 #include "compress/compress.h"
 
 #include <errno.h>
@@ -425,4 +428,54 @@ int bench_selfcheck(const struct bench_layout *l, const struct bench_codec *bc,
 	free(p);
 	ff_comp_free(comp);
 	return rc ? ff_err_prefix(err, "self-check %s", bc->label) : 0;
+}
+
+static void kernel_check(const struct bench_result *r, const char *path, const char *work,
+			 struct bench_kernel_check *k)
+{
+	char mnt[4200], log[4200];
+
+	memset(k, 0, sizeof(*k));
+	k->ours_s = r->decomp.best > 0 ? (double)r->read_bytes / 1e6 / r->decomp.best : 0;
+	snprintf(mnt, sizeof(mnt), "%s/kmnt", work);
+	snprintf(log, sizeof(log), "%s/kmnt.log", work);
+	if (geteuid() != 0) {
+		snprintf(k->note, sizeof(k->note), "kernel mount needs root");
+		return;
+	}
+	if (mkdir(mnt, 0755) && errno != EEXIST) {
+		snprintf(k->note, sizeof(k->note), "%.100s: %s", mnt, strerror(errno));
+		return;
+	}
+	k->kernel_s = bench_kernel_read(path, mnt, log, &k->bytes);
+	rmdir(mnt);
+	if (k->kernel_s < 0) {
+		snprintf(k->note, sizeof(k->note), "the host kernel did not mount it (see %.100s)",
+			 log);
+		return;
+	}
+	k->ran = 1;
+	k->same = k->bytes == r->read_bytes;
+	if (!k->same)
+		snprintf(k->note, sizeof(k->note), "the kernel read %llu file bytes, ours %llu",
+			 (unsigned long long)k->bytes, (unsigned long long)r->read_bytes);
+}
+
+int bench_selfcheck_result(const struct bench_corpus *c, const struct bench_result *r,
+			   const char *path, const struct bench_run_opts *o,
+			   struct bench_selfcheck *sc, struct ff_err *err)
+{
+	struct bench_layout_opts lo = { .block_size = r->block_size };
+	struct bench_selfcheck_opts so = o->check;
+	struct bench_layout l;
+	int rc;
+
+	so.threads = o->measure.threads;  /* the harness as it was measured */
+	if (bench_layout_build(c, &lo, so.threads, &l, err))
+		return -1;
+	rc = bench_selfcheck(&l, &r->codec, &so, sc, err);
+	bench_layout_free(&l);
+	if (!rc)
+		kernel_check(r, path, o->work_dir, &sc->kernel);
+	return rc;
 }

@@ -20,6 +20,8 @@
 #include "common/flashmap.h"
 #include "common/fs.h"
 
+struct ff_build_ops;
+
 /* What a probe saw at an offset. */
 struct ff_probe {
 	/* 0: not this format.  Otherwise how sure: FF_PROBE_MAGIC when only
@@ -105,6 +107,10 @@ struct ff_format {
 		      struct ff_unwrapped *out, struct ff_err *err);
 	/* The program that builds it, or NULL: for `flashfs formats`. */
 	const char *builder;
+	/* Optional: building an image from a tree/ source tree with the
+	 * generic option set (tree/build.h), for services that build any
+	 * format (the bench).  NULL: the format cannot be built that way. */
+	const struct ff_build_ops *build;
 	/* Optional: how the format's images go onto NAND when their pages
 	 * carry more than page data (YAFFS2's tags, written to the OOB).
 	 * With lay (the user's description), the map is built from it and

@@ -9,6 +9,7 @@
 
 #include "common/endian.h"
 #include "common/format.h"
+#include "erofs/build.h"
 #include "erofs/reader.h"
 
 static int csum_ok(struct ff_bsrc *src, uint64_t off, struct er_super *sb, char *why,
@@ -86,4 +87,6 @@ const struct ff_format ff_format_erofs = {
 	.probe_len = ER_SUPER_OFFSET + ER_SUPER_SIZE,
 	.probe = er_probe,
 	.open = ff_erofs_open_src,
+	.builder = "ffmkfs.erofs",
+	.build = &ff_erofs_build,
 };

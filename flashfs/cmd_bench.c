@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Copyright (C) 2026 The flashfs-tools authors */
-/* flashfs bench: measure codecs × block sizes on a corpus, model flash
- * reads, recommend, and report (table, CSV, JSON, plot).  This file is the
+/* flashfs bench: build real images of a corpus for every file system the
+ * registry can build (file system × block size × codec × layout variant),
+ * read them back, model flash reads, recommend, and report (table, CSV,
+ * JSON, plot).  It names no format: bench/ asks the registry.  This file is the
  * thin main: options, the run loop, printing and exit codes. */
 #include <errno.h>
 #include <getopt.h>
@@ -21,19 +23,29 @@
 #define MAX_CODECS 32
 #define MAX_BLOCK_SIZES 16
 #define MAX_FLASH 32
+#define MAX_FS 16
+#define MAX_FLAGS 24
 
 static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: flashfs bench [OPTIONS] SOURCE...\n"
-		"Measure SquashFS codecs and block sizes on SOURCE (directories, tar files or\n"
-		"SquashFS images) and recommend one for a flash read speed.\n\n"
+		"Build real images of SOURCE (directories, tarballs or images flashfs reads)\n"
+		"with every file system that can build (see flashfs formats), codec and\n"
+		"block or pcluster size, read them back (sequentially, in random 4 KiB reads\n"
+		"and with a stat walk) and recommend one for a flash read speed.\n\n"
+		"      --fs LIST          only these file systems (names from flashfs formats)\n"
+		"  -O KEY[=VALUE]         a format option, given to the file systems that take\n"
+		"                         it (repeatable; flashfs formats --json lists them);\n"
+		"                         the layout variants a format marks are tried with\n"
+		"                         and without anyway\n"
 		"  -c, --codec NAME[:k=v[:k=v]][@LABEL]  add a codec setting (repeatable);\n"
 		"                         default: gzip-6 gzip-9 gzip-10 gzip-12 (libdeflate)\n"
 		"                         gzip-zlib9 lzo1x_999 lzo1x_1 xz xz+bcj lz4 lz4hc\n"
 		"                         zstd-3 zstd-15 zstd-19\n"
 		"      --codecs LIST      comma-separated codec settings\n"
-		"  -b, --block-sizes LIST block sizes, 4K..1M (default 64K,128K,256K,1M)\n"
+		"  -b, --block-sizes LIST block (or pcluster) sizes, 4K..1M (default: each file\n"
+		"                         system's own list)\n"
 		"  -j, --jobs N           worker threads (default: online CPUs)\n"
 		"      --min-time SEC     minimum time per measurement (default 0.5)\n"
 		"      --repeats N        minimum decompression passes (default 3)\n"
@@ -47,20 +59,22 @@ static void usage(FILE *out)
 		"  -w, --weight W         weight of image size in the weighted goal, 0..1\n"
 		"                         (default 0.5; the rest is read time)\n"
 		"      --no-fragments, --always-fragments, --no-dedup, --no-sparse\n"
-		"                         split files as mkfs.squashfs with these options\n"
+		"                         the same as -O no-fragments ...\n"
 		"      --csv FILE         write CSV (- for stdout)\n"
-		"      --json FILE        write JSON, schema flashfs-bench/1 (-: stdout)\n"
+		"      --json FILE        write JSON, schema flashfs-bench/2 (-: stdout)\n"
 		"      --plot FILE        write a plot (.svg or .png) with gnuplot (.gp: the\n"
 		"                         gnuplot script)\n"
 		"      --wide             every table column (default: the terminal's width,\n"
 		"                         or 100 columns when not a terminal)\n"
 		"      --self-check       compare with a plain library loop in interleaved pairs\n"
 		"                         of passes: agree, inconclusive or DIFFERS by the 95%%\n"
-		"                         interval of the median speed ratio against +-10%%\n"
-		"      --e2e              build the recommended images with mkfs.squashfs and\n"
-		"                         time full-tree reads (flashfs mount; loop mount as root)\n"
+		"                         interval of the median speed ratio against +-10%%;\n"
+		"                         and loop-mount every image in the host kernel (root)\n"
+		"      --e2e              keep the recommended images and time full-tree reads\n"
+		"                         (flashfs mount; loop mount as root)\n"
 		"      --nandsim          also read them from a nandsim chip in a qemu guest\n"
-		"      --work-dir DIR     where --e2e/--nandsim keep images (default: a temp dir)\n"
+		"      --work-dir DIR     build the images here and keep them (default: a\n"
+		"                         temporary directory, removed)\n"
 		"      --no-progress, -q/--quiet, --color, --no-color\n\n"
 		"Flash presets:\n%s\n"
 		"Exit status: 0 ok, 1 some settings failed or the self-check said DIFFERS,\n"
@@ -71,7 +85,7 @@ static void usage(FILE *out)
 enum {
 	O_CODECS = 256, O_MIN_TIME, O_REPEATS, O_QUICK, O_CPU_SCALE, O_NO_FRAG, O_ALWAYS_FRAG,
 	O_NO_DEDUP, O_NO_SPARSE, O_CSV, O_JSON, O_PLOT, O_SELF_CHECK, O_E2E, O_NANDSIM,
-	O_WORK_DIR, O_NO_PROGRESS, O_COLOR, O_NO_COLOR, O_WIDE,
+	O_WORK_DIR, O_NO_PROGRESS, O_COLOR, O_NO_COLOR, O_WIDE, O_FS,
 };
 
 static const struct option long_opts[] = {
@@ -103,6 +117,7 @@ static const struct option long_opts[] = {
 	{ "color", no_argument, NULL, O_COLOR },
 	{ "no-color", no_argument, NULL, O_NO_COLOR },
 	{ "wide", no_argument, NULL, O_WIDE },
+	{ "fs", required_argument, NULL, O_FS },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -115,13 +130,18 @@ struct cfg {
 	struct bench_flash flash[MAX_FLASH];
 	size_t n_flash;
 	struct bench_flash target;
-	struct bench_layout_opts layout;
+	const char *fs[MAX_FS];
+	size_t n_fs;
+	char fs_buf[256];
+	const char *flags[MAX_FLAGS];
+	size_t n_flags;
 	struct bench_measure_opts measure;
 	double cpu_scale, weight;
 	const char *csv, *json, *plot, *work_dir;
 	int self_check, e2e, nandsim, quiet, progress, color, wide;
 	char note[160];		/* the default set's BCJ choice, for the report */
 	int quick;
+	char work[4096];        /* where the images are built */
 	unsigned slow_direct;   /* test hook, FLASHFS_BENCH_SLOW_DIRECT */
 };
 
@@ -240,6 +260,28 @@ static int parse_num_opt(struct cfg *c, int opt, const char *arg)
 	return 1;
 }
 
+static int add_flag(struct cfg *c, const char *kv)
+{
+	if (c->n_flags == MAX_FLAGS)
+		return bad("-O", kv, "too many format options");
+	c->flags[c->n_flags++] = kv;
+	return 0;
+}
+
+static int parse_fs(struct cfg *c, const char *list)
+{
+	char *save = NULL;
+
+	snprintf(c->fs_buf, sizeof(c->fs_buf), "%s", list);
+	c->n_fs = 0;
+	for (char *t = strtok_r(c->fs_buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
+		if (c->n_fs == MAX_FS)
+			return bad("--fs", list, "too many");
+		c->fs[c->n_fs++] = t;
+	}
+	return c->n_fs ? 0 : bad("--fs", list, "empty list");
+}
+
 static int parse_flag(struct cfg *c, int opt)
 {
 	switch (opt) {
@@ -250,10 +292,10 @@ static int parse_flag(struct cfg *c, int opt)
 		c->measure.min_time = 0.05;
 		c->measure.min_repeats = 2;
 		return 0;
-	case O_NO_FRAG: c->layout.no_fragments = 1; return 0;
-	case O_ALWAYS_FRAG: c->layout.always_fragments = 1; return 0;
-	case O_NO_DEDUP: c->layout.no_dedup = 1; return 0;
-	case O_NO_SPARSE: c->layout.no_sparse = 1; return 0;
+	case O_NO_FRAG: return add_flag(c, "no-fragments");
+	case O_ALWAYS_FRAG: return add_flag(c, "always-fragments");
+	case O_NO_DEDUP: return add_flag(c, "no-dedup");
+	case O_NO_SPARSE: return add_flag(c, "no-sparse");
 	case O_SELF_CHECK: c->self_check = 1; return 0;
 	case O_E2E: c->e2e = 1; return 0;
 	case O_NANDSIM: c->nandsim = c->e2e = 1; return 0;
@@ -304,6 +346,8 @@ static int parse_one(struct cfg *c, int opt, const char *arg)
 	case O_JSON: c->json = arg; return 0;
 	case O_PLOT: c->plot = arg; return 0;
 	case O_WORK_DIR: c->work_dir = arg; return 0;
+	case O_FS: return parse_fs(c, arg);
+	case 'O': return add_flag(c, arg);
 	}
 	return -1;
 }
@@ -315,20 +359,16 @@ static int parse_args(struct cfg *c, int argc, char **argv)
 
 	defaults(c);
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "c:b:j:f:t:w:qh", long_opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "c:b:j:f:t:w:qhO:", long_opts, NULL)) != -1) {
 		if (opt == 'h')
 			return -2;
 		if (opt == '?' || parse_one(c, opt, optarg))
 			return -1;
 	}
-	if (!c->n_bs && parse_block_sizes(c, "64K,128K,256K,1M"))
-		return -1;
 	if (!c->n_flash && parse_flash(c, "--flash-speed", "0.5,2,8,16,32,spi-nor,slc-nand,emmc", 0))
 		return -1;
 	if (!c->target.mbps && parse_flash(c, "--target-flash", "slc-nand", 1))
 		return -1;
-	if (c->layout.no_fragments && c->layout.always_fragments)
-		return bad("--always-fragments", "", "conflicts with --no-fragments");
 	if (test_hook(c))
 		return -1;
 
@@ -405,12 +445,40 @@ static void on_progress(void *ctx, uint64_t bytes, uint64_t total)
 	ff_progress_add(ctx, bytes, 1);
 }
 
+static int make_work_dir(const struct cfg *c, char *buf, size_t cap)
+{
+	if (c->work_dir) {
+		snprintf(buf, cap, "%s", c->work_dir);
+		if (mkdir(buf, 0755) && errno != EEXIST)
+			return bad("--work-dir", buf, strerror(errno));
+		return 0;
+	}
+	snprintf(buf, cap, "%s/flashfs-bench.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	return mkdtemp(buf) ? 0 : bad("work directory", buf, strerror(errno));
+}
+
+/* SOURCE_DATE_EPOCH: the images' time, as the builders take it. */
+static int64_t image_time(void)
+{
+	const char *v = getenv("SOURCE_DATE_EPOCH");
+	char *end;
+	long long t;
+
+	if (!v || !*v)
+		return -1;
+	errno = 0;
+	t = strtoll(v, &end, 10);
+	return errno || *end || t < 0 ? -1 : (int64_t)t;
+}
+
 static int measure_all(const struct cfg *c, const struct bench_corpus *corpus,
-		       struct bench_run *run)
+		       const char *work, struct bench_run *run)
 {
 	struct bench_run_opts o = {
 		.codecs = c->codecs, .n_codecs = c->n_codecs, .block_sizes = c->block_sizes,
-		.n_block_sizes = c->n_bs, .layout = c->layout, .measure = c->measure,
+		.n_block_sizes = c->n_bs, .measure = c->measure,
+		.fs = c->fs, .n_fs = c->n_fs, .flags = c->flags, .n_flags = c->n_flags,
+		.time = image_time(), .work_dir = work, .keep_images = c->work_dir || c->e2e,
 		.warn = on_warn, .self_check = c->self_check,
 		/* a tenth of --min-time per side and round: the 15 pairs of
 		 * both phases take about six times --min-time, more for a codec
@@ -422,8 +490,9 @@ static int measure_all(const struct cfg *c, const struct bench_corpus *corpus,
 	int rc;
 
 	if (p && c->progress) {
-		ff_progress_set_total(p, corpus->unique_bytes * c->n_codecs * c->n_bs,
-				      c->n_codecs * c->n_bs);
+		size_t n = bench_run_count(corpus, &o);
+
+		ff_progress_set_total(p, corpus->unique_bytes * n, n);
 		o.progress = on_progress;
 		o.ctx = p;
 	}
@@ -531,6 +600,22 @@ static int self_check_report(const struct bench_report *r)
 		bad |= r->sc[i].comp.verdict == BENCH_DIFFERS ||
 		       r->sc[i].decomp.verdict == BENCH_DIFFERS;
 	}
+	printf("\nKernel mounts: each image loop-mounted read-only in the host kernel and read\n"
+	       "cold, against flashfs' own sequential pass (file bytes must agree).\n");
+	for (size_t i = 0; i < r->n; i++) {
+		const struct bench_kernel_check *k = &r->sc[i].kernel;
+		const struct bench_result *x = &r->res[i];
+
+		if (k->ran)
+			printf("  %-16s %5uK: kernel %llu bytes in %.3f s, ours %.3f s: %s%s%s\n",
+			       x->codec.label, x->block_size >> 10, (unsigned long long)k->bytes,
+			       k->kernel_s, k->ours_s, k->same ? "same bytes" : "DIFFERS",
+			       k->note[0] ? "; " : "", k->note);
+		else
+			printf("  %-16s %5uK: not run (%s)\n", x->codec.label, x->block_size >> 10,
+			       k->note);
+		bad |= k->ran && !k->same;
+	}
 	return bad;
 }
 
@@ -552,17 +637,6 @@ static int outputs(const struct cfg *c, const struct bench_report *r)
 	return rc;
 }
 
-static int make_work_dir(const struct cfg *c, char *buf, size_t cap)
-{
-	if (c->work_dir) {
-		snprintf(buf, cap, "%s", c->work_dir);
-		if (mkdir(buf, 0755) && errno != EEXIST)
-			return bad("--work-dir", buf, strerror(errno));
-		return 0;
-	}
-	snprintf(buf, cap, "%s/flashfs-bench.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	return mkdtemp(buf) ? 0 : bad("work directory", buf, strerror(errno));
-}
 
 static void bin_dir(char *buf, size_t cap)
 {
@@ -607,15 +681,14 @@ static int earlier_goal(const struct bench_analysis *an, int g)
 static int end_to_end(const struct cfg *c, struct bench_report *r, char **src, int n_src,
 		      struct bench_e2e *e2e, struct bench_nandsim *ns)
 {
-	char work[4096], bin[4096], top[4200];
+	const char *work = c->work;
+	char bin[4096], top[4200];
 	struct bench_e2e_opts eo = { .bin_dir = bin, .sources = (const char *const *)src,
 				     .n_sources = (size_t)n_src, .work_dir = work,
 				     .threads = c->measure.threads };
 	struct bench_nandsim_opts no = { .bin_dir = bin, .work_dir = work, .image_dir = work };
 	int rc = 0;
 
-	if (make_work_dir(c, work, sizeof(work)))
-		return -1;
 	bin_dir(bin, sizeof(bin));
 	no.top = find_top(bin, top, sizeof(top));
 	for (int g = 0; g < BENCH_NGOALS; g++) {
@@ -656,10 +729,9 @@ static void e2e_report(const struct bench_report *r)
 
 		if (!e->valid)
 			continue;
-		printf("  %-9s %-12s %4uK: mkfs.squashfs %.2f s, image %llu B (predicted %llu, "
-		       "%+lld B)", bench_goal_name(g), x->codec.label, x->block_size >> 10, e->mkfs_s,
-		       (unsigned long long)e->image_size, (unsigned long long)x->image_size,
-		       (long long)x->image_size - (long long)e->image_size);
+		printf("  %-9s %-22s %4uK: built in %.2f s, image %llu B", bench_goal_name(g),
+		       x->codec.label, x->block_size >> 10, e->mkfs_s,
+		       (unsigned long long)e->image_size);
 		if (e->fuse_read_s >= 0)
 			printf(", FUSE read %.3f s", e->fuse_read_s);
 		if (e->kernel_read_s >= 0)
@@ -721,7 +793,7 @@ static int cmd_bench(int argc, char **argv)
 		return 2;
 	}
 	if (!load_corpus(&corpus, argv + first, argc - first) && default_codecs(c, corpus) &&
-	    !measure_all(c, corpus, &run)) {
+	    !make_work_dir(c, c->work, sizeof(c->work)) && !measure_all(c, corpus, c->work, &run)) {
 		an.cpu_scale = c->cpu_scale;
 		an.target_mbps = c->target.mbps;
 		an.weight = c->weight;
@@ -731,6 +803,8 @@ static int cmd_bench(int argc, char **argv)
 			rc = bench_finish(c, corpus, argv + first, argc - first, &run, &an);
 		}
 	}
+	if (c->work[0] && !c->work_dir && !c->e2e)
+		rmdir(c->work);   /* its images were deleted once measured */
 	bench_analysis_free(&an);
 	bench_run_free(&run);
 	bench_corpus_free(corpus);

@@ -8,6 +8,7 @@
 #include "common/json.h"
 #include "flashfs/commands.h"
 #include "image/registry.h"
+#include "tree/build.h"
 
 static const char *role_name(enum ff_format_role r)
 {
@@ -16,16 +17,43 @@ static const char *role_name(enum ff_format_role r)
 
 static void text(void)
 {
-	printf("%-12s %-28s %-12s %-6s %-5s %-5s %s\n", "NAME", "FORMAT", "ROLE", "DETECT",
-	       "READ", "MOUNT", "BUILD");
+	printf("%-12s %-28s %-12s %-6s %-5s %-5s %-14s %s\n", "NAME", "FORMAT", "ROLE", "DETECT",
+	       "READ", "MOUNT", "BUILDER", "BUILD HOOK");
 	for (size_t i = 0; i < ff_format_count(); i++) {
 		const struct ff_format *f = ff_format_at(i);
 		unsigned can = ff_format_abilities(f);
 
-		printf("%-12s %-28s %-12s %-6s %-5s %-5s %s\n", f->name, f->title, role_name(f->role),
-		       "yes", can & FF_CAN_READ ? "yes" : "no", can & FF_CAN_MOUNT ? "yes" : "no",
-		       f->builder ? f->builder : "no");
+		printf("%-12s %-28s %-12s %-6s %-5s %-5s %-14s %s\n", f->name, f->title,
+		       role_name(f->role), "yes", can & FF_CAN_READ ? "yes" : "no",
+		       can & FF_CAN_MOUNT ? "yes" : "no", f->builder ? f->builder : "no",
+		       f->build ? "yes" : "no");
 	}
+}
+
+/* What the build hook takes: a service (the bench) builds with it. */
+static void build_json(struct ff_json *j, const struct ff_build_ops *b)
+{
+	ff_json_key(j, "build_options");
+	ff_json_begin_object(j);
+	ff_json_kv_str(j, "block_name", b->block_name);
+	ff_json_kv_uint(j, "block_min", b->block_min);
+	ff_json_kv_uint(j, "block_max", b->block_max);
+	ff_json_key(j, "codecs");
+	ff_json_begin_array(j);
+	for (const char *const *c = b->codecs; c && *c; c++)
+		ff_json_str(j, *c);
+	ff_json_end_array(j);
+	ff_json_key(j, "flags");
+	ff_json_begin_array(j);
+	for (const struct ff_build_flag *f = b->flags; f && f->name; f++) {
+		ff_json_begin_object(j);
+		ff_json_kv_str(j, "name", f->name);
+		ff_json_kv_str(j, "help", f->help);
+		ff_json_kv_bool(j, "variant", f->variant);
+		ff_json_end_object(j);
+	}
+	ff_json_end_array(j);
+	ff_json_end_object(j);
 }
 
 static void json(void)
@@ -51,6 +79,9 @@ static void json(void)
 			ff_json_kv_str(&j, "builder", f->builder);
 		else
 			ff_json_key(&j, "builder"), ff_json_null(&j);
+		ff_json_kv_bool(&j, "build", f->build != NULL);
+		if (f->build)
+			build_json(&j, f->build);
 		ff_json_end_object(&j);
 	}
 	ff_json_end_array(&j);

@@ -7,6 +7,7 @@
 #include "common/format.h"
 #include "compress/compress.h"
 #include "squashfs/format.h"
+#include "squashfs/build.h"
 #include "squashfs/reader.h"
 
 static void describe(const struct sqfs_super *sb, struct ff_probe *res)
@@ -58,4 +59,5 @@ const struct ff_format ff_format_squashfs = {
 	.probe = sqfs_probe,
 	.open = ff_squashfs_open_src,
 	.builder = "mkfs.squashfs",
+	.build = &ff_squashfs_build,
 };

@@ -19,7 +19,8 @@ with open(os.path.join(sys.argv[1], 'bin', 'blob'), 'wb') as f:
     f.write(bytes(rnd.getrandbits(8) for _ in range(150000)))
 PY
 
-run() { flashfs bench --no-color --min-time 0.01 --repeats 2 "$@"; }
+# one file system: these are the outputs' tests (bench_fs.t runs them all)
+run() { flashfs bench --fs squashfs --no-color --min-time 0.01 --repeats 2 "$@"; }
 
 run -c gzip -c lz4 -c zstd:level=3 -b 64K,128K --json "$T/r.json" --csv "$T/r.csv" \
 	--plot "$T/r.svg" "$T/src" > "$T/table.txt" 2> "$T/err.txt"
@@ -54,7 +55,7 @@ ok "table explains the fastest read" grep -q "reads fastest" "$T/table.txt"
 ok "lz4 is larger than gzip here (sanity of sizes)" python3 -c '
 import json, sys
 r = {(x["label"], x["block_size"]): x["image_size"] for x in json.load(open(sys.argv[1]))["results"]}
-sys.exit(not r[("lz4", 131072)] > r[("gzip", 131072)])' "$T/r.json"
+sys.exit(not r[("squashfs/lz4", 131072)] > r[("squashfs/gzip", 131072)])' "$T/r.json"
 ok "no progress line when stderr is not a terminal" test ! -s "$T/err.txt"
 
 if command -v gnuplot > /dev/null; then
@@ -74,12 +75,13 @@ run -q -c gzip:level=1 -c gzip:level=9 -c zstd:level=3 -c zstd:level=15 -c lz4 -
 	--target-flash slc-nand --plot "$T/p.gp" "$T/src" > /dev/null 2>&1
 ok "--plot FILE.gp writes the gnuplot script" grep -q "set multiplot" "$T/p.gp"
 colour() { grep -o "title \"$1\"" "$T/p.gp" > /dev/null && grep -m1 -o "lc rgb \"#[0-9a-f]*\" pt [0-9]* title \"$1\"" "$T/p.gp"; }
-g1=$(colour gzip-1); g9=$(colour gzip-9); z3=$(colour zstd-3); z15=$(colour zstd-15)
+g1=$(colour squashfs/gzip-1); g9=$(colour squashfs/gzip-9); z3=$(colour squashfs/zstd-3)
+z15=$(colour squashfs/zstd-15)
 ok "one colour per codec family (gzip-1, gzip-9)" test "${g1%% pt*}" = "${g9%% pt*}" -a -n "$g1"
 ok "one colour per codec family (zstd-3, zstd-15)" test "${z3%% pt*}" = "${z15%% pt*}" -a -n "$z3"
 ok "gzip-9 and zstd-15 differ in colour" test "${g9%% pt*}" != "${z15%% pt*}"
 ok "one marker per level within a family" test "${g1#* pt }" != "${g9#* pt }"
-ok "settings are labelled on the plot" grep -q '"zstd-15 128K"' "$T/p.gp"
+ok "settings are labelled on the plot, with the file system" grep -q '"squashfs/zstd-15 128K"' "$T/p.gp"
 ok "the S, F and W picks are marked" sh -c "grep -q 'set label 10 \"S\"' '$T/p.gp' && grep -q 'set label 11 \"F\"' '$T/p.gp' && grep -q 'set label 12 \"W\"' '$T/p.gp'"
 ok "the target flash bandwidth is marked" grep -q 'label 1 "target 25 MB/s"' "$T/p.gp"
 run -c gzip -c lz4 -b 64K,128K "$T/src" > "$T/narrow.txt" 2> /dev/null
@@ -108,7 +110,7 @@ boxes = []
 for m in re.finditer(r'<g transform="translate\(([\d.]+),([\d.]+)\)"[^>]*font-size="([\d.]+)"'
                      r'[^>]*text-anchor="start">\s*<text>([^<]*)</text>', svg):
     x, y, fs, t = float(m.group(1)), float(m.group(2)), float(m.group(3)), m.group(4).strip()
-    if re.match(r'^(gzip|lz4|zstd)', t):
+    if re.match(r'^squashfs/(gzip|lz4|zstd)', t):
         boxes.append((x, y - fs, x + 0.55 * fs * len(t), y + 0.2 * fs, t))
 bad = [(a[4], b[4]) for i, a in enumerate(boxes) for b in boxes[i + 1:]
        if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]]
@@ -117,7 +119,7 @@ sys.exit(1 if bad or len(boxes) != 14 else 0)
 PY
 fi
 ok "the target bandwidth's column is in the default (narrow) table" \
-	sh -c "sed -n '/^    codec/{n;p;q}' '$T/narrow.txt' | grep -q '@25MB/s'"
+	sh -c "sed -n '/^    fs.codec/{n;p;q}' '$T/narrow.txt' | grep -q '@25MB/s'"
 mkdir -p "$T/nognuplot" "$T/badgnuplot"
 for t in flashfs; do ln -sf "$(command -v $t)" "$T/nognuplot/$t"; done
 env PATH="$T/nognuplot" flashfs bench -q -c lz4 -b 128K --plot "$T/n.svg" "$T/src" 2>"$T/nognuplot.err"
@@ -149,17 +151,18 @@ elf "$T/arm/bin/prog" 40 1
 elf "$T/arm/bin/prog2" 40 1
 elf "$T/arm/bin/x86tool" 62 1
 elf "$T/a64/bin/prog" 183 1
-flashfs bench --no-color --min-time 0 --repeats 1 -b 64K "$T/arm" > "$T/arm.txt" 2>/dev/null
+flashfs bench --fs squashfs --no-color --min-time 0 --repeats 1 -b 64K "$T/arm" > "$T/arm.txt" 2>/dev/null
 ok "an ARM corpus on this host: xz+bcj uses the arm filter" \
 	grep -q "Codecs: xz+bcj uses the arm filter: the corpus' ELF files are arm" "$T/arm.txt"
-ok "... and xz+bcj is measured" grep -q "xz+bcj" <(sed -n '/^    codec/,$p' "$T/arm.txt")
-flashfs bench --no-color --min-time 0 --repeats 1 -b 64K "$T/a64" > "$T/a64.txt" 2>/dev/null
+ok "... and xz+bcj is measured" grep -q "xz+bcj" <(sed -n '/^    fs.codec/,$p' "$T/arm.txt")
+flashfs bench --fs squashfs --no-color --min-time 0 --repeats 1 -b 64K "$T/a64" > "$T/a64.txt" 2>/dev/null
 ok "an aarch64 corpus: the report says no filter exists" \
 	grep -q "aarch64: SquashFS's xz (and the Linux kernel's decoder) has no BCJ filter" "$T/a64.txt"
-ok "... and xz+bcj is not measured" bash -c "! sed -n '/^    codec/,\$p' '$T/a64.txt' | grep -q 'xz+bcj'"
+ok "... and xz+bcj is not measured" bash -c "! sed -n '/^    fs.codec/,\$p' '$T/a64.txt' | grep -q 'xz+bcj'"
 flashfs bench --quick --no-color "$T/arm" > "$T/quick.txt" 2>/dev/null
-is "$(sed -n '/^    codec/,/^$/p' "$T/quick.txt" | sed -n '3,$p' | grep ' 128 ' | cut -c5-16 | tr -d ' ' | sort | tr '\n' ' ')" \
-	"gzip-9 lz4 lz4hc lzo1x_999 xz+bcj zstd-15 zstd-3 " "--quick: one usual setting per family, xz with the corpus' filter"
+is "$(sed -n '/^    fs.codec/,/^$/p' "$T/quick.txt" | sed -n '3,$p' | grep ' 128 ' | cut -c5-22 | tr -d ' ' | sort | tr '\n' ' ')" \
+	"erofs/gzip-9 erofs/lz4 erofs/lz4hc erofs/zstd-3 squashfs/gzip-9 squashfs/lz4 squashfs/lz4hc squashfs/xz+bcj squashfs/zstd-3 " \
+	"--quick: one usual setting per family and file system, xz with the corpus' filter (EROFS stores no BCJ filter)"
 # the plot answers the question first: read time at the target relative
 # to the best, per setting, the size beside it
 ok "the first panel: read time at the target / the best's" \
@@ -172,7 +175,7 @@ ok "no partial plot left behind" test ! -e "$T/r.gif"
 run -q --self-check -c lz4 -c gzip -b 128K "$T/src" > "$T/self.txt" 2>&1
 ok "self-check prints harness and direct figures" grep -q "direct" "$T/self.txt"
 ok "self-check has a line per codec and phase" \
-	test "$(grep -cE '^  (lz4|gzip) +128K (comp|decomp) .* (agree|inconclusive|DIFFERS)$' "$T/self.txt")" -eq 4
+	test "$(grep -cE '^  squashfs/(lz4|gzip) +128K (comp|decomp) .* (agree|inconclusive|DIFFERS)$' "$T/self.txt")" -eq 4
 ok "self-check shows the ratio's interval and the pairs" grep -qE ' [0-9.]+\.\.[0-9.]+ +15x[0-9]+ ' "$T/self.txt"
 
 # sizes are a property of the data, not of the thread count
@@ -195,7 +198,7 @@ mkfifo "$T/fifo"
 run -q -c lz4 -b 128K --json "$T/fifo" "$T/src"
 wait
 ok "a FIFO given as --json stays a FIFO" test -p "$T/fifo"
-ok "the JSON went through the FIFO" grep -q flashfs-bench/1 "$T/fifo.out"
+ok "the JSON went through the FIFO" grep -q flashfs-bench/2 "$T/fifo.out"
 
 fails "unknown codec refused" run -q -c nosuch "$T/src"
 fails "bad block size refused" run -q -b 3K "$T/src"

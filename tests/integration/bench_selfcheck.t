@@ -39,7 +39,7 @@ said() { awk -v w="$2" '($3 == "comp" || $3 == "decomp") && $NF == w' "$1" | wc 
 # Only a gap beyond 1.5x either way is called a difference; this corpus
 # (the demo's, where it was seen) must never be.
 "$FF_TOP/bench/rootfs/make-embedded-rootfs.sh" "$T/e" > /dev/null || skip_all "embedded rootfs did not build"
-flashfs bench --quick --self-check -q -c zstd:level=19 "$T/e/root" \
+flashfs bench --fs squashfs --quick --self-check -q -c zstd:level=19 "$T/e/root" \
 	> "$T/quiet.txt" 2> "$T/quiet.err"
 rc=$?
 sed 's/^/# /' "$T/quiet.txt" "$T/quiet.err"
@@ -61,7 +61,7 @@ for i in 1 2; do
 done
 
 
-flashfs bench --self-check -q --min-time 0.05 -c lz4 -c gzip:level=6 -b 128K \
+flashfs bench --fs squashfs --self-check -q --min-time 0.05 -c lz4 -c gzip:level=6 -b 128K \
 	--json "$T/busy.json" "$T/src" > "$T/busy.txt" 2> "$T/busy.err"
 rc=$?
 stop_hogs
@@ -89,7 +89,7 @@ print(sorted(out, key=str))' "$T/busy.json")" "[(15, True, True, True), 1.5]" \
 
 # The hook slows the plain loop threefold: the check must see it, even
 # where the machine alone puts the pair 0.7x apart.
-FLASHFS_BENCH_SLOW_DIRECT=3 flashfs bench --self-check -q --min-time 0.05 -c lz4 -c gzip:level=6 \
+FLASHFS_BENCH_SLOW_DIRECT=3 flashfs bench --fs squashfs --self-check -q --min-time 0.05 -c lz4 -c gzip:level=6 \
 	-b 128K --json "$T/slow.json" "$T/src" > "$T/slow.txt" 2> "$T/slow.err"
 rc=$?
 sed 's/^/# /' "$T/slow.txt"

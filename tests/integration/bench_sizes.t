@@ -70,7 +70,7 @@ sb_used() { python3 -c 'import struct,sys; f=open(sys.argv[1],"rb"); f.seek(40);
 check() {
 	local codec=$1 bs=$2 flags=${3:-} want got
 	shift 2
-	if ! flashfs bench -q -j2 --min-time 0 --repeats 1 -c "$codec" -b "$bs" $flags \
+	if ! flashfs bench --fs squashfs -q -j2 --min-time 0 --repeats 1 -c "$codec" -b "$bs" $flags \
 		--json "$T/r.json" "$T/src" > "$T/bench.out" 2>&1; then
 		ok "bench $codec $bs $flags" sh -c "cat '$T/bench.out'; false"
 		return
@@ -99,7 +99,7 @@ check lz4 32K --no-dedup
 if command -v mksquashfs > /dev/null; then
 	mksquashfs "$T/src" "$T/m.img" -comp gzip -b 131072 -noappend -no-progress -quiet \
 		-no-xattrs > /dev/null 2>&1
-	flashfs bench -q --min-time 0 --repeats 1 -c gzip:zlib -b 128K --json "$T/r.json" "$T/src"
+	flashfs bench --fs squashfs -q --min-time 0 --repeats 1 -c gzip:zlib -b 128K --json "$T/r.json" "$T/src"
 	want=$(stat -c %s "$T/m.img")
 	got=$(json_size "$T/r.json")
 	echo "# gzip 128K: mksquashfs $want, harness $got"
@@ -111,7 +111,7 @@ fi
 
 # an existing image as the corpus gives the same prediction as its tree
 if mkfs.squashfs -q -c gzip -b 128K "$T/src" "$T/g.img" > /dev/null 2>&1 &&
-	flashfs bench -q --min-time 0 --repeats 1 -c gzip -b 128K --json "$T/i.json" "$T/g.img" \
+	flashfs bench --fs squashfs -q --min-time 0 --repeats 1 -c gzip -b 128K --json "$T/i.json" "$T/g.img" \
 		> "$T/img.out" 2>&1; then
 	got=$(json_size "$T/i.json")
 	want=$(stat -c %s "$T/g.img")

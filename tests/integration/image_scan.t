@@ -48,7 +48,10 @@ flashfs formats --json > formats.json
 ok "formats --json: valid against formats.schema.json" \
 	python3 "$FF_TOP/tests/tools/json_validate.py" "$FF_TOP/docs/schemas/formats.schema.json" formats.json
 ok "formats: the registry lists SquashFS as read and built" \
-	bash -c "flashfs formats | grep -q '^squashfs .* yes .* yes .* mkfs.squashfs\$'"
+	bash -c "flashfs formats | grep -q '^squashfs .* yes .* yes .* mkfs.squashfs  *yes\$'"
+ok "formats: EROFS has a build hook, with the -E words it takes" \
+	python3 -c "import json,sys; f={x['name']: x for x in json.load(open('formats.json'))['formats'] if x['build']}; \
+sys.exit(not ('erofs' in f and 'noinline_data' in [g['name'] for g in f['erofs']['build_options']['flags']]))"
 ok "scan --json: the SquashFS size is bytes_used" python3 -c "
 import json, sys; d = json.load(open('scan.json'))
 sys.exit(d['images'][0]['size'] != $(unsquashfs -s a.sqfs | awk '/^Filesystem size/ {print $3}'))"

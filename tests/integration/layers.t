@@ -49,8 +49,8 @@ fails "a main including what its link list lacks fails" \
 	run_small "$small_uses" "mkfs.squashfs:mkfs/mkfs_squashfs_main.c:common"
 
 # Formats named above image/: a copy with the registry (whose formats that
-# are folders are the names to look for), diff/ (which must name none) and
-# bench/ (exempt, SquashFS-only for now); one violation at a time.
+# are folders are the names to look for), diff/ and bench/ (which must name
+# none: the bench asks the registry); one violation at a time.
 fcopy() {
 	rm -rf "$T/f" && mkdir -p "$T/f/image" "$T/f/squashfs" "$T/f/yaffs2" "$T/f/bench" &&
 		cp -r common diff "$T/f/" && cp image/registry.c image/registry.h "$T/f/image/"
@@ -78,5 +78,12 @@ echo 'static const char help[] = "SquashFS and YAFFS2 images, or a UBI volume";'
 echo '/* "squashfs" in a comment */' >> "$T/f/diff/diff.c"
 ok "titles in prose and names in comments pass" run_f
 echo 'static const char *const sqfs = "squashfs";' > "$T/f/bench/bench.c"
-ok "bench/ is exempt (SquashFS-only for now)" run_f
+fails "bench/ is not exempt: a format's name there fails too" run_f
+is "$(run_f 2>&1 | grep -c "bench/bench.c:[0-9]*: names the format 'squashfs'")" 1 \
+	"... named as such"
+fcopy
+echo '#include "squashfs/writer.h"' > "$T/f/bench/run.c"
+fails "an include of a format's folder in bench/ fails" run_f
+ok "the real tree: no file in bench/ or flashfs/cmd_bench.c names a format" \
+	sh -c "! grep -n 'EXEMPT = {[^}]' '$FF_TOP/scripts/check-layers'"
 done_testing

@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Copyright (C) 2026 The flashfs-tools authors */
-/* The bench's SquashFS block layout, taken from the writer's dry run: full
- * blocks, short tail blocks, fragment packing, duplicates and sparse
- * blocks, as mkfs.squashfs cuts a tree, and the dry run's image size equal
- * to the real image's (bench_sizes.t checks the same through flashfs
- * bench against mkfs.squashfs on every codec). */
+/* The blocks the bench's codec harness times (layout.c): full blocks,
+ * short tail blocks, fragment packing, duplicates and sparse blocks, cut
+ * as a block-based file system cuts a tree (image sizes come from real
+ * images: bench_sizes.t and bench_fs.t). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
