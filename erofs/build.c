@@ -24,26 +24,39 @@ static void set_compact(struct ff_erofs_write_opts *w) { w->inode_form = FF_EROF
 static void set_extended(struct ff_erofs_write_opts *w) { w->inode_form = FF_EROFS_INODE_EXTENDED; }
 static void set_noinline(struct ff_erofs_write_opts *w) { w->no_inline = 1; }
 static void set_legacy(struct ff_erofs_write_opts *w) { w->full_indexes = 1; }
+static void set_ztailpacking(struct ff_erofs_write_opts *w) { w->ztailpacking = 1; }
 
 /* -E's words, each with what it sets in er_set (same order).  A new -E
- * word of the writer is one line in each: the bench asks for the list,
- * and tries a flag marked variant (a layout choice trading size against
- * read cost: ztailpacking, fragments) with and without it. */
+ * word of the writer is one line in each: ffmkfs.erofs parses -E through
+ * ff_erofs_extended_word, the bench asks for the list, and tries a flag
+ * marked variant (a layout choice trading size against read cost:
+ * ztailpacking, fragments) with and without it. */
 static const struct ff_build_flag er_flags[] = {
 	{ "force-inode-compact", "compact inodes only (-E force-inode-compact)", 0 },
 	{ "force-inode-extended", "extended inodes only (-E force-inode-extended)", 0 },
 	{ "noinline_data", "file tails in blocks of their own (-E noinline_data)", 0 },
 	{ "legacy-compress", "full compression indexes (-E legacy-compress)", 0 },
+	{ "ztailpacking", "a compressed file's tail inline after its inode (-E ztailpacking)", 1 },
 	{ NULL, NULL, 0 },
 };
 
 static void (*const er_set[])(struct ff_erofs_write_opts *w) = {
-	set_compact, set_extended, set_noinline, set_legacy,
+	set_compact, set_extended, set_noinline, set_legacy, set_ztailpacking,
 };
 
 #define N_EXTS (sizeof(er_set) / sizeof(er_set[0]))
 _Static_assert(N_EXTS + 1 == sizeof(er_flags) / sizeof(er_flags[0]),
 	       "one setter per -E word");
+
+int ff_erofs_extended_word(struct ff_erofs_write_opts *w, const char *word)
+{
+	for (size_t i = 0; i < N_EXTS; i++)
+		if (!strcmp(word, er_flags[i].name)) {
+			er_set[i](w);
+			return 0;
+		}
+	return -1;
+}
 
 /* compress/'s name and options -> the writer's codec and level; ENOTSUP
  * for what EROFS cannot store (a bench skips those quietly). */

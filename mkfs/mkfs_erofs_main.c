@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "common/error.h"
+#include "erofs/build.h"
 #include "erofs/writer.h"
 #include "mkfs/mkfs_run.h"
 #include "mkfs/source_args.h"
@@ -134,21 +135,10 @@ static int parse_extended(struct args *a, const char *v, struct ff_err *err)
 	if (strlen(v) >= sizeof(buf))
 		return ff_err_set(err, EINVAL, "-E: too long");
 	strcpy(buf, v);
-	for (char *o = strtok_r(buf, ",", &save); o; o = strtok_r(NULL, ",", &save)) {
-		if (!strcmp(o, "force-inode-compact"))
-			a->wo.inode_form = FF_EROFS_INODE_COMPACT;
-		else if (!strcmp(o, "force-inode-extended"))
-			a->wo.inode_form = FF_EROFS_INODE_EXTENDED;
-		else if (!strcmp(o, "noinline_data"))
-			a->wo.no_inline = 1;
-		else if (!strcmp(o, "legacy-compress"))
-			a->wo.full_indexes = 1;
-		else if (!strcmp(o, "ztailpacking"))
-			a->wo.ztailpacking = 1;
-		else
+	for (char *o = strtok_r(buf, ",", &save); o; o = strtok_r(NULL, ",", &save))
+		if (ff_erofs_extended_word(&a->wo, o) < 0)
 			return ff_err_set(err, EINVAL, "-E %s: unknown or unsupported extended "
 					  "option", o);
-	}
 	return 0;
 }
 
