@@ -317,6 +317,7 @@ struct bench_run_opts {
 	/* -O: "key[=value]" flags, each given to the formats that take it */
 	const char *const *flags;
 	size_t n_flags;
+	int no_variants;                   /* only each format's plain layout (--quick) */
 	int64_t time;                      /* the images' time (< 0: now) */
 	const char *work_dir;              /* where images are built */
 	int keep_images;                   /* else deleted once measured */

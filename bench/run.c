@@ -64,7 +64,7 @@ static void make_plan(const struct bench_run_opts *o, const struct ff_format *f,
 
 		for (size_t i = 0; i < p->n_base; i++)
 			given |= ff_build_flag_find(f->build, p->base[i]) == fl;
-		if (fl->variant && !given && p->n_var < MAX_FLAGS)
+		if (fl->variant && !given && !o->no_variants && p->n_var < MAX_FLAGS)
 			p->var[p->n_var++] = fl->name;
 	}
 }

@@ -50,7 +50,8 @@ static void usage(FILE *out)
 		"      --min-time SEC     minimum time per measurement (default 0.5)\n"
 		"      --repeats N        minimum decompression passes (default 3)\n"
 		"      --quick            128K blocks, 0.05 s, 2 passes, one usual setting per\n"
-		"                         codec family (without -c): a run of seconds\n"
+		"                         codec family (without -c), each format's plain layout\n"
+		"                         (no variants): a run of seconds\n"
 		"  -f, --flash-speed LIST flash read bandwidths and presets\n"
 		"                         (default 0.5,2,8,16,32,spi-nor,slc-nand,emmc)\n"
 		"  -t, --target-flash S   the B of \"fastest boot read\" (default slc-nand)\n"
@@ -478,6 +479,7 @@ static int measure_all(const struct cfg *c, const struct bench_corpus *corpus,
 		.codecs = c->codecs, .n_codecs = c->n_codecs, .block_sizes = c->block_sizes,
 		.n_block_sizes = c->n_bs, .measure = c->measure,
 		.fs = c->fs, .n_fs = c->n_fs, .flags = c->flags, .n_flags = c->n_flags,
+		.no_variants = c->quick,
 		.time = image_time(), .work_dir = work, .keep_images = c->work_dir || c->e2e,
 		.warn = on_warn, .self_check = c->self_check,
 		/* a tenth of --min-time per side and round: the 15 pairs of
