@@ -13,53 +13,21 @@
 # ours smaller / faster / leaner).  Ours and 1.9.3 run with --workers=2,
 # 1.5 has one thread.  Not a test: the machine may be shared.
 set -u
-bin=${FF_BIN:-build/bin}
-top=${FF_TOP:-.}
-runs=${BENCH_RUNS:-3}
+. "$(dirname "$0")/lib.sh"
 command -v mkfs.erofs > /dev/null || { echo "bench-erofs: mkfs.erofs not installed" >&2; exit 2; }
-work=$(mktemp -d "${TMPDIR:-/tmp}/bench-erofs.XXXXXX")
-trap 'rm -rf "$work"' EXIT
 new=
 for d in "${ANCHORS:-}" /tmp/erofs-anchors/bin; do
 	[ -n "$d" ] && [ -x "$d/mkfs.erofs-1.9.3" ] && { new=$d/mkfs.erofs-1.9.3; break; }
 done
 
 gen=$work/gen
-mkdir -p "$gen"
-python3 - "$gen" "${BENCH_MB:-40}" << 'PY'
-import os, random, sys
-r = random.Random(1)
-root, total, i = sys.argv[1], 0, 0
-words = [bytes(r.choice(b"abcdefghijklmnop ") for _ in range(r.randint(2, 9))) for _ in range(500)]
-text = b" ".join(r.choice(words) for _ in range(1 << 20))  # ~6 MB of text, sliced
-while total < int(sys.argv[2]) << 20:
-    d = os.path.join(root, "d%02d" % (i % 40))
-    os.makedirs(d, exist_ok=True)
-    n = r.choice((300, 1000, 4096, 10000, 50000, 200000, 2 << 20))
-    at = r.randrange(len(text) - n)
-    data = r.randbytes(n) if i % 5 == 0 else text[at:at + n]
-    open(os.path.join(d, "f%05d" % i), "wb").write(data)
-    total += n
-    i += 1
-PY
+gen_tree "$gen" "${BENCH_MB:-40}"
 small=$work/small
 python3 "$top/bench/scripts/gen-small-tree.py" "${BENCH_SMALL:-20000}" "$small" > /dev/null
 trees="$gen $small"
 minbase=${BENCH_MINBASE:-/var/tmp/minbase}
 [ -d "$minbase" ] && trees="$trees $minbase"
-find "$gen" "$small" -exec touch -h -d @1600000000 {} +
-
-# best TOOL ARGS... — "wall cpu rss_kib" of the fastest of $runs runs;
-# nothing when the tool fails (Debian's 1.5 has no lzma, for one)
-best() {
-	local t0 t1
-	for _ in $(seq "$runs"); do
-		t0=$EPOCHREALTIME
-		/usr/bin/time -f '%U %S %M' -o "$work/t" "$@" > /dev/null 2>&1 || return
-		t1=$EPOCHREALTIME
-		awk -v a="$t0" -v b="$t1" '{printf "%.3f %.3f %d\n", b - a, $1 + $2, $3}' "$work/t"
-	done | sort -n | head -1
-}
+find "$small" -exec touch -h -d @1600000000 {} +
 
 # row NAME IMG "WALL CPU RSS"
 row() {
@@ -68,8 +36,8 @@ row() {
 	printf '  %-16s %10s %8s %8s %9s\n' "$1" "$(stat -c %s "$2")" "$3" "$4" "$5"
 }
 
-# ratio NAME OURS_IMG OURS THEIR_IMG THEIRS: ours over theirs
-ratio() {
+# ratios NAME OURS_IMG OURS THEIR_IMG THEIRS: ours over theirs
+ratios() {
 	# shellcheck disable=SC2086
 	set -- "$1" "$(stat -c %s "$2")" "$(stat -c %s "$4")" $3 $5
 	awk -v n="$1" -v s1="$2" -v s2="$3" -v w1="$4" -v m1="$6" -v w2="$7" -v m2="$9" 'BEGIN {
@@ -89,8 +57,8 @@ one() {
 	[ -n "$new" ] && o9=$(best "$new" "$@" -T 0 --workers=2 "$work/new.img" "$src")
 	[ -n "$o9" ] && row "mkfs.erofs 1.9.3" "$work/new.img" "$o9"
 	row ffmkfs.erofs "$work/our.img" "$oo"
-	[ -n "$old" ] && ratio 1.5 "$work/our.img" "$oo" "$work/old.img" "$old"
-	[ -n "$o9" ] && ratio 1.9.3 "$work/our.img" "$oo" "$work/new.img" "$o9"
+	[ -n "$old" ] && ratios 1.5 "$work/our.img" "$oo" "$work/old.img" "$old"
+	[ -n "$o9" ] && ratios 1.9.3 "$work/our.img" "$oo" "$work/new.img" "$o9"
 	return 0
 }
 

@@ -66,3 +66,55 @@ ratio() { awk -v a="$1" -v b="$2" -v d="${3:-2}" 'BEGIN { if (b > 0) printf "%.*
 machine() {
 	echo "machine: $(nproc) CPUs, $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo), $(uname -r)"
 }
+
+# gen_tree DIR MB — a generated tree of about MB megabytes in 40
+# directories: text slices and (one file in five) noise, 300 B .. 2 MiB,
+# the same bytes every run, times fixed.  For the builders' benches when no
+# rootfs is at hand.
+gen_tree() {
+	mkdir -p "$1"
+	python3 - "$1" "$2" << 'PY'
+import os, random, sys
+r = random.Random(1)
+root, total, i = sys.argv[1], 0, 0
+words = [bytes(r.choice(b"abcdefghijklmnop ") for _ in range(r.randint(2, 9))) for _ in range(500)]
+text = b" ".join(r.choice(words) for _ in range(1 << 20))  # ~6 MB of text, sliced
+while total < int(sys.argv[2]) << 20:
+    d = os.path.join(root, "d%02d" % (i % 40))
+    os.makedirs(d, exist_ok=True)
+    n = r.choice((300, 1000, 4096, 10000, 50000, 200000, 2 << 20))
+    at = r.randrange(len(text) - n)
+    data = r.randbytes(n) if i % 5 == 0 else text[at:at + n]
+    open(os.path.join(d, "f%05d" % i), "wb").write(data)
+    total += n
+    i += 1
+PY
+	find "$1" -exec touch -h -d @1600000000 {} +
+}
+
+# rootfs_or_tree — a Debian minbase rootfs when one is there (BENCH_SRC,
+# /var/tmp/minbase, build/rootfs/minbase from `make bench-rootfs`), else a
+# generated ~50 MB tree in $work; prints its path.
+rootfs_or_tree() {
+	local d
+	for d in "${BENCH_SRC:-}" /var/tmp/minbase "$top/build/rootfs/minbase"; do
+		[ -n "$d" ] && [ -d "$d" ] && { echo "$d"; return; }
+	done
+	gen_tree "$work/tree" 50
+	echo "$work/tree"
+}
+
+# runs_of CMD... — "wall cpu rss_kib" of each of $runs runs, one line each
+# (nothing, and status 1, when CMD fails)
+runs_of() {
+	local i t0 t1
+	for i in $(seq "$runs"); do
+		t0=$EPOCHREALTIME
+		/usr/bin/time -f '%U %S %M' -o "$work/t" "$@" > /dev/null 2>&1 || return 1
+		t1=$EPOCHREALTIME
+		awk -v a="$t0" -v b="$t1" '{printf "%.3f %.3f %d\n", b - a, $1 + $2, $3}' "$work/t"
+	done
+}
+# best CMD... — the fastest of runs_of; median CMD... — its median
+best() { runs_of "$@" | sort -n | head -n 1; }
+median() { runs_of "$@" | sort -n | awk '{v[NR] = $0} END {if (NR) print v[int((NR + 1) / 2)]}'; }
