@@ -42,7 +42,8 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: flashfs mount [-f] [-d] [-s] [-o OPT[,OPT...]] IMAGE MOUNTPOINT\n"
-		"Mount a SquashFS or YAFFS2 image, or one in a UBI volume (format detected),\n"
+		"Mount an image of any format flashfs reads (`flashfs formats`), or one in a UBI\n"
+		"volume or inside a firmware blob (-o offset=N), format detected,\n"
 		"read-only with FUSE.\n"
 		"IMAGE may be a file or a block device.\n"
 		"Unmount with: fusermount3 -u MOUNTPOINT\n\n"

@@ -14,6 +14,12 @@ for p in flashfs mkfs.squashfs mkfs.yaffs2 mkfs.ubi ffmkfs.cramfs mkfs.romfs ffm
 	ok "$p --version: $out" sh -c "printf '%s\n' '$out' | grep -q '(flashfs-tools) $v\\b'"
 done
 ok "NEWS.md has a section for $v" grep -qx "## $v" "$FF_TOP/NEWS.md"
+# A man page's header names the package, never a version of its own
+# (one there went stale at 0.1 while the programs said 0.3.0).
+for m in "$FF_TOP"/docs/man/*.[0-9]; do
+	src=$(sed -n 's/^\.TH [^"]*"[^"]*" "\([^"]*\)".*/\1/p' "$m")
+	is "$src" flashfs-tools "$(basename "$m"): .TH source is flashfs-tools"
+done
 make -s -C "$FF_TOP" BUILD="$FF_BUILD" install DESTDIR="$T/d" PREFIX=/usr > "$T/install.log" 2>&1
 ok "make install: flashfs.pc carries it" grep -qx "Version: $v" "$T/d/usr/lib/pkgconfig/flashfs.pc"
 ok "make install: the shared library is libflashfs.so.$v" test -f "$T/d/usr/lib/libflashfs.so.$v"
