@@ -17,13 +17,13 @@ static const char *role_name(enum ff_format_role r)
 
 static void text(void)
 {
-	printf("%-12s %-28s %-12s %-6s %-5s %-5s %-14s %s\n", "NAME", "FORMAT", "ROLE", "DETECT",
+	printf("%-11s %-30s %-12s %-6s %-5s %-5s %-14s %s\n", "NAME", "FORMAT", "ROLE", "DETECT",
 	       "READ", "MOUNT", "BUILDER", "BUILD HOOK");
 	for (size_t i = 0; i < ff_format_count(); i++) {
 		const struct ff_format *f = ff_format_at(i);
 		unsigned can = ff_format_abilities(f);
 
-		printf("%-12s %-28s %-12s %-6s %-5s %-5s %-14s %s\n", f->name, f->title,
+		printf("%-11s %-30s %-12s %-6s %-5s %-5s %-14s %s\n", f->name, f->title,
 		       role_name(f->role), "yes", can & FF_CAN_READ ? "yes" : "no",
 		       can & FF_CAN_MOUNT ? "yes" : "no", f->builder ? f->builder : "no",
 		       f->build ? "yes" : "no");

@@ -48,7 +48,7 @@ static const struct ff_magic lsq_magics[] = {
 
 const struct ff_format ff_format_squashfs_legacy = {
 	.name = "squashfs",
-	.title = "SquashFS",
+	.title = "SquashFS 1.x-3.x",
 	.role = FF_ROLE_FS,
 	.magics = lsq_magics,
 	.probe_len = LSQ_SUPER_MAX,

@@ -47,5 +47,5 @@ const struct ff_format ff_format_ubifs = {
 	.probe_len = UBIFS_SB_NODE_SZ,
 	.probe = ubifs_probe,
 	.open = ubifs_open,
-	.builder = NULL,
+	.builder = "ffmkfs.ubifs",
 };
