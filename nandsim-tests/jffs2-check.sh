@@ -13,26 +13,9 @@
 #
 # Prints TAP; "1..0 # SKIP" where the guest cannot run.
 set -u
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/.." && pwd)
-bindir=${FF_BIN:-$top/build/bin}
-work=$top/build/nandsim
 suite=workload
-while getopts b:w:s: opt; do
-	case $opt in
-	b) bindir=$OPTARG ;;
-	w) work=$OPTARG ;;
-	s) suite=$OPTARG ;;
-	*) exit 2 ;;
-	esac
-done
-bindir=$(cd "$bindir" && pwd)
-mkdir -p "$work/tmp"
-work=$(cd "$work" && pwd)
-. "$here/manifest.sh"
+. "$(dirname "$0")/host-begin.sh" jffs2 "$@"
 . "$here/mtd-host.sh"
-scratch=$(mktemp -d "$work/tmp/jffs2.XXXXXX")
-[ -z "${NANDSIM_KEEP:-}" ] && trap 'rm -rf "$scratch"' EXIT
 data=$scratch/data
 got=$scratch/got
 out=$scratch/out

@@ -21,23 +21,7 @@
 # (hardlinks.NAME: one group per line).
 # Prints TAP; "1..0 # SKIP" where the guest cannot run.
 set -u
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/.." && pwd)
-bindir=${FF_BIN:-$top/build/bin}
-work=$top/build/nandsim
-while getopts b:w: opt; do
-	case $opt in
-	b) bindir=$OPTARG ;;
-	w) work=$OPTARG ;;
-	*) exit 2 ;;
-	esac
-done
-bindir=$(cd "$bindir" && pwd)
-mkdir -p "$work/tmp"
-work=$(cd "$work" && pwd)
-. "$here/manifest.sh"
-scratch=$(mktemp -d "$work/tmp/romfs.XXXXXX")
-[ -z "${NANDSIM_KEEP:-}" ] && trap 'rm -rf "$scratch"' EXIT
+. "$(dirname "$0")/host-begin.sh" romfs "$@"
 data=$scratch/data
 mkdir -p "$data/modules"
 

@@ -8,23 +8,7 @@
 # then one guest boot.
 # Prints TAP; "1..0 # SKIP" where the guest cannot run.
 set -u
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/.." && pwd)
-bindir=${FF_BIN:-$top/build/bin}
-work=$top/build/nandsim
-while getopts b:w: opt; do
-	case $opt in
-	b) bindir=$OPTARG ;;
-	w) work=$OPTARG ;;
-	*) exit 2 ;;
-	esac
-done
-bindir=$(cd "$bindir" && pwd)
-mkdir -p "$work/tmp"
-work=$(cd "$work" && pwd)
-. "$here/manifest.sh"
-scratch=$(mktemp -d "$work/tmp/ubifsb.XXXXXX")
-[ -z "${NANDSIM_KEEP:-}" ] && trap 'rm -rf "$scratch"' EXIT
+. "$(dirname "$0")/host-begin.sh" ubifsb "$@"
 d=$scratch/tree
 data=$scratch/data
 mkdir -p "$d"/{etc,bin,dev,usr/share/doc/pkg,deep/a/b/c/d/e,many} "$data"

@@ -11,29 +11,11 @@
 # and flashfs check must find the dump clean.
 # Prints TAP; "1..0 # SKIP" where the guest cannot run.
 set -u
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/.." && pwd)
-bindir=${FF_BIN:-$top/build/bin}
-work=$top/build/nandsim
-scen=""
-while getopts b:w:s: opt; do
-	case $opt in
-	b) bindir=$OPTARG ;;
-	w) work=$OPTARG ;;
-	s) scen=$OPTARG ;;
-	*) exit 2 ;;
-	esac
-done
-case $scen in
+. "$(dirname "$0")/host-begin.sh" ubifs "$@"
+case $suite in
 powercut | badblocks) ;;
 *) echo "usage: ubifs-kernel-check.sh -s powercut|badblocks [-b BINDIR] [-w WORKDIR]" >&2; exit 2 ;;
 esac
-bindir=$(cd "$bindir" && pwd)
-mkdir -p "$work/tmp"
-work=$(cd "$work" && pwd)
-. "$here/manifest.sh"
-scratch=$(mktemp -d "$work/tmp/ubifs-$scen.XXXXXX")
-[ -z "${NANDSIM_KEEP:-}" ] && trap 'rm -rf "$scratch"' EXIT
 data=$scratch/data
 got=$scratch/got
 mkdir -p "$data/bin" "$got"
@@ -41,11 +23,11 @@ mkdir -p "$data/bin" "$got"
 # only the C library)
 command -v setfattr > /dev/null && cp "$(command -v setfattr)" "$data/bin/"
 
-"$here/run-guest.sh" -n "ubifs-$scen" -b "$bindir" -w "$work" -d "$data" -x "$got" \
-	-t "${NANDSIM_TIMEOUT:-600}" "$here/scenarios/ubifs_$scen.sh" > "$scratch/out"
+"$here/run-guest.sh" -n "ubifs-$suite" -b "$bindir" -w "$work" -d "$data" -x "$got" \
+	-t "${NANDSIM_TIMEOUT:-600}" "$here/scenarios/ubifs_$suite.sh" > "$scratch/out"
 rc=$?
 [ $rc = 3 ] && { echo "1..0 # SKIP the guest cannot run here"; exit 0; }
-[ $rc = 2 ] && echo "not ok - guest run completed (see $work/logs/ubifs-$scen.log)" >> "$scratch/out"
+[ $rc = 2 ] && echo "not ok - guest run completed (see $work/logs/ubifs-$suite.log)" >> "$scratch/out"
 
 # host_checks NAME — our reader on the dump NAME.img against the kernel's
 # reading of it
@@ -108,7 +90,7 @@ info_expect() {
 	fi
 }
 
-case $scen in
+case $suite in
 powercut) dumps="pc1 pc2 pc4 pc5 pc6" ;;
 badblocks) dumps="bb-skip bb-dump bb-pad bb-plain bb-journal" ;;
 esac
