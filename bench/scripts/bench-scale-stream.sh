@@ -49,7 +49,8 @@ for tool in ours erofs; do
 	for s in $stream; do
 		n=$(count "$s")
 		rm -f "$work/s.img"
-		set -- $(stream_build $tool "$n" "$work/s.img") || { echo "bench-scale: $tool $s failed" >&2; continue; }
+		r=$(stream_build $tool "$n" "$work/s.img") || { echo "bench-scale: $tool $s failed" >&2; continue; }
+		set -- $r
 		t=$1 kb=$2 cpu=$3 sz=$(stat -c %s "$work/s.img")
 		chk=$(stream_check $tool "$n" "$work/s.img")
 		rm -f "$work/s.img"                    # a 10M image is gigabytes
