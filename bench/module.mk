@@ -15,6 +15,9 @@ bench_USES := image tree compress common
 #   make bench-ubifs   ffmkfs.ubifs vs mkfs.ubifs (lzo, zstd; median time, sizes)
 #   make bench-scale   10k/100k/1M small files: mkfs.squashfs vs gensquashfs
 #                      and mksquashfs (BENCH_SCALE_SIZES, BENCH_SCALE_LIMIT)
+#                      BENCH_SCALE_STREAM="1m 10m": N files from a generated
+#                      tar stream into `mkfs.squashfs -` and ffmkfs.erofs,
+#                      no tree on disk (bench/scripts/gen-tar-stream.py)
 #   make embedded-rootfs
 #
 # compress/module.mk adds `demo: demo-codecs`; the recipe of `demo` is here.

@@ -14,10 +14,20 @@
 #   BENCH_RUNS         builds per tool and tree, median shown (default 1)
 #   BENCH_SCALE_DIR    where the trees live (default build/scale; on tmpfs
 #                      the page cache cannot drop them between runs)
+#   BENCH_SCALE_STREAM sizes built from a tar stream, no tree on disk
+#                      (issue 33; e.g. "1m 10m"): gen-tar-stream.py piped
+#                      into `mkfs.squashfs -` (lz4, 128K) and `ffmkfs.erofs
+#                      -zlz4 IMG -`; wall time (generator included), peak
+#                      RSS of the builder, image size, the entry count that
+#                      `flashfs info` reads back (and, up to 1M, the lines of
+#                      `unsquashfs -lls`), the growth from size to size.
+#                      Images are deleted after each build.  When set, the
+#                      trees run only if BENCH_SCALE_SIZES is given too.
 set -u
 . "$(dirname "$0")/lib.sh"
 [ -x "$bin/mkfs.squashfs" ] || { echo "bench-scale: $bin/mkfs.squashfs not built" >&2; exit 2; }
-sizes=${BENCH_SCALE_SIZES:-10k 100k 1m}
+stream=${BENCH_SCALE_STREAM:-}
+if [ -n "$stream" ]; then sizes=${BENCH_SCALE_SIZES:-}; else sizes=${BENCH_SCALE_SIZES:-10k 100k 1m}; fi
 limit=${BENCH_SCALE_LIMIT:-300}
 runs=${BENCH_RUNS:-1}
 procs=$(nproc)
@@ -56,7 +66,7 @@ show() { case $1 in ">"*) echo "$1 s" ;; *) echo "$1" ;; esac; }
 rat() { case "$1$2" in *">"*) echo "<$(ratio "$1" "${2#> }")" ;; *) ratio "$1" "$2" ;; esac; }
 
 prev= prev_s= scaling=
-printf '%-5s %-11s %9s %11s %9s %12s %9s %7s\n' tree tool "wall s" "ratio" "RSS MB" "RSS ratio" "image B" "ratio"
+[ -n "$sizes" ] && printf '%-5s %-11s %9s %11s %9s %12s %9s %7s\n' tree tool "wall s" "ratio" "RSS MB" "RSS ratio" "image B" "ratio"
 for s in $sizes; do
 	dir=$trees/$s
 	python3 "$top/bench/scripts/gen-small-tree.py" "$(count "$s")" "$dir" || exit 1
@@ -87,4 +97,5 @@ for s in $sizes; do
 	done
 done
 [ -n "$scaling" ] && printf 'scaling of ours (wall time; issue 18 allows 1.1x the file ratio):\n%s' "$scaling"
+[ -n "$stream" ] && . "$top/bench/scripts/bench-scale-stream.sh"
 exit 0
