@@ -9,31 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/bytes.h"
 #include "common/endian.h"
 #include "erofs/layout.h"
 #include "erofs/write_priv.h"
-
-static int all_zero(const uint8_t *b, size_t len)
-{
-	return !len || (b[0] == 0 && !memcmp(b, b + 1, len - 1));
-}
-
-static int read_chunk(struct ff_data *d, const struct ew_ino *e, uint8_t *buf, size_t len,
-		      uint64_t off, struct ff_err *err)
-{
-	ssize_t got = ff_data_pread(d, buf, len, off, err);
-	char path[4096];
-
-	if (got == (ssize_t)len)
-		return 0;
-	if (got >= 0) {
-		if (ff_node_path(e->n, path, sizeof(path)) < 0)
-			path[0] = 0;
-		ff_err_set(err, EIO, "%s: file shrank (%zd of %zu bytes at %llu)", path, got, len,
-			   (unsigned long long)off);
-	}
-	return -1;
-}
 
 /* One chunk at off: a hole, or its blocks at the next free block. */
 static int one_chunk(struct ew *w, struct ew_ino *e, struct ff_data *d, uint8_t *buf,
@@ -43,9 +22,9 @@ static int one_chunk(struct ew *w, struct ew_ino *e, struct ff_data *d, uint8_t 
 	size_t len = e->size - off < cs ? (size_t)(e->size - off) : cs;
 	uint32_t blks = (uint32_t)((len + w->blksz - 1) >> w->blkbits);
 
-	if (read_chunk(d, e, buf, len, off, err))
+	if (ew_read_at(d, e, buf, len, off, err))
 		return -1;
-	if (all_zero(buf, len)) {
+	if (ff_is_zero(buf, len)) {
 		ff_put_le32(entry, ER_NULL_ADDR32);
 		return 0;
 	}

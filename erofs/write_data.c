@@ -26,9 +26,8 @@ static int write_mem(struct ew *w, struct ew_ino *e, struct ff_err *err)
 	return ff_outfile_pad(&w->out, w->blksz, err);
 }
 
-/* Reads [off, off + len) of the file, failing on a short read. */
-static int read_at(struct ff_data *d, const struct ew_ino *e, uint8_t *buf, size_t len,
-		   uint64_t off, struct ff_err *err)
+int ew_read_at(struct ff_data *d, const struct ew_ino *e, uint8_t *buf, size_t len,
+	       uint64_t off, struct ff_err *err)
 {
 	ssize_t got = ff_data_pread(d, buf, len, off, err);
 	char path[4096];
@@ -59,7 +58,7 @@ static int write_file(struct ew *w, struct ew_ino *e, struct ff_err *err)
 	for (uint64_t off = 0; off < body && !r; off += CHUNK) {
 		size_t len = body - off < CHUNK ? (size_t)(body - off) : CHUNK;
 
-		r = read_at(d, e, buf, len, off, err) || ff_outfile_write(&w->out, buf, len, err);
+		r = ew_read_at(d, e, buf, len, off, err) || ff_outfile_write(&w->out, buf, len, err);
 	}
 	if (!r)
 		r = ff_outfile_pad(&w->out, w->blksz, err);
@@ -67,7 +66,7 @@ static int write_file(struct ew *w, struct ew_ino *e, struct ff_err *err)
 		if (!(e->ztail = malloc(e->inline_len)))
 			r = ff_err_set(err, ENOMEM, "file data: out of memory");
 		else
-			r = read_at(d, e, e->ztail, e->inline_len, body, err);
+			r = ew_read_at(d, e, e->ztail, e->inline_len, body, err);
 	}
 	free(buf);
 	ff_data_close(d);

@@ -96,6 +96,10 @@ int ew_write_late(struct ew *w, struct ff_err *err);
 uint32_t ew_ztail_room(const struct ew *w, const struct ew_ino *e);
 
 /* write_data.c: flat file, directory and symlink blocks. */
+/* Reads [off, off + len) of the file, failing on a short read (a file
+ * that shrank since the scan is named, with the numbers). */
+int ew_read_at(struct ff_data *d, const struct ew_ino *e, uint8_t *buf, size_t len,
+	       uint64_t off, struct ff_err *err);
 int ew_write_flat(struct ew *w, struct ew_ino *e, struct ff_err *err);
 /* write_chunk.c: a chunk-based file's chunks and its block map (zmeta). */
 int ew_write_chunked(struct ew *w, struct ew_ino *e, struct ff_err *err);
