@@ -44,4 +44,5 @@ def main():
     open(top.rstrip("/") + ".complete", "w").close()
 
 
-main()
+if __name__ == "__main__":
+    main()
