@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "common/hmap.h"
+#include "common/vec.h"
 #include "erofs/reader.h"
 
 #define CHECK_BUF (1u << 20)
@@ -23,8 +24,7 @@ struct chk {
 	void *ctx;
 	long problems;
 	struct ff_hmap seen;      /* nid -> links found + 1 */
-	uint64_t *todo, *parent;  /* directories still to list */
-	size_t ntodo, cap;
+	struct ff_vec pending;    /* struct dir_ref: directories still to list */
 	uint8_t *buf;
 	/* the directory being listed */
 	uint64_t dir, dir_parent;
@@ -47,23 +47,15 @@ static void problem(struct chk *c, const char *fmt, ...)
 	c->fn(c->ctx, msg);
 }
 
+struct dir_ref {
+	uint64_t nid, parent;
+};
+
 static int push(struct chk *c, uint64_t nid, uint64_t parent)
 {
-	if (c->ntodo == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 64;
-		uint64_t *t = realloc(c->todo, cap * sizeof(*t));
-		uint64_t *p = t ? realloc(c->parent, cap * sizeof(*p)) : NULL;
+	struct dir_ref d = { nid, parent };
 
-		if (t)
-			c->todo = t;
-		if (!p)
-			return -ENOMEM;
-		c->parent = p;
-		c->cap = cap;
-	}
-	c->todo[c->ntodo] = nid;
-	c->parent[c->ntodo++] = parent;
-	return 0;
+	return ff_vec_push(&c->pending, &d) < 0 ? -ENOMEM : 0;
 }
 
 static int count_xattr(void *ctx, const char *name, size_t nlen, const uint8_t *v, size_t vlen)
@@ -242,7 +234,8 @@ static void check_super(struct chk *c)
 
 long er_check(struct ff_fs *fs, ff_problem_fn fn, void *ctx)
 {
-	struct chk c = { .rd = (struct er_rd *)fs, .fn = fn, .ctx = ctx };
+	struct chk c = { .rd = (struct er_rd *)fs, .fn = fn, .ctx = ctx,
+			 .pending = FF_VEC_INIT(struct dir_ref) };
 	uint64_t root = c.rd->sb.root_nid;
 	int ret = -ENOMEM;
 
@@ -250,16 +243,16 @@ long er_check(struct ff_fs *fs, ff_problem_fn fn, void *ctx)
 	if (!(c.buf = malloc(CHECK_BUF)) || push(&c, root, root) < 0 ||
 	    ff_hmap_set(&c.seen, &root, sizeof(root), 2) < 0)
 		goto out;
-	while (c.ntodo) {
-		c.ntodo--;
-		if ((ret = check_dir(&c, c.todo[c.ntodo], c.parent[c.ntodo])) < 0)
+	while (c.pending.len) {
+		struct dir_ref d = *FF_VEC_AT(&c.pending, struct dir_ref, --c.pending.len);
+
+		if ((ret = check_dir(&c, d.nid, d.parent)) < 0)
 			goto out;
 	}
 	ret = 0;
 out:
 	free(c.buf);
-	free(c.todo);
-	free(c.parent);
+	ff_vec_free(&c.pending);
 	ff_hmap_clear(&c.seen, NULL);
 	return ret < 0 ? ret : c.problems;
 }
