@@ -11,7 +11,7 @@
 #        directory rename, a file deleted while open
 #   pc3  (zlib) more work, only part of it fsync'ed, dumped at once: the
 #        reference for the tears below (not sent)
-#   pc4  one append more, fsync'ed, dumped at once: a power cut in the
+#   pc4  one append more and a chmod, fsync'ed, dumped at once: a power cut in the
 #        middle of a workload (what fsync and the write-back had written)
 #   pc5  pc4 with its last written node cut short (see pc_tear), in the
 #        page last in file order of those that changed since pc3
@@ -177,6 +177,31 @@ pc_tear() {
 		"node of type ${_node#* } at byte ${_node% *} cut at byte $_at"
 }
 
+# pc_nodes OLD NEW — a diagnostic line for each UBIFS node in the pages that
+# differ between the dumps OLD and NEW: page, offset, type, sequence number,
+# length, inode number and, for inode nodes, the size, mtime, nlink and mode
+# (where a tear lands, and what it cuts, is then in the log)
+pc_nodes() {
+	_ws=$(mtd_attr writesize)
+	_ps=$((_ws + $(mtd_attr oobsize)))
+	for _p in $(cmp -l "$1" "$2" | awk -v ps=$_ps '{ p = int(($1 - 1) / ps); if (!(p in s)) { s[p] = 1; print p } }'); do
+		dd if="$2" bs="$_ps" skip="$_p" count=1 2> /dev/null | head -c "$_ws" |
+		od -An -v -tu1 | tr -s ' \n' '\n\n' | awk -v pg=$_p 'NF { b[n++] = $1 }
+		function u32(o) { return b[o] + b[o+1]*256 + b[o+2]*65536 + b[o+3]*16777216 }
+		END {
+			for (i = 0; i + 24 <= n; i++)
+				if (b[i] == 49 && b[i + 1] == 24 && b[i + 2] == 16 && b[i + 3] == 6) {
+					t = b[i + 20]
+					line = "page " pg " off " i " type " t " sqnum " u32(i + 8) " len " u32(i + 16)
+					if (t <= 4 && i + 32 <= n) line = line " inum " u32(i + 24) " k2 " u32(i + 28)
+					if (t == 0 && i + 108 <= n) line = line " size " u32(i + 48) " mtime " u32(i + 72) " nlink " u32(i + 92) " mode " u32(i + 104)
+					if (t == 1 && i + 44 <= n) line = line " dsize " u32(i + 40)
+					print line
+				}
+		}'
+	done | sed 's/^/NANDSIM-DIAG:     /'
+}
+
 # pc_truth NAME — the kernel's reading of /tmp/NAME.img on a fresh nandsim
 pc_truth() {
 	ns_load $CHIP > /dev/null || return 1
@@ -220,8 +245,17 @@ echo 0 > /proc/sys/vm/dirty_writeback_centisecs
 echo 360000 > /proc/sys/vm/dirty_expire_centisecs
 check "pc3: more work, partly fsync'ed" pc_phase3
 check "pc3: nanddump -o at once" pc_dump pc3
-echo tail >> /mnt/u/deep/a/moved.txt && sync /mnt/u/deep/a/moved.txt
+# The append is made, then the mode changed, then fsync writes both: the
+# inode node (size, mode, mtime) to the base head, the data node to the
+# data head.  Each node's loss must show.  The kernel's recovery restores a
+# lost inode's size from the data nodes, and the mtime alone is no proof
+# (the inode before can carry the same second on a fast guest: a flake of
+# CI's); no node before this fsync carries the mode 0600.
+echo tail >> /mnt/u/deep/a/moved.txt && chmod 600 /mnt/u/deep/a/moved.txt &&
+	sync /mnt/u/deep/a/moved.txt
 check "pc4: an append fsync'ed, nanddump -o at once (a power cut mid-workload)" pc_dump pc4
+diag "  the nodes pc4 wrote (moved.txt is inode $(stat -c %i /mnt/u/deep/a/moved.txt)):"
+pc_nodes /tmp/pc3.img /tmp/pc4.img
 check "pc5: pc4 with its last written page torn" pc_tear /tmp/pc3.img /tmp/pc4.img /tmp/pc5.img 1
 check "pc6: pc4 with the other journal head's last page torn" \
 	pc_tear /tmp/pc3.img /tmp/pc4.img /tmp/pc6.img 2
@@ -241,6 +275,7 @@ for n in pc1 pc2 pc4 pc5 pc6; do
 done
 # the tear must matter: the kernel lost the cut write
 for n in pc5 pc6; do
+	diff /tmp/pc4.manifest /tmp/$n.manifest | grep '^[-+]\./' | sed "s/^/NANDSIM-DIAG:   $n: /"
 	check_fails "$n: the torn dump reads otherwise than pc4 (the cut write is lost)" \
 		cmp -s /tmp/pc4.manifest /tmp/$n.manifest
 done

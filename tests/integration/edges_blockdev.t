@@ -18,7 +18,7 @@ ln -s d/big "$T/src/link"
 truncate -s 6M "$T/dev.img"
 LOOP=$(losetup -f --show "$T/dev.img") || skip_all "no loop device"
 mkdir "$T/mnt"
-trap 'umount "$T/mnt" 2>/dev/null; losetup -d "$LOOP"' EXIT
+trap 'umount "$T/mnt" 2>/dev/null; losetup -d "$LOOP"; _tap_cleanup' EXIT
 
 ok "mkfs.squashfs SOURCE $LOOP" mkfs.squashfs -q "$T/src" "$LOOP"
 ok "it is still the block device" test -b "$LOOP"

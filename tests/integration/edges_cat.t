@@ -30,7 +30,7 @@ ln -s nowhere "$S/dangling"
 mksquashfs "$S" "$T/img" -noappend -quiet -no-progress >/dev/null
 mkdir "$T/mnt"
 mount -o loop,ro "$T/img" "$T/mnt" || skip_all "loop mount failed"
-trap 'umount "$T/mnt" 2>/dev/null' EXIT
+trap 'umount "$T/mnt" 2>/dev/null; _tap_cleanup' EXIT
 
 for p in etc/rel abs usr/confdir/a chain usr/up usr/datalink /usr/datalink usr/confdir/../passwd \
 	./etc//rel; do

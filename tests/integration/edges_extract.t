@@ -22,7 +22,7 @@ mksquashfs "$S" "$T/img" -noappend -quiet -no-progress >/dev/null
 
 mkdir "$T/full"
 mount -t tmpfs -o size=1m tmpfs "$T/full" || skip_all "tmpfs mount failed"
-trap 'umount "$T/full" 2>/dev/null' EXIT
+trap 'umount "$T/full" 2>/dev/null; _tap_cleanup' EXIT
 for jobs in 1 4; do
 	rm -rf "$T/full/out"
 	flashfs extract --no-progress -j "$jobs" -C "$T/full/out" "$T/img" >"$T/out" 2>"$T/err"
