@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* 1 when each of the n bytes at p equals c.  An empty run (n == 0) is
  * uniform: 1, and p is not read. */
@@ -15,6 +16,17 @@ int ff_all_bytes(const void *p, size_t n, uint8_t c);
 static inline int ff_is_zero(const void *p, size_t n)
 {
 	return ff_all_bytes(p, n, 0);
+}
+
+/* Byte-wise order of two names (or any byte strings) that carry their
+ * lengths instead of a terminator: memcmp over the shorter, then the
+ * shorter first.  Every file system here keeps directory entries in this
+ * order (or checks it), and none of them may read past either length. */
+static inline int ff_bytes_cmp(const void *a, size_t alen, const void *b, size_t blen)
+{
+	int c = memcmp(a, b, alen < blen ? alen : blen);
+
+	return c ? c : (alen > blen) - (alen < blen);
 }
 
 #endif

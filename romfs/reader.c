@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "common/bytes.h"
 #include "romfs/reader.h"
 #include "romfs/romfs.h"
 
@@ -68,10 +69,8 @@ static int rf_lookup(struct ff_fs *fs, uint64_t dir, const char *name, size_t le
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
 		const struct rf_dirent *e = &r->ents[r->sorted[d->first + mid]];
-		int c = memcmp(r->names + e->name, name, e->len < len ? e->len : len);
+		int c = ff_bytes_cmp(r->names + e->name, e->len, name, len);
 
-		if (!c)
-			c = (e->len > len) - (e->len < len);
 		if (!c) {
 			*handle = r->objs[e->obj].off;
 			return 0;

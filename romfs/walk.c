@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/bytes.h"
 #include "romfs/reader.h"
 
 #define RF_LINK_HOPS 32
@@ -252,9 +253,7 @@ static int cmp_ent(const void *a, const void *b, void *ctx)
 	const struct rf_fs *r = ctx;
 	const struct rf_dirent *x = &r->ents[*(const uint32_t *)a];
 	const struct rf_dirent *y = &r->ents[*(const uint32_t *)b];
-	int c = memcmp(r->names + x->name, r->names + y->name, x->len < y->len ? x->len : y->len);
-
-	return c ? c : (x->len > y->len) - (x->len < y->len);
+	return ff_bytes_cmp(r->names + x->name, x->len, r->names + y->name, y->len);
 }
 
 /* Each directory's entries by name, for lookup. */

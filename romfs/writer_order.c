@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/bytes.h"
 #include "romfs/writer.h"
 
 struct items {
@@ -30,10 +31,8 @@ static int64_t child_named(const struct ff_node *dir, const char *name)
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
 		const struct ff_node *c = dir->children[mid];
-		int r = memcmp(c->name, name, c->name_len < len ? c->name_len : len);
+		int r = ff_bytes_cmp(c->name, c->name_len, name, len);
 
-		if (!r)
-			r = (c->name_len > len) - (c->name_len < len);
 		if (!r)
 			return mid;
 		if (r < 0)

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/bytes.h"
 #include "squashfs_legacy/walk.h"
 
 #define MAX_DEPTH 512
@@ -55,9 +56,7 @@ static int collect(void *ctx, const struct lsq_dirent *e, uint64_t index)
 
 static int name_cmp(const struct lsq_dirent *a, const struct lsq_dirent *b)
 {
-	int c = memcmp(a->name, b->name, a->len < b->len ? a->len : b->len);
-
-	return c ? c : (a->len > b->len) - (a->len < b->len);
+	return ff_bytes_cmp(a->name, a->len, b->name, b->len);
 }
 
 static int qcmp(const void *a, const void *b)

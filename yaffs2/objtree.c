@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "common/bytes.h"
 #include "yaffs2/scan.h"
 
 static int chunk_cmp(const void *a, const void *b)
@@ -135,10 +136,7 @@ static int link_obj(struct ff_y2_scan *s, struct ff_y2_obj *o)
 static int dirent_cmp(const void *a, const void *b)
 {
 	const struct ff_y2_dirent *x = a, *y = b;
-	uint32_t n = x->name_len < y->name_len ? x->name_len : y->name_len;
-	int c = memcmp(x->name, y->name, n);
-
-	return c ? c : (x->name_len > y->name_len) - (x->name_len < y->name_len);
+	return ff_bytes_cmp(x->name, x->name_len, y->name, y->name_len);
 }
 
 static void count(struct ff_y2_scan *s, const struct ff_y2_obj *o)

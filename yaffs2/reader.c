@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/bytes.h"
 #include "common/fd_size.h"
 #include "common/xattr_query.h"
 #include "yaffs2/scan.h"
@@ -71,11 +72,8 @@ static int y2_lookup(struct ff_fs *fs, uint64_t dir, const char *name, size_t le
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
 		const struct ff_y2_dirent *e = &d->children[mid];
-		size_t n = e->name_len < len ? e->name_len : len;
-		int c = memcmp(e->name, name, n);
+		int c = ff_bytes_cmp(e->name, e->name_len, name, len);
 
-		if (!c)
-			c = (e->name_len > len) - (e->name_len < len);
 		if (!c) {
 			*handle = e->handle;
 			return 0;

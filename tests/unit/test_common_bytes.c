@@ -39,11 +39,26 @@ static void runs(void **state)
 	assert_int_equal(ff_all_bytes(b, sizeof(b), 0xff), 0);
 }
 
+/* Names with lengths: byte order, a prefix first, nothing read past either
+ * length (the bytes after are different on purpose). */
+static void bytes_cmp(void **state)
+{
+	(void)state;
+	assert_int_equal(ff_bytes_cmp("abcX", 3, "abcY", 3), 0);
+	assert_true(ff_bytes_cmp("ab", 2, "abc", 3) < 0);
+	assert_true(ff_bytes_cmp("abc", 3, "ab", 2) > 0);
+	assert_true(ff_bytes_cmp("abd", 3, "abc", 3) > 0);
+	assert_true(ff_bytes_cmp("\x80", 1, "z", 1) > 0);
+	assert_int_equal(ff_bytes_cmp("x", 0, "y", 0), 0);
+	assert_true(ff_bytes_cmp("", 0, "a", 1) < 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(empty_is_zero),
 		cmocka_unit_test(runs),
+		cmocka_unit_test(bytes_cmp),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
