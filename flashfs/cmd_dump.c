@@ -34,14 +34,6 @@ static void usage(FILE *out)
 		"the pages named), 2 usage or fatal error (nothing written).\n");
 }
 
-/* ctx: an int set once a progress line is open, so an error starts a new line */
-static void progress(void *ctx, const char *phase, uint64_t done, uint64_t total)
-{
-	*(int *)ctx = done != total;
-	fprintf(stderr, "\rflashfs dump: %s block %llu/%llu%s", phase,
-		(unsigned long long)done, (unsigned long long)total, done == total ? "\n" : "");
-}
-
 struct dump_args {
 	const char *dev, *image;
 	enum ff_mtd_oob_mode oob;
@@ -139,8 +131,8 @@ static int run(const struct dump_args *a, struct ff_mtd *m)
 	struct ff_err err = {0};
 	struct ff_flash_dev dev;
 	struct ff_pagemap map;
-	int line_open = 0;
-	struct ff_mtd_dump_opts o = {a->oob, NULL, a->length, a->quiet ? NULL : progress, &line_open};
+	struct ff_flash_progress bar = {"dump", 0};
+	struct ff_mtd_dump_opts o = {a->oob, NULL, a->length, a->quiet ? NULL : ff_flash_progress, &bar};
 	struct ff_mtd_stats st;
 	struct ff_outfile of;
 
@@ -162,7 +154,7 @@ static int run(const struct dump_args *a, struct ff_mtd *m)
 	if (o.map)
 		ff_pagemap_release(&map);
 	if (rc) {
-		fprintf(stderr, "%sflashfs dump: %s\n", line_open ? "\n" : "", err.msg);
+		fprintf(stderr, "%sflashfs dump: %s\n", bar.line_open ? "\n" : "", err.msg);
 		return 2;
 	}
 	report(a, &st);

@@ -36,14 +36,6 @@ static void usage(FILE *out)
 		"(geometry mismatch, device too small for the image and its bad blocks).\n");
 }
 
-/* ctx: an int set once a progress line is open, so an error starts a new line */
-static void progress(void *ctx, const char *phase, uint64_t done, uint64_t total)
-{
-	*(int *)ctx = done != total;
-	fprintf(stderr, "\rflashfs flash: %s block %llu/%llu%s", phase,
-		(unsigned long long)done, (unsigned long long)total, done == total ? "\n" : "");
-}
-
 struct flash_args {
 	const char *image, *dev;
 	int raw, verify, quiet;
@@ -126,8 +118,8 @@ static int run(const struct flash_args *a, int fd, uint64_t size, struct ff_mtd 
 {
 	struct ff_err err = {0};
 	struct ff_pagemap map;
-	int line_open = 0;
-	struct ff_mtd_flash_opts o = {NULL, a->verify, a->quiet ? NULL : progress, &line_open};
+	struct ff_flash_progress bar = {"flash", 0};
+	struct ff_mtd_flash_opts o = {NULL, a->verify, a->quiet ? NULL : ff_flash_progress, &bar};
 	struct ff_mtd_stats st;
 	char how[96] = "data only";
 	int rc, kind = pick_map(a, fd, m, &map);
@@ -142,7 +134,7 @@ static int run(const struct flash_args *a, int fd, uint64_t size, struct ff_mtd 
 	if (o.map)
 		ff_pagemap_release(&map);
 	if (rc) {
-		fprintf(stderr, "%sflashfs flash: %s: %s\n", line_open ? "\n" : "", a->image, err.msg);
+		fprintf(stderr, "%sflashfs flash: %s: %s\n", bar.line_open ? "\n" : "", a->image, err.msg);
 		return err.code == ENOSPC || err.code == EINVAL ? 2 : 1;
 	}
 	if (!a->quiet)

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "common/size.h"
 
@@ -31,4 +32,13 @@ int ff_flash_layout_option(struct ff_flash_layout *s, int c, const char *arg,
 	case 6: s->no_tags_ecc = 1; return 1;
 	default: return 0;
 	}
+}
+
+void ff_flash_progress(void *ctx, const char *phase, uint64_t done, uint64_t total)
+{
+	struct ff_flash_progress *p = ctx;
+
+	p->line_open = done != total;
+	fprintf(stderr, "\rflashfs %s: %s block %llu/%llu%s", p->cmd, phase,
+		(unsigned long long)done, (unsigned long long)total, done == total ? "\n" : "");
 }

@@ -8,6 +8,8 @@
 #ifndef FF_FLASHFS_FLASH_OPTS_H
 #define FF_FLASHFS_FLASH_OPTS_H
 
+#include <stdint.h>
+
 #include "common/error.h"
 #include "common/flashmap.h"
 
@@ -32,5 +34,14 @@
  * bad value. */
 int ff_flash_layout_option(struct ff_flash_layout *lay, int c, const char *arg,
 			   struct ff_err *err);
+
+/* The block counter both commands draw on stderr ("\rflashfs CMD: PHASE
+ * block N/M"); line_open stays set while a line is unfinished, so that an
+ * error message starts a line of its own.  ctx of ff_flash_progress. */
+struct ff_flash_progress {
+	const char *cmd;
+	int line_open;
+};
+void ff_flash_progress(void *ctx, const char *phase, uint64_t done, uint64_t total);
 
 #endif
