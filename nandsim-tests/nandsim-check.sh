@@ -17,22 +17,10 @@
 # cannot be had.  Exit 0 when every result is ok, 1 otherwise.
 set -u
 
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/.." && pwd)
-bindir=${FF_BIN:-$top/build/bin}
-work=$top/build/nandsim
-scenarios="all ubi"
-while getopts b:w:s: opt; do
-	case $opt in
-	b) bindir=$OPTARG ;;
-	w) work=$OPTARG ;;
-	s) scenarios=$OPTARG ;;
-	*) echo "usage: nandsim-check.sh [-b BINDIR] [-w WORKDIR] [-s 'all ubi']" >&2; exit 2 ;;
-	esac
-done
-bindir=$(cd "$bindir" 2>/dev/null && pwd) || { echo "nandsim-check: no $bindir (build first)" >&2; exit 2; }
-mkdir -p "$work"
-work=$(cd "$work" && pwd)
+suite="all ubi"
+host_usage="usage: nandsim-check.sh [-b BINDIR] [-w WORKDIR] [-s 'all ubi']"
+. "$(dirname "$0")/host-begin.sh" nandsim-check "$@"
+scenarios=$suite
 
 skip_all() {
 	echo "1..0 # SKIP $1"
@@ -46,7 +34,6 @@ command -v mksquashfs > /dev/null || skip_all "mksquashfs (squashfs-tools) is no
 "$here/fetch-kernel.sh" "$work/cache" > /dev/null ||
 	skip_all "no Debian kernel package (apt-get download linux-image-amd64 failed)"
 
-. "$here/manifest.sh"
 . "$here/ubi-host.sh"
 
 want() {
@@ -89,11 +76,6 @@ works() {
 }
 
 [ "$(id -u)" = 0 ] || skip_all "needs root (device nodes and owners in the test tree)"
-# per-run scratch: several build directories may run this at once
-mkdir -p "$work/tmp"
-scratch=$(mktemp -d "$work/tmp/check.XXXXXX")
-# NANDSIM_KEEP=1 keeps the tree and images for a look (or a rerun by hand)
-[ -z "${NANDSIM_KEEP:-}" ] && trap 'rm -rf "$scratch"' EXIT
 data=$scratch/data
 tree=$scratch/tree
 mkdir -p "$data"

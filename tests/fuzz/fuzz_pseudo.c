@@ -35,16 +35,5 @@ int pclose(FILE *f)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct ff_tree *tree = fuzz_tree_new();
-	struct ff_err err;
-	char path[4096];
-
-	if (!tree)
-		return 0;
-	fuzz_tmp_file(data, size, "pseudo", path, sizeof(path));
-	if (ff_tree_add_pseudo_file(tree, path, &err) == 0)
-		fuzz_tree_finish_and_read(tree);
-	ff_tree_free(tree);
-	unlink(path);
-	return 0;
+	return fuzz_tree_file_input(data, size, "pseudo", ff_tree_add_pseudo_file);
 }

@@ -13,17 +13,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const uint8_t content[] = "spec source file\n";
-	struct ff_tree *tree = fuzz_tree_new();
-	struct ff_err err;
 	char path[4096];
 
-	if (!tree)
-		return 0;
+	/* a file for the spec's lines to name */
 	fuzz_tmp_file(content, sizeof(content) - 1, "data.txt", path, sizeof(path));
-	fuzz_tmp_file(data, size, "spec", path, sizeof(path));
-	if (ff_tree_add_spec(tree, path, &err) == 0)
-		fuzz_tree_finish_and_read(tree);
-	ff_tree_free(tree);
-	unlink(path);
-	return 0;
+	return fuzz_tree_file_input(data, size, "spec", ff_tree_add_spec);
 }

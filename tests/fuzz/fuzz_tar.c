@@ -3,7 +3,6 @@
 /* The tar reader (ustar, GNU, pax, sparse, and compressed containers),
  * followed by reading back every file from the spool as a builder would. */
 #include <stdint.h>
-#include <unistd.h>
 
 #include "tests/fuzz/fuzz_tree_common.h"
 #include "tests/fuzz/fuzz_util.h"
@@ -12,16 +11,5 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct ff_tree *tree = fuzz_tree_new();
-	struct ff_err err;
-	char path[4096];
-
-	if (!tree)
-		return 0;
-	fuzz_tmp_file(data, size, "input.tar", path, sizeof(path));
-	if (ff_tree_add_tar(tree, path, &err) == 0)
-		fuzz_tree_finish_and_read(tree);
-	ff_tree_free(tree);
-	unlink(path);
-	return 0;
+	return fuzz_tree_file_input(data, size, "input.tar", ff_tree_add_tar);
 }

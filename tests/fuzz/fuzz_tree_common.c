@@ -4,6 +4,9 @@
 
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+#include "tests/fuzz/fuzz_util.h"
 
 #define READ_BUDGET (1u << 20)
 
@@ -68,4 +71,21 @@ void fuzz_tree_finish_and_read(struct ff_tree *tree)
 	}
 	ff_tree_count(tree);
 	ff_tree_data_bytes(tree);
+}
+
+int fuzz_tree_file_input(const uint8_t *data, size_t size, const char *name,
+			 int (*add)(struct ff_tree *, const char *, struct ff_err *))
+{
+	struct ff_tree *tree = fuzz_tree_new();
+	struct ff_err err;
+	char path[4096];
+
+	if (!tree)
+		return 0;
+	fuzz_tmp_file(data, size, name, path, sizeof(path));
+	if (add(tree, path, &err) == 0)
+		fuzz_tree_finish_and_read(tree);
+	ff_tree_free(tree);
+	unlink(path);
+	return 0;
 }

@@ -6,6 +6,9 @@
 #ifndef FF_TESTS_FUZZ_TREE_COMMON_H
 #define FF_TESTS_FUZZ_TREE_COMMON_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include "tree/tree.h"
 
 struct ff_tree *fuzz_tree_new(void);
@@ -13,5 +16,10 @@ struct ff_tree *fuzz_tree_new(void);
 struct ff_tree *fuzz_tree_new_opts(struct ff_tree_opts *o);
 /* finish, then read each regular file (bounded) through ff_tree_open_data. */
 void fuzz_tree_finish_and_read(struct ff_tree *tree);
+/* One input of a parser that reads a file: data written to a file named
+ * name in the fuzzer's scratch directory, add(tree, path, err) on a new
+ * tree, then the read-back pass when it succeeded.  Always returns 0. */
+int fuzz_tree_file_input(const uint8_t *data, size_t size, const char *name,
+			 int (*add)(struct ff_tree *, const char *, struct ff_err *));
 
 #endif
