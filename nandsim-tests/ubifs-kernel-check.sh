@@ -90,6 +90,57 @@ info_expect() {
 	fi
 }
 
+# info_value INFO KEY — a value of `flashfs info`'s text
+info_value() {
+	awk -v k="$2" '$1 == k { print $2; exit }' "$1"
+}
+
+# flip_checks NAME — bit flips as a chip read without ECC shows them, put
+# into the kernel's dump NAME (whose OOBs hold the codes the kernel's
+# software Hamming ECC wrote): our reader must find the codes, repair
+# every single flip (the tree is still the kernel's reading of the
+# unflipped dump), and count a step with two flips as beyond repair
+flip_checks() {
+	local n=$1 img=$got/$1.img x=$scratch/flip-$1 page oob ppb flips
+	"$bindir/flashfs" info "$img" > "$x.info" 2>&1
+	page=$(info_value "$x.info" ubi_nand_page_size)
+	oob=$(info_value "$x.info" ubi_nand_oob_size)
+	ppb=$(( $(info_value "$x.info" ubi_peb_size) / ${page:-1} ))
+	if [ "$(info_value "$x.info" ubi_nand_ecc)" = hamming ]; then
+		echo "ok - $n: our reader finds the kernel's Hamming codes in the dump's OOBs"
+	else
+		echo "not ok - $n: our reader finds the kernel's Hamming codes in the dump's OOBs"
+		return
+	fi
+	flips=$(python3 "$top/tests/tools/nand_flip.py" "$img" "$x.img" "$page" "$oob" "$ppb" single)
+	"$bindir/flashfs" info "$x.img" > "$x.info" 2>&1
+	echo "#   $n with $flips flipped bits: $(grep -E '^ubi_nand_ecc' "$x.info" | tr -s ' \n' '  ')"
+	if [ "$(info_value "$x.info" ubi_nand_ecc_corrected)" -gt 0 ] 2> /dev/null &&
+		[ "$(info_value "$x.info" ubi_nand_ecc_failed)" = 0 ]; then
+		echo "ok - $n, bits flipped: the headers' flips repaired, none beyond repair"
+	else
+		echo "not ok - $n, bits flipped: the headers' flips repaired, none beyond repair"
+	fi
+	rm -rf "$x"
+	if "$bindir/flashfs" extract --no-progress -C "$x" "$x.img" > "$x.out" 2>&1 &&
+		ff_manifest "$x" > "$x.manifest" && cmp -s "$got/$n.manifest" "$x.manifest"; then
+		echo "ok - $n, $flips bits flipped: our reader's tree is still the kernel's"
+	else
+		tail -n 5 "$x.out" | sed 's/^/#   /'
+		echo "not ok - $n, $flips bits flipped: our reader's tree is still the kernel's"
+	fi
+	rm -rf "$x"
+	python3 "$top/tests/tools/nand_flip.py" "$img" "$x.img" "$page" "$oob" "$ppb" double > /dev/null
+	"$bindir/flashfs" info "$x.img" > "$x.info" 2>&1
+	if [ "$(info_value "$x.info" ubi_nand_ecc_failed)" -gt 0 ] 2> /dev/null; then
+		echo "ok - $n, two bits flipped in one step: counted beyond repair"
+	else
+		sed 's/^/#   /' "$x.info" | tail -n 5
+		echo "not ok - $n, two bits flipped in one step: counted beyond repair"
+	fi
+	rm -f "$x.img" "$x.info" "$x.out" "$x.manifest"
+}
+
 case $suite in
 powercut) dumps="pc1 pc2 pc4 pc5 pc6" ;;
 badblocks) dumps="bb-skip bb-dump bb-pad bb-plain bb-journal" ;;
@@ -97,6 +148,7 @@ esac
 for n in $dumps; do
 	host_checks "$n" >> "$scratch/out"
 done
+[ "$suite" = badblocks ] && flip_checks bb-dump >> "$scratch/out"
 awk '/^#/ { print; next }
 	/^(not )?ok - / { n++; sub(/^ok - /, "ok " n " - "); sub(/^not ok - /, "not ok " n " - "); print; if ($1 == "not") bad++; next }
 	END { print "1.." n; exit bad > 0 }' "$scratch/out"

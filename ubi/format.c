@@ -94,6 +94,13 @@ static void put_summary(ff_info_fn fn, void *ctx, const struct ff_ubi_image *img
 	put(fn, ctx, FF_INFO_UINT, "nand_oob_size", "ubi_nand_oob_size", s.oob_size, NULL, NULL);
 	put(fn, ctx, FF_INFO_UINT, "nand_bad_blocks", "ubi_nand_bad_blocks", s.marked_bad, NULL,
 	    NULL);
+	put(fn, ctx, FF_INFO_STR, "nand_ecc", "ubi_nand_ecc", 0, s.ecc ? s.ecc : "none", NULL);
+	if (!s.ecc)
+		return;
+	put(fn, ctx, FF_INFO_UINT, "nand_ecc_corrected", "ubi_nand_ecc_corrected",
+	    s.ecc_corrected, NULL, NULL);
+	put(fn, ctx, FF_INFO_UINT, "nand_ecc_failed", "ubi_nand_ecc_failed", s.ecc_failed, NULL,
+	    NULL);
 }
 
 static void ubi_info(void *c, const char *inner, ff_info_fn fn, void *ctx)

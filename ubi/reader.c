@@ -2,6 +2,7 @@
 /* Copyright (C) 2026 The flashfs-tools authors */
 /* Opening and closing a scanned UBI image; the problem list; the summary. */
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,7 +10,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "common/nand.h"
 #include "ubi/reader_priv.h"
 
 int ff_ubi_probe(const uint8_t *buf, size_t len)
@@ -35,57 +35,6 @@ int ff_ubi_problem_add(struct ff_ubi_image *img, const char *fmt, ...)
 	return 0;
 }
 
-static int pread_all(const struct ff_ubi_image *img, uint32_t peb, uint64_t pos, uint8_t *p,
-		     size_t len, struct ff_err *err)
-{
-	while (len) {
-		ssize_t r = ff_bsrc_pread(img->src, p, len, pos);
-		if (r <= 0)
-			return ff_err_sys(err, r < 0 ? (int)-r : EIO, "PEB %u: read at offset %llu",
-					  peb, (unsigned long long)pos);
-		p += r;
-		len -= (size_t)r;
-		pos += (uint64_t)r;
-	}
-	return 0;
-}
-
-/* In a raw dump the PEB's bytes are the data parts of its pages: a read
- * is split at page ends and the OOB after each page is stepped over. */
-int ff_ubi_read_peb(const struct ff_ubi_image *img, uint32_t peb, uint32_t off, void *buf,
-		    size_t len, struct ff_err *err)
-{
-	uint64_t base = (uint64_t)peb * img->raw_peb;
-	uint8_t *p = buf;
-
-	if (!img->oob_size)
-		return pread_all(img, peb, base + off, p, len, err);
-	while (len) {
-		uint32_t page = off / img->page_size, in = off % img->page_size;
-		size_t n = img->page_size - in < len ? img->page_size - in : len;
-		uint64_t pos = base + (uint64_t)page * (img->page_size + img->oob_size) + in;
-		if (pread_all(img, peb, pos, p, n, err) < 0)
-			return -1;
-		p += n;
-		len -= n;
-		off += (uint32_t)n;
-	}
-	return 0;
-}
-
-int ff_ubi_peb_marked_bad(const struct ff_ubi_image *img, uint32_t peb, struct ff_err *err)
-{
-	uint64_t pos = (uint64_t)peb * img->raw_peb + img->page_size;
-	uint8_t oob[1024];
-	uint32_t n = img->oob_size < sizeof(oob) ? img->oob_size : (uint32_t)sizeof(oob);
-
-	if (!img->oob_size)
-		return 0;
-	if (pread_all(img, peb, pos, oob, n, err) < 0)
-		return -1;
-	return ff_nand_block_marked_bad(oob, n, img->page_size);
-}
-
 /* Back to the state before a layout was tried. */
 static void reset(struct ff_ubi_image *img)
 {
@@ -95,6 +44,7 @@ static void reset(struct ff_ubi_image *img)
 	free(img->lebs);
 	free(img->vols);
 	free(img->peb_buf);
+	free(img->ecc);
 	*img = (struct ff_ubi_image){.src = img->src, .size = img->size};
 }
 
@@ -104,7 +54,8 @@ static int try_layout(struct ff_ubi_image *img, const struct ff_ubi_layout *l, u
 	reset(img);
 	img->page_size = l->page_size;
 	img->oob_size = l->oob_size;
-	return ff_ubi_detect_geometry(img, peb_size, err) < 0 || ff_ubi_scan(img, err) < 0 ||
+	return ff_ubi_ecc_detect(img, err) < 0 ||
+			       ff_ubi_detect_geometry(img, peb_size, err) < 0 || ff_ubi_scan(img, err) < 0 ||
 			       ff_ubi_read_vtbl(img, err) < 0 || ff_ubi_volumes_finish(img, err) < 0
 		       ? -1 : 0;
 }
@@ -183,6 +134,9 @@ void ff_ubi_summary(const struct ff_ubi_image *img, struct ff_ubi_summary *s)
 		.bad_pebs = img->bad_pebs, .old_copies = img->old_copies, .max_ec = img->max_ec,
 		.page_size = img->oob_size ? img->page_size : 0, .oob_size = img->oob_size,
 		.marked_bad = img->marked_bad,
+		.ecc = img->ecc ? "hamming" : NULL,
+		.ecc_corrected = img->ecc ? atomic_load(&img->ecc->corrected) : 0,
+		.ecc_failed = img->ecc ? atomic_load(&img->ecc->failed) : 0,
 		.image_bytes = img->size,
 	};
 }

@@ -76,6 +76,9 @@ struct ff_ubi_summary {
 	uint32_t pebs, used_pebs, erased_pebs, bad_pebs, old_copies;
 	uint32_t page_size, oob_size; /* raw NAND dump: page + OOB; oob_size 0: plain */
 	uint32_t marked_bad;          /* raw dump: blocks with the bad-block marker */
+	const char *ecc;              /* raw dump: "hamming" when its OOBs carry the codes */
+	uint64_t ecc_corrected;       /* ... bit flips repaired by the reads so far */
+	uint64_t ecc_failed;          /* ... 256-byte steps that could not be */
 	uint64_t max_ec;
 	uint64_t image_bytes; /* from the offset to the end of the file */
 };

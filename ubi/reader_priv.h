@@ -5,12 +5,21 @@
 #define FF_UBI_READER_PRIV_H
 
 #include "common/bsrc.h"
+#include "common/nand_ecc.h"
 #include "ubi/reader.h"
 
 /* One PEB holding a LEB: where, and its VID header. */
 struct ff_ubi_leb {
 	uint32_t peb;
 	struct ff_ubi_vid_hdr vid;
+};
+
+/* The Hamming codes' places in each page's OOB, and what reading the
+ * pages found: counted by readers of a shared image, hence atomic. */
+struct ff_ubi_ecc {
+	uint16_t pos[FF_NAND_HAMMING_MAX_POS];
+	size_t n;
+	_Atomic uint64_t corrected, failed;
 };
 
 struct ff_ubi_image {
@@ -22,6 +31,7 @@ struct ff_ubi_image {
 	 * OOB bytes, raw_peb bytes per PEB in the file; plain: oob_size 0 and
 	 * raw_peb = peb_size. */
 	uint32_t page_size, oob_size, raw_peb, marked_bad;
+	struct ff_ubi_ecc *ecc;  /* a raw dump with Hamming codes; else NULL */
 	uint64_t max_ec;
 	uint8_t *peb_buf;       /* one PEB */
 	struct ff_ubi_leb *lebs; /* the winning copies, sorted by volume and LEB */
@@ -35,7 +45,8 @@ struct ff_ubi_image {
 /* Records a problem; -1 only when out of memory. */
 int ff_ubi_problem_add(struct ff_ubi_image *img, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* Reads len bytes at off within PEB peb; 0 ok, -1 (with err) on failure. */
+/* Reads len bytes at off within PEB peb (a raw dump's bit flips repaired
+ * where img->ecc is set); 0 ok, -1 (with err) on failure. */
 int ff_ubi_read_peb(const struct ff_ubi_image *img, uint32_t peb, uint32_t off, void *buf,
 		    size_t len, struct ff_err *err);
 
@@ -52,6 +63,10 @@ size_t ff_ubi_layouts(struct ff_ubi_image *img, const struct ff_ubi_hint *hint,
 		      struct ff_ubi_layout *out);
 /* Sets up the geometry under the layout in img->page_size/oob_size. */
 int ff_ubi_detect_geometry(struct ff_ubi_image *img, uint32_t peb_size, struct ff_err *err);
+/* Sets img->ecc when the raw dump's OOBs carry the kernel's software
+ * Hamming codes (nandsim's and many SoCs' default); -1 only on a read
+ * error or out of memory. */
+int ff_ubi_ecc_detect(struct ff_ubi_image *img, struct ff_err *err);
 /* Reads the OOB of the PEB's first page (raw dumps only). */
 int ff_ubi_peb_marked_bad(const struct ff_ubi_image *img, uint32_t peb, struct ff_err *err);
 int ff_ubi_read_vtbl(struct ff_ubi_image *img, struct ff_err *err);

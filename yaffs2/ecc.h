@@ -4,8 +4,8 @@
  * (no Debian library provides them):
  *  - the YAFFS "other" ECC over the 16 packed-tags bytes (column parity plus
  *    line parity of byte indices), which corrects one flipped bit;
- *  - the Linux software Hamming ECC, 3 bytes per 256 data bytes, which the
- *    kernel's raw NAND layer computes for data pages (--data-ecc). */
+ *  - the Linux software Hamming ECC over data pages (--data-ecc), which is
+ *    common/nand_ecc.h's: raw dumps of other formats need it too. */
 #ifndef FF_YAFFS2_ECC_H
 #define FF_YAFFS2_ECC_H
 
@@ -25,8 +25,5 @@ void ff_y2_ecc_calc_other(const uint8_t *data, size_t n, struct ff_y2_ecc_other 
  * -1 uncorrectable. */
 int ff_y2_ecc_correct_other(uint8_t *data, size_t n, struct ff_y2_ecc_other *stored,
 			    const struct ff_y2_ecc_other *computed);
-
-/* Linux software Hamming over 256 bytes, default (non-SmartMedia) byte order. */
-void ff_y2_hamming256(const uint8_t *data, uint8_t code[3]);
 
 #endif

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "common/bytes.h"
+#include "common/nand_ecc.h"
 #include "tree/data_stream.h"
 #include "yaffs2/ecc.h"
 #include "yaffs2/end_record.h"
@@ -80,7 +81,7 @@ static void put_data_ecc(const struct ff_y2_layout *lay, uint8_t *raw)
 	for (uint32_t s = 0; s < steps; s++) {
 		uint8_t code[3];
 
-		ff_y2_hamming256(raw + s * 256, code);
+		ff_nand_hamming256(raw + s * 256, code);
 		for (int i = 0; i < 3 && r < lay->n_ecc_regions; i++) {
 			oob[lay->ecc_regions[r].offset + pos] = code[i];
 			if (++pos == lay->ecc_regions[r].len) {

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "common/nand_ecc.h"
 #include "yaffs2/ecc.h"
 #include "yaffs2/obj_header.h"
 #include "yaffs2/oob_layout.h"
@@ -391,26 +392,6 @@ static void test_split_join(void **state)
 	assert_memory_equal(back, raw, sizeof(raw));
 }
 
-/* The definition: inverted row parities over byte-index bits, inverted
- * column parities over bit positions; erased data gives an erased code. */
-static void test_hamming(void **state)
-{
-	uint8_t data[256], code[3];
-
-	(void)state;
-	memset(data, 0xff, sizeof(data));
-	ff_y2_hamming256(data, code);
-	assert_int_equal(code[0], 0xff);
-	assert_int_equal(code[1], 0xff);
-	assert_int_equal(code[2], 0xff);
-	memset(data, 0, sizeof(data));
-	data[0] = 0x01;
-	ff_y2_hamming256(data, code);
-	assert_int_equal(code[1], 0xaa); /* rp0,2,4,6 flipped */
-	assert_int_equal(code[0], 0xaa); /* rp8..14 flipped */
-	assert_int_equal(code[2], 0xab);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -428,7 +409,6 @@ int main(void)
 		cmocka_unit_test(test_obj_header_truncated),
 		cmocka_unit_test(test_obj_header_truncated_limits),
 		cmocka_unit_test(test_split_join),
-		cmocka_unit_test(test_hamming),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
