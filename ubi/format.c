@@ -133,9 +133,16 @@ static long ubi_check(void *c, ff_problem_fn fn, void *ctx)
 	struct ubi_ctx *u = c;
 	size_t n = ff_ubi_problem_count(u->img);
 
+	struct ff_err err = {0};
+	long ecc;
+
 	for (size_t i = 0; i < n; i++)
 		fn(ctx, ff_ubi_problem(u->img, i));
-	return (long)n;
+	if ((ecc = ff_ubi_ecc_check(u->img, fn, ctx, &err)) < 0) {
+		fn(ctx, err.msg);
+		ecc = 1;
+	}
+	return (long)n + ecc;
 }
 
 static void ubi_close(void *c)

@@ -6,6 +6,7 @@
  * Hamming codes in its OOB (a chip read without ECC: the kernel's own
  * reads would have been corrected), and the bad-block marker. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,6 +137,50 @@ int ff_ubi_read_peb(const struct ff_ubi_image *img, uint32_t peb, uint32_t off, 
 	}
 	free(raw);
 	return rc;
+}
+
+/* Every page of a good PEB read raw and checked against its codes, for
+ * `flashfs check`: reading the file system touches only what it needs. */
+long ff_ubi_ecc_check(const struct ff_ubi_image *img, ff_problem_fn fn, void *ctx,
+		      struct ff_err *err)
+{
+	size_t raw_page = (size_t)img->page_size + img->oob_size;
+	uint32_t pages = img->raw_peb / (uint32_t)raw_page;
+	uint8_t *raw;
+	long bad = 0;
+
+	if (!img->ecc)
+		return 0;
+	if (!(raw = malloc(raw_page)))
+		return ff_err_set(err, ENOMEM, "out of memory");
+	for (uint32_t peb = 0; peb < img->pebs; peb++) {
+		int marked = ff_ubi_peb_marked_bad(img, peb, err);
+
+		for (uint32_t pg = 0; !marked && pg < pages; pg++) {
+			unsigned failed = 0;
+			char what[160];
+
+			if (pread_all(img, peb, (uint64_t)peb * img->raw_peb + (uint64_t)pg * raw_page,
+				      raw, raw_page, err) < 0) {
+				marked = -1;
+				break;
+			}
+			ff_nand_hamming_page(raw, img->page_size, img->ecc->pos, img->ecc->n, &failed);
+			if (!failed)
+				continue;
+			snprintf(what, sizeof(what), "PEB %u, page %u: %u of its %u-byte steps have more "
+				 "flipped bits than the Hamming ECC repairs (read as they are)", peb, pg,
+				 failed, FF_NAND_HAMMING_STEP);
+			fn(ctx, what);
+			bad++;
+		}
+		if (marked < 0) {
+			free(raw);
+			return -1;
+		}
+	}
+	free(raw);
+	return bad;
 }
 
 int ff_ubi_peb_marked_bad(const struct ff_ubi_image *img, uint32_t peb, struct ff_err *err)

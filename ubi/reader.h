@@ -18,6 +18,7 @@
 
 #include "common/bsrc.h"
 #include "common/error.h"
+#include "common/fs.h"
 #include "ubi/media.h"
 
 enum ff_ubi_crc_state { FF_UBI_CRC_NONE, FF_UBI_CRC_OK, FF_UBI_CRC_BAD };
@@ -83,6 +84,12 @@ struct ff_ubi_summary {
 	uint64_t image_bytes; /* from the offset to the end of the file */
 };
 void ff_ubi_summary(const struct ff_ubi_image *img, struct ff_ubi_summary *s);
+
+/* A raw dump with Hamming codes: every page of every good PEB checked,
+ * fn called for each with a step beyond repair; their count, -1 (err) on
+ * a read error.  0 when the dump has no codes. */
+long ff_ubi_ecc_check(const struct ff_ubi_image *img, ff_problem_fn fn, void *ctx,
+		      struct ff_err *err);
 
 /* Problems found while scanning ("PEB 12: VID header CRC mismatch"). */
 size_t ff_ubi_problem_count(const struct ff_ubi_image *img);

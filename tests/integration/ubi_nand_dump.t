@@ -75,6 +75,37 @@ case $(flashfs check e.img 2>&1) in *"PEB 2: EC header CRC mismatch"*) ok "check
 *) ok "check on a dump names PEB 2" false ;; esac
 extract_is "damaged EC header in a dump" e.img
 
+# A dump read without ECC (nanddump -n, a chip read out): its OOBs carry
+# the kernel's software Hamming codes (written here by nand_flip.py from
+# the code's definition; nandsim_ubifs_badblocks.t has the kernel's own),
+# and bits flip in its data.  One per 256 bytes is repaired as the chip's
+# ECC would have; two are named by check.
+FLIP="python3 $FF_TOP/tests/tools/nand_flip.py"
+for geom in "2048 64 131072" "4096 128 262144"; do
+	set -- $geom
+	page=$1 oob=$2 peb=$3 name="ECC $1+$2"
+	ubinize -o u.ubi -p "$peb" -m "$page" -Q 9 u.ini > /dev/null
+	$EDIT u.ubi "$peb" nand-dump plain.img "$page" "$oob"
+	$FLIP plain.img codes.img "$page" "$oob" $((peb / page)) codes > /dev/null
+	is "$(flashfs info codes.img | awk '$1 == "ubi_nand_ecc" {print $2}')" hamming "$name: the codes are found"
+	is "$(flashfs info plain.img | awk '$1 == "ubi_nand_ecc" {print $2}')" none "$name: erased OOBs: no codes"
+	flips=$($FLIP codes.img flipped.img "$page" "$oob" $((peb / page)) single)
+	extract_is "$name: $flips bits flipped, repaired" flipped.img
+	flashfs info flipped.img > info.txt
+	ok "$name: info counts the repairs, none beyond" \
+		awk '$1 == "ubi_nand_ecc_corrected" && $2 > 0 {c = 1} $1 == "ubi_nand_ecc_failed" && $2 == 0 {f = 1} END {exit !(c && f)}' info.txt
+	ok "$name: check: clean" flashfs check -q flipped.img
+	$FLIP plain.img flipped-plain.img "$page" "$oob" $((peb / page)) single > /dev/null
+	rm -rf x && mkdir x
+	flashfs extract -C x flipped-plain.img > /dev/null 2>&1
+	fails "$name: the same flips without the codes: the tree is not whole" \
+		sh -c "$MANIFEST unsq_a > m.a && $MANIFEST x > m.b && cmp -s m.a m.b"
+	$FLIP codes.img double.img "$page" "$oob" $((peb / page)) double > /dev/null
+	flashfs check double.img > check.txt 2>&1
+	is "$?" 1 "$name: two flips in one step: check fails"
+	ok "  ... naming PEB 0, page 0 and the ECC" grep -q "PEB 0, page 0: 1 of its 256-byte steps have more flipped bits than the Hamming ECC repairs" check.txt
+done
+
 if [ -c /dev/fuse ] && command -v fusermount3 > /dev/null; then
 	if fuse_mount "$T/mnt" bad.img; then
 		ok "flashfs mount of the dump" true
