@@ -18,6 +18,7 @@
 #include <sys/sysmacros.h>
 
 #include "common/fs.h"
+#include "tests/unit/test_noise.h"
 
 /* ---- the in-memory file system ---------------------------------------- */
 
@@ -255,7 +256,7 @@ static struct ff_fs *mem_open(void)
 	m->base.log = count_log;
 	m->big = malloc(BIG_SIZE);
 	for (size_t i = 0; i < BIG_SIZE; i++) {
-		x = x * 1103515245u + 12345u;
+		x = test_noise_next(x);
 		m->big[i] = (unsigned char)(x >> 16);
 	}
 	for (size_t i = 0; i < H_COUNT + MANY; i++)

@@ -10,14 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "common/nand_ecc.h"
-
-static void fill(uint8_t *p, size_t n, uint32_t seed)
-{
-	for (size_t i = 0; i < n; i++) {
-		seed = seed * 1103515245u + 12345u;
-		p[i] = (uint8_t)(seed >> 16);
-	}
-}
+#include "tests/unit/test_noise.h"
 
 /* inverted row parities over byte-index bits, inverted column parities
  * over bit positions; erased data gives an erased code */
@@ -44,7 +37,7 @@ static void every_single_bit(void **state)
 	uint8_t data[256], orig[256], code[3];
 
 	(void)state;
-	fill(orig, sizeof(orig), 7);
+	test_noise(orig, sizeof(orig), 7);
 	ff_nand_hamming256(orig, code);
 	memcpy(data, orig, sizeof(data));
 	assert_int_equal(ff_nand_hamming256_correct(data, code), 0);
@@ -72,7 +65,7 @@ static void two_bits_refused(void **state)
 	uint8_t data[256], orig[256], code[3];
 
 	(void)state;
-	fill(orig, sizeof(orig), 99);
+	test_noise(orig, sizeof(orig), 99);
 	ff_nand_hamming256(orig, code);
 	for (unsigned a = 0; a < 256 * 8; a += 37)
 		for (unsigned b = a + 1; b < 256 * 8; b += 101) {
@@ -111,7 +104,7 @@ static void raw_page(void **state)
 	unsigned failed = 0;
 
 	(void)state;
-	fill(orig, 2048, 3);
+	test_noise(orig, 2048, 3);
 	memset(orig + 2048, 0xff, 64);
 	for (unsigned s = 0; s < 8; s++) {
 		uint8_t code[3];

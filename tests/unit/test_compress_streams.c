@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "compress/compress.h"
+#include "tests/unit/test_noise.h"
 
 #define BIG (3u << 20)
 
@@ -26,7 +27,7 @@ static uint8_t *sample(size_t n)
 
 	/* Half text-like, half noise, so blocks both shrink and do not. */
 	for (size_t i = 0; i < n; i++) {
-		s = s * 1103515245u + 12345u;
+		s = test_noise_next(s);
 		p[i] = (i / 100000) % 2 ? (uint8_t)(s >> 16) : (uint8_t)("flash page "[i % 11]);
 	}
 	return p;

@@ -28,6 +28,7 @@
 
 #include "fuse/mount.h"
 #include "mem_fs.h"
+#include "tests/unit/test_noise.h"
 
 /* ---- serving it --------------------------------------------------------- */
 
@@ -252,7 +253,7 @@ static void *reader_thread(void *arg)
 	for (int i = 0; i < 300 && fd >= 0; i++) {
 		off_t off;
 
-		x = x * 1103515245u + 12345u;
+		x = test_noise_next(x);
 		off = (off_t)(x % (BIG_SIZE / 4096)) * 4096;
 		if (pread(fd, buf, 4096, off) != 4096 || memcmp(buf, big + off, 4096))
 			bad++;

@@ -17,6 +17,7 @@
 #include "common/endian.h"
 #include "squashfs/meta_writer.h"
 #include "squashfs/table_writer.h"
+#include "tests/unit/test_noise.h"
 
 static struct ff_comp *comp;
 static struct ff_comp_ctx *ctx;
@@ -39,14 +40,6 @@ static int teardown(void **state)
 	return 0;
 }
 
-static void noise(uint8_t *p, size_t n, uint32_t seed)
-{
-	for (size_t i = 0; i < n; i++) {
-		seed = seed * 1103515245u + 12345u;
-		p[i] = (uint8_t)(seed >> 16);
-	}
-}
-
 static void test_raw_blocks_and_refs(void **state)
 {
 	struct sqfs_meta_writer mw;
@@ -55,7 +48,7 @@ static void test_raw_blocks_and_refs(void **state)
 	uint8_t *data = malloc(n);
 
 	(void)state;
-	noise(data, n, 1);
+	test_noise(data, n, 1);
 	sqfs_meta_init(&mw, ctx);
 	assert_int_equal(sqfs_meta_write(&mw, data, n, &err), 0);
 	/* two full incompressible blocks are already out, stored raw */
@@ -112,7 +105,7 @@ static void test_lookup_table_layout(void **state)
 	uint64_t index = 0;
 
 	(void)state;
-	noise(data, n, 7);
+	test_noise(data, n, 7);
 	assert_int_equal(sqfs_table_write(&sink, ctx, data, n, prefix, sizeof(prefix), &index,
 					  &err), 0);
 	/* 20000 bytes = 3 blocks, each stored raw (+2): list after them */

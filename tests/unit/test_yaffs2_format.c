@@ -18,14 +18,7 @@
 #include "yaffs2/oob_layout.h"
 #include "yaffs2/tags.h"
 #include "yaffs2/xattr.h"
-
-static void fill(uint8_t *p, size_t n, uint32_t seed)
-{
-	for (size_t i = 0; i < n; i++) {
-		seed = seed * 1103515245u + 12345u;
-		p[i] = (uint8_t)(seed >> 16);
-	}
-}
+#include "tests/unit/test_noise.h"
 
 /* Every single flipped bit in the 16 tag bytes is found and repaired. */
 static void test_ecc_other_single_bits(void **state)
@@ -34,7 +27,7 @@ static void test_ecc_other_single_bits(void **state)
 	struct ff_y2_ecc_other stored, now;
 
 	(void)state;
-	fill(ref, sizeof(ref), 7);
+	test_noise(ref, sizeof(ref), 7);
 	ff_y2_ecc_calc_other(ref, 16, &stored);
 	for (int bit = 0; bit < 128; bit++) {
 		struct ff_y2_ecc_other s = stored;
@@ -53,7 +46,7 @@ static void test_ecc_other_double_bit(void **state)
 	struct ff_y2_ecc_other stored, now;
 
 	(void)state;
-	fill(data, sizeof(data), 9);
+	test_noise(data, sizeof(data), 9);
 	ff_y2_ecc_calc_other(data, 16, &stored);
 	data[3] ^= 0x01;
 	data[9] ^= 0x40;
@@ -67,7 +60,7 @@ static void test_ecc_other_error_in_ecc(void **state)
 	struct ff_y2_ecc_other stored, now;
 
 	(void)state;
-	fill(data, sizeof(data), 11);
+	test_noise(data, sizeof(data), 11);
 	ff_y2_ecc_calc_other(data, 16, &stored);
 	now = stored;
 	stored.line_parity ^= 4;
@@ -243,7 +236,7 @@ static void test_layout_linux(void **state)
 	assert_int_equal(l.mtd_free[0].len, 38); /* 2..39 */
 	assert_int_equal(l.ecc_regions[0].offset, 40);
 	assert_int_equal(l.raw_page, 2112);
-	fill(tags, 28, 3);
+	test_noise(tags, 28, 3);
 	memset(raw, 0xff, sizeof(raw));
 	ff_y2_page_put_tags(&l, raw, tags);
 	assert_memory_equal(raw + 2048 + 2, tags, 28);
@@ -383,9 +376,9 @@ static void test_split_join(void **state)
 
 	(void)state;
 	assert_int_equal(ff_y2_layout_init(&l, &g, "offset0", NULL, 1, NULL), 0);
-	fill(raw, 2048, 5);
+	test_noise(raw, 2048, 5);
 	memset(raw + 2048, 0xff, 64);
-	fill(raw + 2048, 28, 6);
+	test_noise(raw + 2048, 28, 6);
 	assert_int_equal(ff_y2_page_split(&l, raw, data, oob), 28);
 	assert_memory_equal(oob, raw + 2048, 28);
 	ff_y2_page_join(&l, data, oob, back);
