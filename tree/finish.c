@@ -230,6 +230,6 @@ int ff_tree_finish(struct ff_tree *tree, struct ff_err *err)
 	apply_root_opts(&tree->opts, tree->root);
 	count_and_number(tree);
 	tree->finished = 1;
-	ff_hmap_clear(&tree->children, NULL);
+	ff_tree_drop_index(tree);
 	return 0;
 }

@@ -11,19 +11,51 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
-/* The children map's key: the parent's address, then the name. */
-struct child_key {
-	unsigned char b[sizeof(void *) + FF_NAME_MAX];
+/* The children set's hash: the parent's address, then the name.  Only
+ * lookups use it (nothing walks the set), so no output depends on it. */
+static uint32_t child_hash(const struct ff_node *dir, const char *name, size_t len)
+{
+	uLong h = crc32(0L, (const Bytef *)&dir, (uInt)sizeof(dir));
+
+	return (uint32_t)crc32(h, (const Bytef *)name, (uInt)len);
+}
+
+/* Puts n into the set under its parent and current name.  A node may be
+ * there more than once (a rename adds its new name; the old entry stays,
+ * and lookups check the name they find). */
+static int child_index(struct ff_tree *tree, struct ff_node *n)
+{
+	size_t id = tree->by_id.len;
+
+	if (id >= UINT32_MAX - 1 || ff_vec_push(&tree->by_id, &n))
+		return -1;
+	if (ff_hset_add(&tree->children, child_hash(n->parent, n->name, n->name_len),
+			(uint32_t)id)) {
+		tree->by_id.len--;
+		return -1;
+	}
+	return 0;
+}
+
+struct child_want {
+	const struct ff_tree *tree;
+	const struct ff_node *dir;
+	const char *name;
 	size_t len;
+	struct ff_node *found;
 };
 
-static void child_key(struct child_key *k, const struct ff_node *dir, const char *name,
-		      size_t len)
+static int child_match(void *ctx, uint32_t id)
 {
-	memcpy(k->b, &dir, sizeof(dir));
-	memcpy(k->b + sizeof(dir), name, len);
-	k->len = sizeof(dir) + len;
+	struct child_want *w = ctx;
+	struct ff_node *n = *FF_VEC_AT(&w->tree->by_id, struct ff_node *, id);
+
+	if (n->parent != w->dir || n->name_len != w->len || memcmp(n->name, w->name, w->len))
+		return 0;
+	w->found = n;
+	return 1;
 }
 
 /* A directory scan adds a fresh directory's entries without putting them
@@ -33,17 +65,11 @@ static void child_key(struct child_key *k, const struct ff_node *dir, const char
  * once. */
 static int index_children(struct ff_tree *tree, struct ff_node *dir)
 {
-	struct child_key k;
-
 	if (!dir || !dir->unindexed)
 		return 0;
-	for (uint32_t i = 0; i < dir->n_children; i++) {
-		struct ff_node *c = dir->children[i];
-
-		child_key(&k, dir, c->name, c->name_len);
-		if (ff_hmap_set(&tree->children, k.b, k.len, (uint64_t)(uintptr_t)c))
+	for (uint32_t i = 0; i < dir->n_children; i++)
+		if (child_index(tree, dir->children[i]))
 			return -1;
-	}
 	dir->unindexed = 0;
 	return 0;
 }
@@ -54,7 +80,8 @@ int ff_tree_rename(struct ff_tree *tree, struct ff_node *n, const char *name, si
 		   struct ff_err *err)
 {
 	char *copy = len <= FF_NAME_MAX ? malloc(len + 1) : NULL;
-	struct child_key k;
+	char *old = n->name;
+	uint32_t old_len = n->name_len;
 
 	if (!copy || index_children(tree, n->parent) || ff_node_own_src(n, err)) {
 		free(copy);
@@ -62,14 +89,16 @@ int ff_tree_rename(struct ff_tree *tree, struct ff_node *n, const char *name, si
 	}
 	memcpy(copy, name, len);
 	copy[len] = '\0';
-	child_key(&k, n->parent, copy, len);
-	if (ff_hmap_set(&tree->children, k.b, k.len, (uint64_t)(uintptr_t)n)) {
+	n->name = copy;
+	n->name_len = (uint32_t)len;
+	if (child_index(tree, n)) {
+		n->name = old;
+		n->name_len = old_len;
 		free(copy);
 		return ff_err_set(err, ENOMEM, "%s: out of memory", n->name);
 	}
-	ff_node_free_name(n);
-	n->name = copy;
-	n->name_len = (uint32_t)len;
+	if (old != (char *)(n + 1))
+		free(old);
 	return 0;
 }
 
@@ -88,20 +117,18 @@ static struct ff_node *child_scan(const struct ff_node *dir, const char *name, s
 struct ff_node *ff_tree_child(struct ff_tree *tree, struct ff_node *dir,
 			      const char *name, size_t len)
 {
-	struct child_key k;
-	struct ff_node *n;
-	uint64_t v;
+	struct child_want w = { tree, dir, name, len, NULL };
+	uint32_t id;
 
 	if (len > FF_NAME_MAX)
 		return NULL;
 	if (index_children(tree, dir))
-		return child_scan(dir, name, len); /* no memory for the map */
-	child_key(&k, dir, name, len);
-	if (!ff_hmap_find(&tree->children, k.b, k.len, &v))
+		return child_scan(dir, name, len); /* no memory for the set */
+	/* a renamed node keeps its old entry too (ff_tree_rename): the
+	 * match checks the node's name as it is now */
+	if (ff_hset_find(&tree->children, child_hash(dir, name, len), child_match, &w, &id) != 1)
 		return NULL;
-	n = (struct ff_node *)(uintptr_t)v;
-	/* a renamed node keeps its old key too (ff_tree_rename) */
-	return n->name_len == len && !memcmp(n->name, name, len) ? n : NULL;
+	return w.found;
 }
 
 /* Nodes are carved, each with its name after it and rounded up to 8
@@ -171,7 +198,6 @@ struct ff_node *ff_tree_add_child(struct ff_tree *tree, struct ff_node *dir,
 				  struct ff_err *err)
 {
 	struct ff_node *n;
-	struct child_key k;
 
 	if (len == 0 || len > FF_NAME_MAX) {
 		ff_err_set(err, ENAMETOOLONG, "%.*s: name is %zu bytes (allowed 1..%d)",
@@ -193,11 +219,9 @@ struct ff_node *ff_tree_add_child(struct ff_tree *tree, struct ff_node *dir,
 	n->parent = dir;
 	n->mode = mode;
 	n->mtime = ff_tree_default_mtime(tree);
-	child_key(&k, dir, name, len);
 	if (append_child(dir, n))
 		goto oom_node;
-	if (!dir->unindexed &&
-	    ff_hmap_set(&tree->children, k.b, k.len, (uint64_t)(uintptr_t)n)) {
+	if (!dir->unindexed && child_index(tree, n)) {
 		dir->n_children--; /* the node is freed below */
 		goto oom_node;
 	}
@@ -228,6 +252,12 @@ struct ff_node *ff_tree_lookup(struct ff_tree *tree, const char *path)
 		path += len;
 	}
 	return n;
+}
+
+void ff_tree_drop_index(struct ff_tree *tree)
+{
+	ff_hset_free(&tree->children);
+	ff_vec_free(&tree->by_id);
 }
 
 int64_t ff_tree_default_mtime(const struct ff_tree *tree)
@@ -290,6 +320,7 @@ struct ff_tree *ff_tree_new(const struct ff_tree_opts *opts, struct ff_err *err)
 	if (!tree)
 		goto oom;
 	tree->spool_fd = -1;
+	ff_vec_init(&tree->by_id, sizeof(struct ff_node *));
 	ff_vec_init(&tree->kept, sizeof(struct ff_owner_keep));
 	if (opts) {
 		tree->opts = *opts;
@@ -339,7 +370,7 @@ void ff_tree_free(struct ff_tree *tree)
 		free(tree->excludes[i]);
 	free(tree->excludes);
 	ff_tree_free_owners(tree);
-	ff_hmap_clear(&tree->children, NULL);
+	ff_tree_drop_index(tree);
 	if (tree->spool_fd >= 0)
 		close(tree->spool_fd);
 	free(tree);

@@ -229,6 +229,54 @@ static void test_members(void **state)
 	assert_string_equal(tt_find(f->tree, "dup")->target, "new");
 }
 
+/* The (parent, name) set over thousands of members (it grows several
+ * times): the same name in different directories is a different entry; a
+ * later member of a path replaces the earlier one however far back it
+ * was; a member whose parent was never listed gets an implied directory,
+ * which a later member of that directory describes, children kept. */
+static void test_many_members(void **state)
+{
+	struct fixture *f = *state;
+	struct archive a = { 0 };
+	struct ff_node *n;
+	char name[64];
+	uint8_t *h;
+
+	for (int d = 0; d < 4; d++) {
+		snprintf(name, sizeof(name), "d%d/", d);
+		header(&a, name, '5', 0, NULL);
+		for (int i = 0; i < 1500; i++) {
+			snprintf(name, sizeof(name), "d%d/f%d", d, i);
+			header(&a, name, '0', 1, NULL);
+			data(&a, d % 2 ? "o" : "e", 1);
+		}
+	}
+	header(&a, "late/x/y", '0', 0, NULL);   /* parents never listed */
+	header(&a, "d0/f7", '2', 0, "again");   /* replaces an early member */
+	h = header(&a, "late/", '5', 0, NULL);  /* describes the implied dir */
+	octal(h + 100, 8, 0700);
+	seal(h);
+	header(&a, "./d3/f1499", '0', 0, NULL);
+	end(&a);
+	load_ok(f, &a);
+	/* root, 4 dirs, 6000 files, late, late/x, late/x/y */
+	assert_int_equal(ff_tree_count(f->tree), 1 + 4 + 6000 + 3);
+	assert_int_equal(tt_find(f->tree, "d0")->n_children, 1500);
+	assert_int_equal(tt_find(f->tree, "d1/f1")->size, 1);
+	assert_ptr_not_equal(tt_find(f->tree, "d1/f1"), tt_find(f->tree, "d2/f1"));
+	assert_ptr_equal(tt_find(f->tree, "d1/f1")->parent, tt_find(f->tree, "d1"));
+	n = tt_find(f->tree, "d0/f7");
+	assert_true(S_ISLNK(n->mode));
+	assert_string_equal(n->target, "again");
+	assert_int_equal(tt_find(f->tree, "d3/f1499")->size, 0);
+	assert_int_equal(tt_find(f->tree, "d3/f1498")->size, 1);
+	n = tt_find(f->tree, "late");
+	assert_int_equal(n->mode, S_IFDIR | 0700);
+	assert_int_equal(n->n_children, 1);
+	assert_int_equal(tt_find(f->tree, "late/x")->mode, S_IFDIR | 0755);
+	assert_true(S_ISREG(tt_find(f->tree, "late/x/y")->mode));
+}
+
 static void test_pax(void **state)
 {
 	struct fixture *f = *state;
@@ -411,6 +459,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_numbers),
 		cmocka_unit_test_setup_teardown(test_members, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_many_members, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pax, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sparse_pax01, setup, teardown),
 		cmocka_unit_test(test_bad_archives),
