@@ -150,7 +150,7 @@ static int j2_readdir(struct ff_fs *fs, uint64_t dir, uint64_t start, ff_readdir
 }
 
 /* Copies n bytes from offset at of node r's data, through the one-node
- * cache. */
+ * cache when only part of the node is wanted. */
 static int copy_node(struct j2fs *j, const struct j2_inode_rec *r, uint32_t at, uint8_t *dst,
 		     size_t n)
 {
@@ -165,6 +165,14 @@ static int copy_node(struct j2fs *j, const struct j2_inode_rec *r, uint32_t at, 
 		return 0;
 	}
 	pthread_mutex_unlock(&j->lock);
+	if (at == 0 && n == r->dsize && n) {
+		/* the whole node: straight into the caller's buffer, which
+		 * a sequential read never asks for again */
+		ret = j2_node_data(j, r, dst, &err);
+		if (ret < 0)
+			ff_fs_log(&j->fs, "%s", err.msg);
+		return ret;
+	}
 	data = malloc(r->dsize ? r->dsize : 1);
 	if (!data)
 		return -ENOMEM;
