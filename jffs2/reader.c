@@ -62,7 +62,7 @@ static int load_window(struct j2fs *j, uint64_t off, uint32_t len)
 	return 0;
 }
 
-/* A node's stored bytes, through the block cache when they sit in one. */
+/* A node's stored bytes, through the window when they fit one. */
 static int read_stored(struct j2fs *j, uint8_t *buf, uint32_t len, uint64_t off,
 		       struct ff_err *err)
 {
