@@ -34,6 +34,10 @@ static const char *const compr_names[FF_J2C_COUNT] = { "zlib", "rtime", "lzo" };
 static const uint8_t compr_ids[FF_J2C_COUNT] = { J2_COMPR_ZLIB, J2_COMPR_RTIME, J2_COMPR_LZO };
 
 struct j2_compr_scratch {
+	z_stream z;   /* deflateReset between pieces: a fresh deflateInit
+		       * per page cost a quarter MiB allocated, faulted in and
+		       * handed back to the kernel each time */
+	int z_ready;
 	void *lzo_mem;
 	uint8_t *lzo_out;
 	uint8_t *try_out[FF_J2C_COUNT]; /* size and favourlzo modes */
@@ -51,11 +55,12 @@ struct j2_compr_scratch *j2_compr_scratch_new(uint32_t page_size)
 
 	if (!s)
 		return NULL;
+	s->z_ready = deflateInit(&s->z, 3) == Z_OK;
 	s->lzo_mem = malloc(LZO1X_999_MEM_COMPRESS);
 	s->lzo_out = malloc(n);
 	for (int i = 0; i < FF_J2C_COUNT; i++)
 		s->try_out[i] = malloc(n);
-	if (!s->lzo_mem || !s->lzo_out || !s->try_out[0] || !s->try_out[1] || !s->try_out[2]) {
+	if (!s->z_ready || !s->lzo_mem || !s->lzo_out || !s->try_out[0] || !s->try_out[1] || !s->try_out[2]) {
 		j2_compr_scratch_free(s);
 		return NULL;
 	}
@@ -66,6 +71,8 @@ void j2_compr_scratch_free(struct j2_compr_scratch *s)
 {
 	if (!s)
 		return;
+	if (s->z_ready)
+		deflateEnd(&s->z);
 	free(s->lzo_mem);
 	free(s->lzo_out);
 	for (int i = 0; i < FF_J2C_COUNT; i++)
@@ -73,38 +80,34 @@ void j2_compr_scratch_free(struct j2_compr_scratch *s)
 	free(s);
 }
 
-static int zlib_try(const uint8_t *in, uint32_t *len, uint8_t *out, uint32_t *space)
+/* deflateReset leaves the stream as deflateInit made it (the same
+ * level, window and memory level), so the bytes are those of a fresh
+ * stream. */
+static int zlib_try(z_stream *z, const uint8_t *in, uint32_t *len, uint8_t *out,
+		    uint32_t *space)
 {
-	z_stream z;
 	int ret;
 
-	if (*space <= ZLIB_END_SPACE)
+	if (*space <= ZLIB_END_SPACE || deflateReset(z) != Z_OK)
 		return -1;
-	memset(&z, 0, sizeof(z));
-	if (deflateInit(&z, 3) != Z_OK)
-		return -1;
-	z.next_in = (Bytef *)(uintptr_t)in;
-	z.next_out = out;
-	while (z.total_out < *space - ZLIB_END_SPACE && z.total_in < *len) {
-		z.avail_out = (uInt)(*space - (z.total_out + ZLIB_END_SPACE));
-		z.avail_in = (uInt)(*len - z.total_in);
-		if (z.avail_in > z.avail_out)
-			z.avail_in = z.avail_out;
-		if (deflate(&z, Z_PARTIAL_FLUSH) != Z_OK)
-			goto fail;
+	z->next_in = (Bytef *)(uintptr_t)in;
+	z->next_out = out;
+	while (z->total_out < *space - ZLIB_END_SPACE && z->total_in < *len) {
+		z->avail_out = (uInt)(*space - (z->total_out + ZLIB_END_SPACE));
+		z->avail_in = (uInt)(*len - z->total_in);
+		if (z->avail_in > z->avail_out)
+			z->avail_in = z->avail_out;
+		if (deflate(z, Z_PARTIAL_FLUSH) != Z_OK)
+			return -1;
 	}
-	z.avail_out += ZLIB_END_SPACE;
-	z.avail_in = 0;
-	ret = deflate(&z, Z_FINISH);
-	if (ret != Z_STREAM_END || z.total_out >= z.total_in)
-		goto fail;
-	deflateEnd(&z);
-	*space = (uint32_t)z.total_out;
-	*len = (uint32_t)z.total_in;
+	z->avail_out += ZLIB_END_SPACE;
+	z->avail_in = 0;
+	ret = deflate(z, Z_FINISH);
+	if (ret != Z_STREAM_END || z->total_out >= z->total_in)
+		return -1;
+	*space = (uint32_t)z->total_out;
+	*len = (uint32_t)z->total_in;
 	return 0;
-fail:
-	deflateEnd(&z);
-	return -1;
 }
 
 /* Each byte is followed by how many bytes after it repeat those after
@@ -157,7 +160,7 @@ static int try_one(int which, struct j2_compr_scratch *s, const uint8_t *in, uin
 		   uint8_t *out, uint32_t *space)
 {
 	switch (which) {
-	case FF_J2C_ZLIB: return zlib_try(in, len, out, space);
+	case FF_J2C_ZLIB: return zlib_try(&s->z, in, len, out, space);
 	case FF_J2C_RTIME: return rtime_try(in, len, out, space);
 	default: return lzo_try(s, in, *len, out, space);
 	}

@@ -20,6 +20,10 @@ struct j2fs {
 	uint64_t cache_pos;
 	uint8_t *cache;
 	size_t cache_len;
+	/* A window of the image's bytes as stored (reader.c). */
+	uint8_t *blk;
+	uint64_t blk_pos;
+	uint32_t blk_len;
 };
 
 int ff_jffs2_open(struct ff_bsrc *src, const struct ff_open_opts *opts, struct ff_fs **fs,
