@@ -70,7 +70,8 @@ int ubifs_data_block(struct ubifs_fs *u, uint64_t inum, uint32_t block,
 /* A range of blocks is read in runs: the nodes of consecutive blocks that
  * lie one after the other in a LEB (as a builder writes a file) come in
  * one read of up to RUN_BLOCKS nodes rather than one each, and share one
- * zstd context; 4 KiB blocks otherwise cost a system call each. */
+ * zstd context (made at the first zstd node); 4 KiB blocks otherwise
+ * cost a system call each. */
 #define RUN_BLOCKS 16u
 #define RUN_NODE_MAX (UBIFS_DATA_NODE_SZ + UBIFS_BLOCK_SIZE)
 #define RUN_BUF (RUN_BLOCKS * (RUN_NODE_MAX + 8u))
@@ -135,6 +136,9 @@ static int read_run(struct run_ctx *c, uint32_t first, uint32_t n, uint8_t **out
 				  loc[i].offs);
 			return -EIO;
 		}
+		/* a zstd context once a zstd node shows: not for other codecs */
+		if (!c->dctx && ff_get_le16(c->buf + DATA_COMPR) == UBIFS_COMPR_ZSTD)
+			c->dctx = ubifs_zstd_dctx_new();
 		for (uint32_t m = i; m < j; m++)
 			if ((ret = decode_node(c->u, c->ino->inum, first + m, &loc[m],
 					       c->buf + (loc[m].offs - loc[i].offs), out[m],
@@ -211,10 +215,8 @@ ssize_t ubifs_read_data(struct ubifs_fs *u, const struct ubifs_ino *ino, uint8_t
 		return -ENOMEM;
 	c->u = u;
 	c->ino = ino;
-	if (len > UBIFS_BLOCK_SIZE) { /* without them: node by node */
+	if (len > UBIFS_BLOCK_SIZE) /* without it: node by node */
 		c->buf = malloc(RUN_BUF);
-		c->dctx = ubifs_zstd_dctx_new();
-	}
 	while (done < len && (r = read_some(c, buf, len, off, done)) >= 0)
 		done += (size_t)r;
 	ubifs_zstd_dctx_free(c->dctx);
