@@ -97,27 +97,46 @@ static int follows(const struct ubifs_loc *a, const struct ubifs_loc *b)
 	return b->lnum == a->lnum && b->offs == a->offs + ((a->len + 7u) & ~7u);
 }
 
+struct gather {
+	uint32_t first, n;
+	struct ubifs_loc *loc;
+	int *have;
+};
+
+static int gather_one(void *ctx, const struct ubifs_key *k, const struct ubifs_loc *loc,
+		      const uint8_t *node)
+{
+	struct gather *g = ctx;
+	uint32_t i = UBIFS_KEY_VAL(*k) - g->first;
+
+	(void)node;
+	if (i < g->n) {
+		g->loc[i] = *loc;
+		g->have[i] = 1;
+	}
+	return 0;
+}
+
 /* Blocks first .. first + n - 1 (n <= RUN_BLOCKS) into out[i], got[i]
  * bytes each (0: a hole). */
 static int read_run(struct run_ctx *c, uint32_t first, uint32_t n, uint8_t **out,
 		    uint32_t *got)
 {
 	struct ubifs_loc loc[RUN_BLOCKS];
-	int have[RUN_BLOCKS];
+	int have[RUN_BLOCKS] = { 0 };
+	struct gather g = { first, n, loc, have };
+	struct ubifs_key lo = ubifs_key_make((uint32_t)c->ino->inum, UBIFS_DATA_NODE, first);
+	struct ubifs_key hi = ubifs_key_make((uint32_t)c->ino->inum, UBIFS_DATA_NODE,
+					     first + n - 1);
+	int ret;
 
-	for (uint32_t i = 0; i < n; i++) {
-		struct ubifs_key k = ubifs_key_make((uint32_t)c->ino->inum, UBIFS_DATA_NODE,
-						    first + i);
-		int ret = ubifs_lookup(c->u, &k, &loc[i]);
-
-		if (ret < 0 && ret != -ENOENT)
-			return ret;
-		have[i] = ret == 0;
-		got[i] = 0;
-	}
+	/* one walk of the index (and the journal's changes) for the run,
+	 * not a lookup from the root for each block */
+	if ((ret = ubifs_walk(c->u, &lo, &hi, gather_one, &g)) < 0)
+		return ret;
+	memset(got, 0, n * sizeof(*got));
 	for (uint32_t i = 0, j; i < n; i = j) {
 		uint32_t span;
-		int ret;
 
 		j = i + 1;
 		if (!have[i])
