@@ -70,7 +70,23 @@ static ssize_t lzo_decode(const uint8_t *src, size_t n, uint8_t *dst, size_t cap
 }
 #endif
 
+void *ubifs_zstd_dctx_new(void)
+{
+	return ZSTD_createDCtx();
+}
+
+void ubifs_zstd_dctx_free(void *dctx)
+{
+	ZSTD_freeDCtx(dctx);
+}
+
 ssize_t ubifs_decompress(int type, const uint8_t *src, size_t n, uint8_t *dst, size_t cap)
+{
+	return ubifs_decompress_ctx(type, src, n, dst, cap, NULL);
+}
+
+ssize_t ubifs_decompress_ctx(int type, const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
+			     void *zstd_dctx)
 {
 	size_t got;
 
@@ -85,7 +101,8 @@ ssize_t ubifs_decompress(int type, const uint8_t *src, size_t n, uint8_t *dst, s
 	case UBIFS_COMPR_ZLIB:
 		return inflate_raw(src, n, dst, cap);
 	case UBIFS_COMPR_ZSTD:
-		got = ZSTD_decompress(dst, cap, src, n);
+		got = zstd_dctx ? ZSTD_decompressDCtx(zstd_dctx, dst, cap, src, n)
+				: ZSTD_decompress(dst, cap, src, n);
 		return ZSTD_isError(got) ? -1 : (ssize_t)got;
 	}
 	return -1;

@@ -6,33 +6,30 @@
  * zeros, as does the part of a block past the node's length. */
 #include <errno.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/endian.h"
 #include "ubifs/ubifs.h"
 
-int ubifs_data_block(struct ubifs_fs *u, uint64_t inum, uint32_t block,
-		     uint8_t out[UBIFS_BLOCK_SIZE], uint32_t *got)
+/* The data node for block of inode inum, read whole at buf: checked,
+ * then decompressed into out (*got bytes). */
+static int decode_node(struct ubifs_fs *u, uint64_t inum, uint32_t block,
+		       const struct ubifs_loc *loc, const uint8_t *buf,
+		       uint8_t out[UBIFS_BLOCK_SIZE], uint32_t *got, void *dctx)
 {
-	uint8_t buf[UBIFS_DATA_NODE_SZ + UBIFS_BLOCK_SIZE];
 	char why[FF_ERR_MSG_MAX];
 	struct ubifs_key k = ubifs_key_make((uint32_t)inum, UBIFS_DATA_NODE, block), nk;
-	struct ubifs_loc loc;
 	uint32_t size;
 	ssize_t n;
-	int ret = ubifs_lookup(u, &k, &loc);
 
-	*got = 0;
-	if (ret == -ENOENT)
-		return 0;
-	if (ret < 0 || (ret = ubifs_read_node(u, &loc, UBIFS_DATA_NODE, buf, sizeof(buf),
-					      "data")) < 0)
-		return ret;
+	if (ubifs_node_verify(u, loc, UBIFS_DATA_NODE, buf, "data") < 0)
+		return -EIO;
 	ubifs_key_decode(buf + UBIFS_KEY_OFF, &nk);
 	size = ff_get_le32(buf + DATA_SIZE);
 	if (ubifs_key_cmp(&nk, &k) || size > UBIFS_BLOCK_SIZE) {
 		ff_fs_log(&u->fs, "inode %llu: block %u: data node at LEB %u:%u has key %u:%08x "
-			  "and size %u", (unsigned long long)inum, block, loc.lnum, loc.offs,
+			  "and size %u", (unsigned long long)inum, block, loc->lnum, loc->offs,
 			  nk.inum, nk.lo, size);
 		return -EIO;
 	}
@@ -40,11 +37,11 @@ int ubifs_data_block(struct ubifs_fs *u, uint64_t inum, uint32_t block,
 		ff_fs_log(&u->fs, "inode %llu: block %u: %s", (unsigned long long)inum, block, why);
 		return -ENOTSUP;
 	}
-	n = ubifs_decompress(ff_get_le16(buf + DATA_COMPR), buf + UBIFS_DATA_NODE_SZ,
-			     loc.len - UBIFS_DATA_NODE_SZ, out, UBIFS_BLOCK_SIZE);
+	n = ubifs_decompress_ctx(ff_get_le16(buf + DATA_COMPR), buf + UBIFS_DATA_NODE_SZ,
+				 loc->len - UBIFS_DATA_NODE_SZ, out, UBIFS_BLOCK_SIZE, dctx);
 	if (n != (ssize_t)size) {
 		ff_fs_log(&u->fs, "inode %llu: block %u: data node at LEB %u:%u (%s) %s %u bytes",
-			  (unsigned long long)inum, block, loc.lnum, loc.offs,
+			  (unsigned long long)inum, block, loc->lnum, loc->offs,
 			  ubifs_compr_name(ff_get_le16(buf + DATA_COMPR)),
 			  n < 0 ? "does not decompress to" : "decompresses to other than", size);
 		return -EIO;
@@ -53,11 +50,179 @@ int ubifs_data_block(struct ubifs_fs *u, uint64_t inum, uint32_t block,
 	return 0;
 }
 
+int ubifs_data_block(struct ubifs_fs *u, uint64_t inum, uint32_t block,
+		     uint8_t out[UBIFS_BLOCK_SIZE], uint32_t *got)
+{
+	uint8_t buf[UBIFS_DATA_NODE_SZ + UBIFS_BLOCK_SIZE];
+	struct ubifs_key k = ubifs_key_make((uint32_t)inum, UBIFS_DATA_NODE, block);
+	struct ubifs_loc loc;
+	int ret = ubifs_lookup(u, &k, &loc);
+
+	*got = 0;
+	if (ret == -ENOENT)
+		return 0;
+	if (ret < 0 || (ret = ubifs_read_node(u, &loc, UBIFS_DATA_NODE, buf, sizeof(buf),
+					      "data")) < 0)
+		return ret;
+	return decode_node(u, inum, block, &loc, buf, out, got, NULL);
+}
+
+/* A range of blocks is read in runs: the nodes of consecutive blocks that
+ * lie one after the other in a LEB (as a builder writes a file) come in
+ * one read of up to RUN_BLOCKS nodes rather than one each, and share one
+ * zstd context (made at the first zstd node); 4 KiB blocks otherwise
+ * cost a system call each. */
+#define RUN_BLOCKS 16u
+#define RUN_NODE_MAX (UBIFS_DATA_NODE_SZ + UBIFS_BLOCK_SIZE)
+#define RUN_BUF (RUN_BLOCKS * (RUN_NODE_MAX + 8u))
+
+struct run_ctx {
+	struct ubifs_fs *u;
+	const struct ubifs_ino *ino;
+	uint8_t *buf;           /* RUN_BUF bytes; NULL: node by node */
+	void *dctx;
+	uint8_t edge[2][UBIFS_BLOCK_SIZE]; /* blocks the range takes part of */
+};
+
+/* A data node the run may read: inside the volume, of a data node's size. */
+static int runnable(const struct ubifs_fs *u, const struct ubifs_loc *l)
+{
+	return l->lnum < u->sb.leb_cnt && l->offs <= u->sb.leb_size &&
+	       l->len <= u->sb.leb_size - l->offs && l->len >= UBIFS_DATA_NODE_SZ &&
+	       l->len <= RUN_NODE_MAX;
+}
+
+static int follows(const struct ubifs_loc *a, const struct ubifs_loc *b)
+{
+	return b->lnum == a->lnum && b->offs == a->offs + ((a->len + 7u) & ~7u);
+}
+
+struct gather {
+	uint32_t first, n;
+	struct ubifs_loc *loc;
+	int *have;
+};
+
+static int gather_one(void *ctx, const struct ubifs_key *k, const struct ubifs_loc *loc,
+		      const uint8_t *node)
+{
+	struct gather *g = ctx;
+	uint32_t i = UBIFS_KEY_VAL(*k) - g->first;
+
+	(void)node;
+	if (i < g->n) {
+		g->loc[i] = *loc;
+		g->have[i] = 1;
+	}
+	return 0;
+}
+
+/* Blocks first .. first + n - 1 (n <= RUN_BLOCKS) into out[i], got[i]
+ * bytes each (0: a hole). */
+static int read_run(struct run_ctx *c, uint32_t first, uint32_t n, uint8_t **out,
+		    uint32_t *got)
+{
+	struct ubifs_loc loc[RUN_BLOCKS];
+	int have[RUN_BLOCKS] = { 0 };
+	struct gather g = { first, n, loc, have };
+	struct ubifs_key lo = ubifs_key_make((uint32_t)c->ino->inum, UBIFS_DATA_NODE, first);
+	struct ubifs_key hi = ubifs_key_make((uint32_t)c->ino->inum, UBIFS_DATA_NODE,
+					     first + n - 1);
+	int ret;
+
+	/* one walk of the index (and the journal's changes) for the run,
+	 * not a lookup from the root for each block */
+	if ((ret = ubifs_walk(c->u, &lo, &hi, gather_one, &g)) < 0)
+		return ret;
+	memset(got, 0, n * sizeof(*got));
+	for (uint32_t i = 0, j; i < n; i = j) {
+		uint32_t span;
+
+		j = i + 1;
+		if (!have[i])
+			continue;
+		if (!c->buf || !runnable(c->u, &loc[i])) {
+			if ((ret = ubifs_data_block(c->u, c->ino->inum, first + i, out[i],
+						    &got[i])) < 0)
+				return ret;
+			continue;
+		}
+		while (j < n && have[j] && runnable(c->u, &loc[j]) && follows(&loc[j - 1], &loc[j]))
+			j++;
+		span = loc[j - 1].offs + loc[j - 1].len - loc[i].offs;
+		if (ubifs_leb_read(c->u, loc[i].lnum, loc[i].offs, c->buf, span) < 0) {
+			ff_fs_log(&c->u->fs, "data: read of LEB %u:%u failed", loc[i].lnum,
+				  loc[i].offs);
+			return -EIO;
+		}
+		/* a zstd context once a zstd node shows: not for other codecs */
+		if (!c->dctx && ff_get_le16(c->buf + DATA_COMPR) == UBIFS_COMPR_ZSTD)
+			c->dctx = ubifs_zstd_dctx_new();
+		for (uint32_t m = i; m < j; m++)
+			if ((ret = decode_node(c->u, c->ino->inum, first + m, &loc[m],
+					       c->buf + (loc[m].offs - loc[i].offs), out[m],
+					       &got[m], c->dctx)) < 0)
+				return ret;
+	}
+	return 0;
+}
+
+/* Where block i of the run goes: straight into the caller's buffer when
+ * the range takes all of it, else into an edge buffer. */
+static uint8_t *block_out(struct run_ctx *c, uint8_t *buf, size_t len, uint64_t off,
+			  uint64_t block, uint32_t i)
+{
+	uint64_t at = block * UBIFS_BLOCK_SIZE;
+
+	if (at >= off && at + UBIFS_BLOCK_SIZE <= off + len)
+		return buf + (at - off);
+	return c->edge[i ? 1 : 0];
+}
+
+/* Blocks of [off + done, off + len) from one run; the bytes done. */
+static ssize_t read_some(struct run_ctx *c, uint8_t *buf, size_t len, uint64_t off, size_t done)
+{
+	uint64_t b0 = (off + done) / UBIFS_BLOCK_SIZE, last = (off + len - 1) / UBIFS_BLOCK_SIZE;
+	uint32_t n = last - b0 + 1 < RUN_BLOCKS ? (uint32_t)(last - b0 + 1) : RUN_BLOCKS;
+	uint8_t *out[RUN_BLOCKS];
+	uint32_t got[RUN_BLOCKS];
+	size_t start = done;
+	int ret;
+
+	if (b0 > UBIFS_KEY_VAL_MASK) { /* no key reaches here: a hole */
+		memset(buf + done, 0, len - done);
+		return (ssize_t)(len - done);
+	}
+	if (b0 + n - 1 > UBIFS_KEY_VAL_MASK)
+		n = (uint32_t)(UBIFS_KEY_VAL_MASK - b0 + 1);
+	for (uint32_t i = 0; i < n; i++)
+		out[i] = block_out(c, buf, len, off, b0 + i, i);
+	if ((ret = read_run(c, (uint32_t)b0, n, out, got)) < 0)
+		return ret;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t in = (uint32_t)((off + done) % UBIFS_BLOCK_SIZE);
+		size_t k = UBIFS_BLOCK_SIZE - in < len - done ? UBIFS_BLOCK_SIZE - in : len - done;
+
+		if (out[i] == buf + done) {
+			memset(out[i] + got[i], 0, UBIFS_BLOCK_SIZE - got[i]);
+		} else {
+			if (got[i] > in)
+				memcpy(buf + done, out[i] + in, got[i] - in < k ? got[i] - in : k);
+			if (got[i] < in + k)
+				memset(buf + done + (got[i] > in ? got[i] - in : 0), 0,
+				       k - (got[i] > in ? got[i] - in : 0));
+		}
+		done += k;
+	}
+	return (ssize_t)(done - start);
+}
+
 ssize_t ubifs_read_data(struct ubifs_fs *u, const struct ubifs_ino *ino, uint8_t *buf,
 			size_t len, uint64_t off)
 {
-	uint8_t block[UBIFS_BLOCK_SIZE];
+	struct run_ctx *c;
 	size_t done = 0;
+	ssize_t r = 0;
 
 	if (off >= ino->size)
 		return 0;
@@ -65,23 +230,16 @@ ssize_t ubifs_read_data(struct ubifs_fs *u, const struct ubifs_ino *ino, uint8_t
 		len = (size_t)(ino->size - off);
 	if (len > (size_t)SSIZE_MAX)
 		len = (size_t)SSIZE_MAX;
-	while (done < len) {
-		uint64_t pos = off + done;
-		uint32_t in = (uint32_t)(pos % UBIFS_BLOCK_SIZE), got;
-		size_t n = UBIFS_BLOCK_SIZE - in < len - done ? UBIFS_BLOCK_SIZE - in : len - done;
-		int ret;
-
-		if (pos / UBIFS_BLOCK_SIZE > UBIFS_KEY_VAL_MASK)
-			got = 0;
-		else if ((ret = ubifs_data_block(u, ino->inum, (uint32_t)(pos / UBIFS_BLOCK_SIZE),
-						 block, &got)) < 0)
-			return ret;
-		if (got > in)
-			memcpy(buf + done, block + in, got - in < n ? got - in : n);
-		if (got < in + n)
-			memset(buf + done + (got > in ? got - in : 0), 0,
-			       n - (got > in ? got - in : 0));
-		done += n;
-	}
-	return (ssize_t)done;
+	if (!(c = calloc(1, sizeof(*c))))
+		return -ENOMEM;
+	c->u = u;
+	c->ino = ino;
+	if (len > UBIFS_BLOCK_SIZE) /* without it: node by node */
+		c->buf = malloc(RUN_BUF);
+	while (done < len && (r = read_some(c, buf, len, off, done)) >= 0)
+		done += (size_t)r;
+	ubifs_zstd_dctx_free(c->dctx);
+	free(c->buf);
+	free(c);
+	return r < 0 ? r : (ssize_t)done;
 }

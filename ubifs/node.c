@@ -107,7 +107,7 @@ int ubifs_node_check(const struct ubifs_fs *u, const uint8_t *p, size_t avail, u
 	return 0;
 }
 
-int ubifs_leb_read(struct ubifs_fs *u, uint32_t lnum, uint32_t offs, void *buf, size_t len)
+int ubifs_leb_read_raw(struct ubifs_fs *u, uint32_t lnum, uint32_t offs, void *buf, size_t len)
 {
 	uint64_t at = (uint64_t)lnum * u->sb.leb_size + offs;
 	ssize_t got;
@@ -130,8 +130,6 @@ int ubifs_leb_read(struct ubifs_fs *u, uint32_t lnum, uint32_t offs, void *buf, 
 int ubifs_read_node(struct ubifs_fs *u, const struct ubifs_loc *loc, int want, uint8_t *buf,
 		    size_t cap, const char *what)
 {
-	struct ubifs_ch ch;
-	char why[160];
 	int ret;
 
 	if (loc->lnum >= u->sb.leb_cnt || loc->offs > u->sb.leb_size ||
@@ -146,6 +144,15 @@ int ubifs_read_node(struct ubifs_fs *u, const struct ubifs_loc *loc, int want, u
 		ff_fs_log(&u->fs, "%s: read of LEB %u:%u failed", what, loc->lnum, loc->offs);
 		return -EIO;
 	}
+	return ubifs_node_verify(u, loc, want, buf, what);
+}
+
+int ubifs_node_verify(struct ubifs_fs *u, const struct ubifs_loc *loc, int want,
+		      const uint8_t *buf, const char *what)
+{
+	struct ubifs_ch ch;
+	char why[160];
+
 	why[0] = 0;
 	if (ubifs_node_check(u, buf, loc->len, loc->offs, &ch, why, sizeof(why)) == 0) {
 		if (want >= 0 && ch.type != want)

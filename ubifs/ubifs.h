@@ -128,6 +128,7 @@ struct ubifs_jstats {
 #define UBIFS_PROBLEMS_KEPT 200
 
 struct ubifs_dircache;
+struct ubifs_wcache;
 
 struct ubifs_fs {
 	struct ff_fs fs;
@@ -144,6 +145,7 @@ struct ubifs_fs {
 	struct ff_hmap zcache;  /* (lnum << 32 | offs) -> struct ubifs_znode * */
 	size_t zcache_bytes, cache_budget;
 	struct ubifs_dircache *dirs;
+	struct ubifs_wcache *wc; /* window.c */
 	struct ff_hmap damaged; /* (lnum << 32 | offs) of entries left out */
 	uint64_t inode_count;   /* 0 until counted */
 	uint32_t *bud_lnum;     /* the journal's buds (LEBs the LPT lags behind) */
@@ -161,7 +163,16 @@ int ubifs_node_check(const struct ubifs_fs *u, const uint8_t *p, size_t avail, u
  * (want < 0: any); -EIO with a logged message naming what. */
 int ubifs_read_node(struct ubifs_fs *u, const struct ubifs_loc *loc, int want, uint8_t *buf,
 		    size_t cap, const char *what);
+/* The checks of ubifs_read_node on a node already read (loc->len bytes at
+ * buf, loc within the volume). */
+int ubifs_node_verify(struct ubifs_fs *u, const struct ubifs_loc *loc, int want,
+		      const uint8_t *buf, const char *what);
+/* len bytes at offs of LEB lnum (erased past the source's end); small
+ * reads through the cached windows of window.c, _raw straight from the
+ * source. */
 int ubifs_leb_read(struct ubifs_fs *u, uint32_t lnum, uint32_t offs, void *buf, size_t len);
+int ubifs_leb_read_raw(struct ubifs_fs *u, uint32_t lnum, uint32_t offs, void *buf, size_t len);
+void ubifs_wcache_free(struct ubifs_fs *u);
 void ubifs_problem(struct ubifs_fs *u, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
@@ -262,6 +273,12 @@ ssize_t ubifs_read_data(struct ubifs_fs *u, const struct ubifs_ino *ino, uint8_t
 int ubifs_data_block(struct ubifs_fs *u, uint64_t inum, uint32_t block,
 		     uint8_t out[UBIFS_BLOCK_SIZE], uint32_t *got);
 ssize_t ubifs_decompress(int type, const uint8_t *src, size_t n, uint8_t *dst, size_t cap);
+void *ubifs_zstd_dctx_new(void);   /* NULL when out of memory */
+void ubifs_zstd_dctx_free(void *dctx);
+/* The same with a zstd context to reuse (ZSTD_DCtx *; NULL: one made for
+ * the call). */
+ssize_t ubifs_decompress_ctx(int type, const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
+			     void *zstd_dctx);
 /* 1, with the reason in why, when a node of this type cannot decode
  * because the build has no LZO (`make LZO=0`); else 0. */
 int ubifs_lzo_missing(unsigned type, char *why, size_t cap);

@@ -9,7 +9,15 @@
  * Nodes travel in batches of UW_BATCH: one hand-over between threads per
  * batch rather than per 4 KiB block keeps the pool's locking out of the
  * profile.  A pool record is just the batch's pointer; batches are
- * recycled by the submitter, which alone takes and returns them. */
+ * recycled by the submitter, which alone takes and returns them.
+ *
+ * Retired nodes wait in a look-ahead window of UW_LOOK before the head:
+ * when the oldest does not fit in what is left of the head LEB, the
+ * largest younger ones that do fit fill the gap first (best fit), so a
+ * LEB is not closed with up to a data node's worth of padding.  The
+ * kernel finds nodes through the index, in any order within the main
+ * area.  The window is counted in nodes submitted, so the placement still
+ * depends only on the order of submission. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,11 +25,23 @@
 #include "ubifs/write_priv.h"
 
 #define UW_BATCH 16u
+#define UW_LOOK 64u
 
 struct uw_bent {
 	uint32_t inum, lo, nlen, len, in_len;
 	const char *name;
 	uint64_t sqnum;
+};
+
+/* The window: slot[(first + i) % UW_LOOK] for i < n, oldest first; a
+ * node placed early to fill a gap is marked done and skipped. */
+struct uw_look {
+	uint32_t first, n;
+	struct {
+		struct uw_bent e;
+		int done;
+		uint8_t node[UW_NODE_CAP];
+	} slot[UW_LOOK];
 };
 
 struct uw_batch {
@@ -67,6 +87,8 @@ int uw_pipe_start(struct uw *w, struct ff_err *err)
 	for (unsigned i = 0; i < w->n_cz; i++)
 		if (!(w->cz[i] = uw_cz_new(w->o, err)))
 			return -1;
+	if (!(w->look = calloc(1, sizeof(*w->look))))
+		return ff_err_set(err, ENOMEM, "out of memory for the node window");
 	return 0;
 }
 
@@ -86,6 +108,59 @@ static int place(struct uw *w, const struct uw_bent *e, const uint8_t *node, str
 	return 0;
 }
 
+/* The largest waiting node after the oldest that fits in the head LEB's
+ * space left; UW_LOOK if none. */
+static uint32_t best_fit(const struct uw *w)
+{
+	const struct uw_look *l = w->look;
+	uint32_t left = w->g.leb_size - w->head_offs, best = UW_LOOK, best_len = 0;
+
+	for (uint32_t i = 1; i < l->n; i++) {
+		uint32_t k = (l->first + i) % UW_LOOK, len = l->slot[k].e.len;
+
+		if (!l->slot[k].done && len <= left && len > best_len) {
+			best = k;
+			best_len = len;
+		}
+	}
+	return best;
+}
+
+/* Places the oldest waiting node, after filling the head LEB's gap when
+ * it does not fit there, and drops it and the done nodes behind it. */
+static int emit_oldest(struct uw *w, struct ff_err *err)
+{
+	struct uw_look *l = w->look;
+	uint32_t k = l->first;
+
+	if (l->slot[k].e.len > w->g.leb_size - w->head_offs)
+		for (uint32_t b; (b = best_fit(w)) != UW_LOOK; l->slot[b].done = 1)
+			if (place(w, &l->slot[b].e, l->slot[b].node, err))
+				return -1;
+	if (place(w, &l->slot[k].e, l->slot[k].node, err))
+		return -1;
+	do {
+		l->first = (l->first + 1) % UW_LOOK;
+		l->n--;
+	} while (l->n && l->slot[l->first].done);
+	return 0;
+}
+
+static int wait_node(struct uw *w, const struct uw_bent *e, const uint8_t *node,
+		     struct ff_err *err)
+{
+	struct uw_look *l = w->look;
+	uint32_t k;
+
+	if (l->n == UW_LOOK && emit_oldest(w, err))
+		return -1;
+	k = (l->first + l->n++) % UW_LOOK;
+	l->slot[k].e = *e;
+	l->slot[k].done = 0;
+	memcpy(l->slot[k].node, node, e->len);
+	return 0;
+}
+
 static int retire_one(struct uw *w, struct ff_err *err)
 {
 	struct uw_batch *b = NULL;
@@ -94,7 +169,7 @@ static int retire_one(struct uw *w, struct ff_err *err)
 	if (!ff_pool_retire(w->pool, &b))
 		return 0;
 	for (uint32_t k = 0; k < b->n && !r; k++)
-		r = place(w, &b->e[k], b->node[k], err);
+		r = wait_node(w, &b->e[k], b->node[k], err);
 	b->n = 0;
 	if (ff_vec_push(&w->spare, &b)) {
 		free(b);
@@ -157,6 +232,9 @@ int uw_pipe_drain(struct uw *w, struct ff_err *err)
 	while (ff_pool_pending(w->pool))
 		if (retire_one(w, err))
 			return -1;
+	while (w->look->n)
+		if (emit_oldest(w, err))
+			return -1;
 	return 0;
 }
 
@@ -179,4 +257,6 @@ void uw_pipe_stop(struct uw *w)
 	for (size_t i = 0; i < w->spare.len; i++)
 		free(((struct uw_batch **)w->spare.data)[i]);
 	ff_vec_free(&w->spare);
+	free(w->look);
+	w->look = NULL;
 }

@@ -87,6 +87,7 @@ struct uw_job {
 
 struct uw_cz;
 struct uw_batch;
+struct uw_look;
 
 struct uw {
 	const struct ff_ubifs_write_opts *o;
@@ -109,6 +110,7 @@ struct uw {
 	size_t queue;
 	struct uw_batch *cur;           /* the batch being filled (write_pipe.c) */
 	struct ff_vec spare;            /* struct uw_batch *: batches to reuse */
+	struct uw_look *look;           /* nodes waiting for the head (write_pipe.c) */
 	struct ff_ubifs_write_stats *st;
 	uint64_t next_xinum;            /* the next xattr inode's number */
 	uint32_t xs_cnt, xs_size, xs_names; /* the current host's xattr sums */
