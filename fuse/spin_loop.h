@@ -13,4 +13,12 @@
 int ff_fuse_spin_loop(struct fuse_session *se, unsigned spin_us, void (*after_init)(void *),
 		      void *ctx);
 
+/* The next spin budget in microseconds, at most max_us: doubled (plus a
+ * step, so it grows back from 0) after a spin that caught the next
+ * request, halved after one that ran out and slept.  A spin that keeps
+ * running out means the requester is not getting a CPU (a loaded
+ * machine) or thinks between requests; polling then only takes CPU time
+ * from it and from the decompression workers. */
+unsigned ff_fuse_spin_next(unsigned budget_us, unsigned max_us, int caught);
+
 #endif
