@@ -19,6 +19,8 @@
  * caught, so the budget grows back when requests come quickly again. */
 #include "fuse/spin_loop.h"
 
+#include "fuse/follow.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -33,25 +35,36 @@ static long long now_us(void)
 	return (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
-/* Waits until the device has a request; 0, or -errno. */
-static int wait_request(int fd)
+/* Waits until the device has a request; 0, or -errno.  A thread that
+ * follows its requester's CPU lets go of it after RELEASE_MS without one. */
+#define RELEASE_MS 100
+static int wait_request(int fd, struct ff_follow *follow)
 {
 	struct pollfd p = { .fd = fd, .events = POLLIN };
+	int n;
 
+	if (ff_follow_pinned(follow)) {
+		n = poll(&p, 1, RELEASE_MS);
+		if (n != 0)
+			return n < 0 && errno != EINTR ? -errno : 0;
+		ff_follow_release(follow);
+	}
 	if (poll(&p, 1, -1) < 0)
 		return errno == EINTR ? 0 : -errno;
 	return 0;
 }
 
-int ff_fuse_spin_loop(struct fuse_session *se, unsigned spin_us, void (*after_init)(void *),
-		      void *ctx)
+int ff_fuse_spin_loop(struct fuse_session *se, unsigned spin_us, int follow_cpu,
+		      void (*after_init)(void *), void *ctx)
 {
+	struct ff_follow follow;
 	int fd = fuse_session_fd(se), flags = fcntl(fd, F_GETFL), ret = 0;
 	struct fuse_buf buf = { 0 };
 	long long idle_since = now_us();
 	unsigned budget = spin_us;
 	int slept = 1; /* since the last answer; FUSE_INIT is not a catch */
 
+	ff_follow_init(&follow, follow_cpu);
 	/* Without spinning the reads block, as in libfuse's own loop. */
 	if (spin_us && (flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0))
 		spin_us = 0;
@@ -59,11 +72,12 @@ int ff_fuse_spin_loop(struct fuse_session *se, unsigned spin_us, void (*after_in
 		int res = fuse_session_receive_buf(se, &buf);
 
 		if (res == -EAGAIN) {
-			if (now_us() - idle_since > budget) {
+			/* on the requester's CPU, polling only delays it */
+			if (ff_follow_pinned(&follow) || now_us() - idle_since > budget) {
 				if (!slept)
 					budget = ff_fuse_spin_next(budget, spin_us, 0);
 				slept = 1;
-				if ((ret = wait_request(fd)))
+				if ((ret = wait_request(fd, &follow)))
 					break;
 			}
 			continue;
@@ -77,6 +91,8 @@ int ff_fuse_spin_loop(struct fuse_session *se, unsigned spin_us, void (*after_in
 		if (!slept)
 			budget = ff_fuse_spin_next(budget, spin_us, 1);
 		slept = 0;
+		if (!(buf.flags & FUSE_BUF_IS_FD))
+			ff_follow_request(&follow, buf.mem, (size_t)res);
 		fuse_session_process_buf(se, &buf);
 		/* The first request is FUSE_INIT; the kernel applies our
 		 * reply while we write it, so it is in force now. */
@@ -86,6 +102,7 @@ int ff_fuse_spin_loop(struct fuse_session *se, unsigned spin_us, void (*after_in
 		}
 		idle_since = now_us();
 	}
+	ff_follow_release(&follow);
 	free(buf.mem);
 	fuse_session_reset(se);
 	return ret < 0 ? ret : 0;
