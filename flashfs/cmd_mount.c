@@ -59,6 +59,7 @@ static void usage(FILE *out)
 		"  timeout=SECONDS   unmount after SECONDS without requests\n"
 		"  spin=MICROSECONDS poll for the next request this long before sleeping\n"
 		"                    (default 200, 0 = always sleep)\n"
+		"  follow=0|1        serve each reader from its own CPU (default 1)\n"
 		"  page_size=, oob_size=, pages_per_block=, oob_layout=linux|offset0|inband,\n"
 		"  tags=kernel|classic, endian=little|big   YAFFS2 geometry if not detected\n"
 		"                    (page_size=, oob_size= also for a raw NAND dump of UBI)\n"

@@ -29,6 +29,10 @@
  * sleeping thread for nearly every request (fuse/spin_loop.c). */
 #define FF_MOUNT_SPIN_US 200u
 
+/* Default follow=: the receiving thread runs on its requester's CPU
+ * (fuse/follow.c), which saves a wake-up across CPUs on every request. */
+#define FF_MOUNT_FOLLOW 1u
+
 struct ff_mount_opts {
 	const char *image;      /* positional arguments, as given */
 	const char *mountpoint;
@@ -40,6 +44,7 @@ struct ff_mount_opts {
 	uint32_t max_read;      /* max_read=BYTES, 0 = the kernel's limit */
 	uint32_t readahead_kb;  /* readahead=SIZE (KiB), 0 = leave the kernel's */
 	unsigned spin_us;       /* spin=MICROSECONDS of polling after a request */
+	unsigned follow_cpu;    /* follow=0|1: serve on the requester's CPU */
 	int foreground, debug, help, version;
 	char *fsname;           /* source shown in /proc/mounts; NULL = image */
 	/* Options handed to libfuse unchanged (allow_other, nosuid, -d ...);

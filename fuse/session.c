@@ -22,7 +22,7 @@ struct ff_fuse_session {
 	struct fuse_session *se;
 	struct fuse_args args;
 	char *mountpoint;
-	unsigned threads, idle_timeout, readahead_kb, spin_us;
+	unsigned threads, idle_timeout, readahead_kb, spin_us, follow_cpu;
 	int mounted;
 };
 
@@ -127,6 +127,7 @@ int ff_fuse_mount(struct ff_fuse_session **out, struct ff_fs *fs, const struct f
 	s->idle_timeout = o->idle_timeout;
 	s->readahead_kb = o->readahead_kb;
 	s->spin_us = o->spin_us;
+	s->follow_cpu = o->follow_cpu;
 	if (start_session(s, o, err) < 0) {
 		ff_fuse_unmount(s);
 		return -1;
@@ -168,7 +169,8 @@ static int run_loop(struct ff_fuse_session *s)
 	if (n)
 		s->ctx.pool = ff_read_pool_new(&s->ctx, n);
 	s->ctx.dev_fd = fuse_session_fd(s->se);
-	ret = ff_fuse_spin_loop(s->se, s->spin_us, s->readahead_kb ? apply_readahead : NULL, s);
+	ret = ff_fuse_spin_loop(s->se, s->spin_us, (int)s->follow_cpu,
+				s->readahead_kb ? apply_readahead : NULL, s);
 	ff_read_pool_free(s->ctx.pool);
 	s->ctx.pool = NULL;
 	return ret;

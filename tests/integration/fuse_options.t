@@ -133,6 +133,44 @@ for spin in 0 200 300000; do
 	fuse_umount "$M"
 done
 
+# --- follow=: the receiving thread serves a reader from the reader's CPU,
+# and lets the CPU go when the mount is idle
+# pinned_checks PID FIRST LAST: reads many/fFIRST..fLAST one by one on CPU 1
+# (each a cold READ), printing the loop thread's CPU list after each
+pinned_checks() {
+	taskset -c 1 bash -c 'for i in $(seq "$2" "$3"); do
+		cat "$4/many/f$(printf %05d "$i")" > /dev/null
+		taskset -pc "$1" | sed "s/.*: //"
+	done' _ "$@" "$M"
+}
+# cpus_of PID: the CPU list of each of its threads, one per line
+cpus_of() { for t in /proc/"$1"/task/*; do taskset -pc "${t##*/}" | sed 's/.*: //'; done; }
+if [ "$(nproc)" -ge 2 ]; then
+	fuse_mount "$M" "$T/img.sqfs" -o follow=1
+	pid=$(pgrep -n -f "flashfs mount -o follow=1")
+	all=$(taskset -pc "$pid" | sed 's/.*: //')
+	pinned_checks "$pid" 0 19 > "$T/follow1"
+	ok "follow=1: the loop thread moves to the reader's CPU" grep -qx 1 "$T/follow1"
+	tar -cf - -C "$M" . | wc -c > /dev/null # starts the prefetch workers
+	# the CPU is let go after 100 ms idle: waited for (up to 20 s on a
+	# loaded machine), not slept on
+	for i in $(seq 200); do
+		[ "$(cpus_of "$pid" | sort -u)" = "$all" ] && break
+		sleep 0.1
+	done
+	is "$(cpus_of "$pid" | sort -u)" "$all" "follow=1: idle, every thread has every CPU again"
+	is "$(sum "$M/random")" "$(sum "$T/src/random")" "follow=1: a file reads back"
+	fuse_umount "$M"
+	fuse_mount "$M" "$T/img.sqfs" -o follow=0
+	pid=$(pgrep -n -f "flashfs mount -o follow=0")
+	pinned_checks "$pid" 20 39 > "$T/follow0"
+	is "$(sort -u "$T/follow0")" "$all" "follow=0: the loop thread keeps every CPU"
+	fuse_umount "$M"
+else
+	for n in "moves to the reader's CPU" "idle, every CPU again" "a file reads back" \
+		"follow=0 keeps every CPU"; do skip "needs two CPUs" "follow: $n"; done
+fi
+
 # --- timeout=: unmounts by itself when idle, not while in use
 fuse_mount "$M" "$T/img.sqfs" -o timeout=1
 ok "timeout=1: unmounted by itself" fuse_wait_gone "$M" 20

@@ -36,7 +36,7 @@ static void test_our_options(void **state)
 	assert_int_equal(PARSE(&o, &err, "-o", "offset=1M,subdir=/etc,uid=7,gid=8,cache=64M",
 			       "-o", "threads=4,timeout=30,page_size=2048,oob_size=64",
 			       "-opages_per_block=128,oob_layout=inband,tags=classic,endian=big",
-			       "-o", "max_read=128K,readahead=2M,prefetch=3M,spin=50",
+			       "-o", "max_read=128K,readahead=2M,prefetch=3M,spin=50,follow=0",
 			       "img", "mnt"),
 			 0);
 	assert_string_equal(o.image, "img");
@@ -48,6 +48,7 @@ static void test_our_options(void **state)
 	assert_int_equal(o.open.cache_bytes, 64 << 20);
 	assert_int_equal(o.threads, 4);
 	assert_int_equal(o.spin_us, 50);
+	assert_int_equal(o.follow_cpu, 0);
 	assert_int_equal(o.idle_timeout, 30);
 	assert_int_equal(o.open.flash.page_size, 2048);
 	assert_int_equal(o.open.flash.oob_size, 64);
@@ -79,6 +80,7 @@ static void test_defaults_and_flags(void **state)
 	assert_int_equal(o.threads, 1);
 	assert_int_equal(o.readahead_kb, FF_MOUNT_READAHEAD_KB);
 	assert_int_equal(o.spin_us, FF_MOUNT_SPIN_US);
+	assert_int_equal(o.follow_cpu, FF_MOUNT_FOLLOW);
 	assert_int_equal(o.open.prefetch_bytes, FF_MOUNT_PREFETCH);
 	ff_mount_opts_free(&o);
 	assert_int_equal(PARSE(&o, &err, "-o", "readahead=0,prefetch=0", "img", "mnt"), 0);
@@ -130,6 +132,9 @@ static void test_errors(void **state)
 	ff_mount_opts_free(&o);
 	assert_int_equal(PARSE(&o, &err, "-o", "spin=2000000", "img", "mnt"), -1);
 	assert_non_null(strstr(err.msg, "spin=2000000"));
+	ff_mount_opts_free(&o);
+	assert_int_equal(PARSE(&o, &err, "-o", "follow=2", "img", "mnt"), -1);
+	assert_non_null(strstr(err.msg, "follow=2"));
 	ff_mount_opts_free(&o);
 	assert_int_equal(PARSE(&o, &err, "-o", "max_read=100", "img", "mnt"), -1);
 	ff_mount_opts_free(&o);
