@@ -27,6 +27,7 @@ struct zres {
 				      fragments: the last extent's input */
 	size_t tail_len;
 	int frag;                  /* tail is a fragment */
+	struct ew_fsum sum;        /* of the file's bytes */
 	int failed;
 	struct ff_err err;
 };
@@ -80,6 +81,7 @@ struct window {
 	uint8_t *buf;
 	uint64_t bstart;
 	size_t blen;
+	struct ew_fsum *sum;       /* of the bytes read, in order */
 };
 
 static int window_fill(struct window *win, const struct ew_ino *e, uint64_t pos, size_t want,
@@ -104,6 +106,8 @@ static int window_fill(struct window *win, const struct ew_ino *e, uint64_t pos,
 	if ((size_t)got != want - keep)
 		return ff_err_set(err, EIO, "file shrank while read (%zu bytes at %llu)",
 				  (size_t)got, (unsigned long long)(pos + keep));
+	if (win->sum)
+		ew_fsum_add(win->sum, win->buf + keep, want - keep);
 	win->blen = want;
 	(void)e;
 	return 0;
@@ -198,7 +202,7 @@ static int compress_file(struct zctx *z, unsigned worker, const struct ew_ino *e
 {
 	struct ew *w = z->w;
 	int packed = e == &w->packed;
-	struct window win = { NULL, packed ? w->frag_file : NULL, NULL, 0, 0 };
+	struct window win = { NULL, packed ? w->frag_file : NULL, NULL, 0, 0, &r->sum };
 	uint32_t room = e->late && w->o->ztailpacking ? ew_ztail_room(w, e) : 0;
 	uint64_t pos = 0, used = 0, skip_to = 0;
 	int ret = 0;
@@ -240,8 +244,30 @@ static void run_job(void *user, void *job, unsigned worker)
 
 /* A compressed file's bytes in place: its fragment (whole, or the last
  * extent's input), its pclusters, its inline tail, its map. */
+/* e equals first, placed before it: the same extents, blocks and fragment. */
+static int place_shared(struct ew *w, struct ew_ino *e, const struct ew_ino *first,
+			struct zres *r, struct ff_err *err)
+{
+	e->frag = first->frag;
+	e->fragoff = first->fragoff;
+	e->blkaddr = first->blkaddr;
+	e->nblocks = first->nblocks;
+	if (r->tail && !r->frag) {
+		e->ztail = r->tail;
+		e->inline_len = (uint32_t)r->tail_len;
+		e->slot += e->inline_len;
+		r->tail = NULL;
+	}
+	w->st->compressed_files++;
+	w->st->shared_files++;
+	return ew_zmap_encode(w, e, r->x, r->n, err);
+}
+
 static int place_one(struct ew *w, struct ew_ino *e, struct zres *r, struct ff_err *err)
 {
+	const struct ew_ino *first;
+	int s;
+
 	if (e->frag == 2 || (r->frag && r->n == 1)) {
 		/* the whole file in the packed inode (a first extent that is
 		 * also the last is the whole file too) */
@@ -253,6 +279,8 @@ static int place_one(struct ew *w, struct ew_ino *e, struct zres *r, struct ff_e
 		w->st->compressed_files++;
 		return ew_zmap_encode(w, e, NULL, 0, err);
 	}
+	if (e != &w->packed && (s = ew_share_find(w, e, &r->sum, &first, err)) != 0)
+		return s < 0 ? -1 : place_shared(w, e, first, r, err);
 	if (r->frag) {
 		e->frag = 1;
 		if (ew_frag_append(w, e, r->tail, r->tail_len, err))

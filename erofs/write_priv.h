@@ -68,6 +68,9 @@ struct ew {
 	 * the packed inode (an inode of no directory) is compressed */
 	FILE *frag_file;
 	uint64_t frag_len;
+	struct ff_hmap frag_seen;  /* (length, CRCs) -> the first such fragment */
+	struct ff_hmap files_seen; /* (length, CRCs) -> the first such compressed
+				      file's index + 1 (fragments, -E dedupe) */
 	struct ff_node packed_node;
 	struct ew_ino packed;      /* its record (packed.n: packed_node) */
 	struct ff_outfile out;
@@ -133,6 +136,21 @@ int ew_zmap_encode(const struct ew *w, struct ew_ino *e, const struct ew_extent 
 /* write_super.c: the compression configuration record after the
  * superblock; returns its length (0 when nothing is compressed). */
 uint32_t ew_super_cfg(const struct ew *w, uint8_t *buf);
+
+/* Running sums of some bytes: their length and two CRCs (crc32c and
+ * zlib's crc32), the key (16 bytes) under which equal bytes are found. */
+struct ew_fsum {
+	uint64_t len;
+	uint32_t c1, c2;
+};
+
+void ew_fsum_add(struct ew_fsum *s, const uint8_t *b, size_t len);
+void ew_fsum_key(const struct ew_fsum *s, uint8_t key[16]);
+
+/* write_share.c: a compressed file equal to one placed before it (same
+ * sums, then the same bytes): 1 and *first, 0 none (e is remembered). */
+int ew_share_find(struct ew *w, const struct ew_ino *e, const struct ew_fsum *s,
+		  const struct ew_ino **first, struct ff_err *err);
 
 /* write_fragment.c: the fragments' temporary file, a part appended
  * (e->fragoff set), a file copied whole, the packed inode's record. */
