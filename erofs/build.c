@@ -40,7 +40,7 @@ static const struct ff_build_flag er_flags[] = {
 	{ "noinline_data", "file tails in blocks of their own (-E noinline_data)", 0 },
 	{ "legacy-compress", "full compression indexes (-E legacy-compress)", 0 },
 	{ "ztailpacking", "a compressed file's tail inline after its inode (-E ztailpacking)", 1 },
-	{ "fragments", "compressed files' tails (small files whole) packed together (-E fragments)", 1 },
+	{ "fragments", "compressed files' tails (small files whole) packed together (-E fragments)", 0 },
 	{ "all-fragments", "compressed files whole in the packed inode (-E all-fragments)", 0 },
 	{ "dedupe", "identical compressed files share their pclusters (-E dedupe)", 0 },
 	{ NULL, NULL, 0 },
