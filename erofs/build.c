@@ -25,6 +25,9 @@ static void set_extended(struct ff_erofs_write_opts *w) { w->inode_form = FF_ERO
 static void set_noinline(struct ff_erofs_write_opts *w) { w->no_inline = 1; }
 static void set_legacy(struct ff_erofs_write_opts *w) { w->full_indexes = 1; }
 static void set_ztailpacking(struct ff_erofs_write_opts *w) { w->ztailpacking = 1; }
+static void set_fragments(struct ff_erofs_write_opts *w) { w->fragments = 1; }
+static void set_all_fragments(struct ff_erofs_write_opts *w) { w->fragments = w->all_fragments = 1; }
+static void set_dedupe(struct ff_erofs_write_opts *w) { w->dedupe = 1; }
 
 /* -E's words, each with what it sets in er_set (same order).  A new -E
  * word of the writer is one line in each: ffmkfs.erofs parses -E through
@@ -37,11 +40,15 @@ static const struct ff_build_flag er_flags[] = {
 	{ "noinline_data", "file tails in blocks of their own (-E noinline_data)", 0 },
 	{ "legacy-compress", "full compression indexes (-E legacy-compress)", 0 },
 	{ "ztailpacking", "a compressed file's tail inline after its inode (-E ztailpacking)", 1 },
+	{ "fragments", "compressed files' tails (small files whole) packed together (-E fragments)", 0 },
+	{ "all-fragments", "compressed files whole in the packed inode (-E all-fragments)", 0 },
+	{ "dedupe", "identical compressed files share their pclusters (-E dedupe)", 0 },
 	{ NULL, NULL, 0 },
 };
 
 static void (*const er_set[])(struct ff_erofs_write_opts *w) = {
 	set_compact, set_extended, set_noinline, set_legacy, set_ztailpacking,
+	set_fragments, set_all_fragments, set_dedupe,
 };
 
 #define N_EXTS (sizeof(er_set) / sizeof(er_set[0]))

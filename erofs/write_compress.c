@@ -23,8 +23,11 @@ struct zres {
 	size_t len, cap;
 	struct ew_extent *x;
 	size_t n, xcap;
-	uint8_t *tail;             /* ztailpacking: the inline pcluster */
+	uint8_t *tail;             /* ztailpacking: the inline pcluster;
+				      fragments: the last extent's input */
 	size_t tail_len;
+	int frag;                  /* tail is a fragment */
+	struct ew_fsum sum;        /* of the file's bytes */
 	int failed;
 	struct ff_err err;
 };
@@ -67,16 +70,18 @@ static int res_extent(struct zres *r, uint64_t lstart, uint32_t cblks, int plain
 		r->x = p;
 		r->xcap = cap;
 	}
-	r->x[r->n++] = (struct ew_extent){ lstart, cblks, (uint8_t)plain };
+	r->x[r->n++] = (struct ew_extent){ lstart, cblks, (uint8_t)plain, 0 };
 	return 0;
 }
 
 /* The input window: [*bstart, *bstart + *blen) of the file in buf. */
 struct window {
-	struct ff_data *d;
+	struct ff_data *d;         /* the file, or NULL: */
+	FILE *f;                   /* the fragments (the packed inode) */
 	uint8_t *buf;
 	uint64_t bstart;
 	size_t blen;
+	struct ew_fsum *sum;       /* of the bytes read, in order */
 };
 
 static int window_fill(struct window *win, const struct ew_ino *e, uint64_t pos, size_t want,
@@ -90,12 +95,19 @@ static int window_fill(struct window *win, const struct ew_ino *e, uint64_t pos,
 	memmove(win->buf, win->buf + (pos - win->bstart), keep);
 	win->bstart = pos;
 	win->blen = keep;
-	got = ff_data_pread(win->d, win->buf + keep, want - keep, pos + keep, err);
+	if (win->d)
+		got = ff_data_pread(win->d, win->buf + keep, want - keep, pos + keep, err);
+	else if ((got = pread(fileno(win->f), win->buf + keep, want - keep,
+			      (off_t)(pos + keep))) < 0)
+		return ff_err_set(err, errno, "fragments: read at %llu: %s",
+				  (unsigned long long)(pos + keep), strerror(errno));
 	if (got < 0)
 		return -1;
 	if ((size_t)got != want - keep)
 		return ff_err_set(err, EIO, "file shrank while read (%zu bytes at %llu)",
 				  (size_t)got, (unsigned long long)(pos + keep));
+	if (win->sum)
+		ew_fsum_add(win->sum, win->buf + keep, want - keep);
 	win->blen = want;
 	(void)e;
 	return 0;
@@ -113,6 +125,18 @@ static int inline_tail(struct zres *r, uint64_t pos, const uint8_t *b, size_t le
 	return 0;
 }
 
+/* fragments: the last extent's input, for the packed inode. */
+static int frag_tail(struct zres *r, uint64_t pos, const uint8_t *b, size_t len,
+		     struct ff_err *err)
+{
+	if (inline_tail(r, pos, b, len, 0, err))
+		return -1;
+	r->x[r->n - 1].cblks = 0;
+	r->x[r->n - 1].frag = 1;
+	r->frag = 1;
+	return 0;
+}
+
 /* One extent at pos: compressed when that saves a block, else a block as is. */
 static int one_extent(struct zctx *z, unsigned worker, struct window *win, uint64_t pos,
 		      uint64_t size, struct zres *r, uint64_t *used, uint32_t room,
@@ -121,8 +145,13 @@ static int one_extent(struct zctx *z, unsigned worker, struct window *win, uint6
 	struct ew *w = z->w;
 	size_t n = size - pos < w->ext_cap ? (size_t)(size - pos) : w->ext_cap;
 	const uint8_t *in = win->buf + (pos - win->bstart);
+	int frag = w->o->fragments && win->d; /* not the packed inode itself */
 	long got = 0;
 	uint32_t cblks;
+
+	*used = size - pos;
+	if (frag && size - pos <= w->blksz)
+		return frag_tail(r, pos, in, (size_t)(size - pos), err);
 
 	/* Input that just failed to save a block is stored as is for half
 	 * the span that failed, without asking the codec again for each of
@@ -134,7 +163,8 @@ static int one_extent(struct zctx *z, unsigned worker, struct window *win, uint6
 	if (got < 0)
 		return ff_err_set(err, EIO, "compression failed at byte %llu",
 				  (unsigned long long)pos);
-	*used = size - pos;
+	if (frag && got > 0 && pos + n == size)
+		return frag_tail(r, pos, in, n, err);
 	if (got > 0 && pos + n == size && (size_t)got < n && (uint32_t)got <= room)
 		return inline_tail(r, pos, z->outs[worker], (size_t)got, 0, err);
 	if (size - pos <= room && size - pos <= w->blksz)
@@ -171,12 +201,15 @@ static int compress_file(struct zctx *z, unsigned worker, const struct ew_ino *e
 			 struct zres *r, struct ff_err *err)
 {
 	struct ew *w = z->w;
-	struct window win = { ff_tree_open_data(w->tree, e->n, err), NULL, 0, 0 };
-	uint32_t room = e->late ? ew_ztail_room(w, e) : 0;
+	int packed = e == &w->packed;
+	struct window win = { NULL, packed ? w->frag_file : NULL, NULL, 0, 0, &r->sum };
+	uint32_t room = e->late && w->o->ztailpacking ? ew_ztail_room(w, e) : 0;
 	uint64_t pos = 0, used = 0, skip_to = 0;
 	int ret = 0;
 
-	if (!win.d)
+	if (e->frag == 2)
+		return 0; /* copied whole into the packed inode when placed */
+	if (!packed && !(win.d = ff_tree_open_data(w->tree, e->n, err)))
 		return -1;
 	if (!(win.buf = malloc(w->ext_cap))) {
 		ff_data_close(win.d);
@@ -190,7 +223,8 @@ static int compress_file(struct zctx *z, unsigned worker, const struct ew_ino *e
 		pos += used;
 	}
 	free(win.buf);
-	ff_data_close(win.d);
+	if (win.d)
+		ff_data_close(win.d);
 	return ret ? -1 : 0;
 }
 
@@ -208,29 +242,74 @@ static void run_job(void *user, void *job, unsigned worker)
 		ff_err_prefix(&j->res->err, "%s", path);
 }
 
-/* A finished file: its first block, its pclusters, its map.  After a
- * failure (*ret set) the rest are only freed. */
-static void place(struct ew *w, struct zjob *j, int *ret, struct ff_err *err)
+/* A compressed file's bytes in place: its fragment (whole, or the last
+ * extent's input), its pclusters, its inline tail, its map. */
+/* e equals first, placed before it: the same extents, blocks and fragment. */
+static int place_shared(struct ew *w, struct ew_ino *e, const struct ew_ino *first,
+			struct zres *r, struct ff_err *err)
 {
-	struct ew_ino *e = &w->inos[j->idx];
-	struct zres *r = j->res;
+	e->frag = first->frag;
+	e->fragoff = first->fragoff;
+	e->blkaddr = first->blkaddr;
+	e->nblocks = first->nblocks;
+	if (r->tail && !r->frag) {
+		e->ztail = r->tail;
+		e->inline_len = (uint32_t)r->tail_len;
+		e->slot += e->inline_len;
+		r->tail = NULL;
+	}
+	w->st->compressed_files++;
+	w->st->shared_files++;
+	return ew_zmap_encode(w, e, r->x, r->n, err);
+}
 
+static int place_one(struct ew *w, struct ew_ino *e, struct zres *r, struct ff_err *err)
+{
+	const struct ew_ino *first;
+	int s;
+
+	if (e->frag == 2 || (r->frag && r->n == 1)) {
+		/* the whole file in the packed inode (a first extent that is
+		 * also the last is the whole file too) */
+		e->frag = 2;
+		if (r->frag ? ew_frag_append(w, e, r->tail, r->tail_len, err)
+			    : ew_frag_copy(w, e, err))
+			return -1;
+		e->nblocks = 0;
+		w->st->compressed_files++;
+		return ew_zmap_encode(w, e, NULL, 0, err);
+	}
+	if (e != &w->packed && (s = ew_share_find(w, e, &r->sum, &first, err)) != 0)
+		return s < 0 ? -1 : place_shared(w, e, first, r, err);
+	if (r->frag) {
+		e->frag = 1;
+		if (ew_frag_append(w, e, r->tail, r->tail_len, err))
+			return -1;
+	} else {
+		e->ztail = r->tail;
+		e->inline_len = (uint32_t)r->tail_len;
+		e->slot += e->inline_len;
+		r->tail = NULL;
+	}
+	e->blkaddr = w->next_blk;
+	e->nblocks = (uint32_t)(r->len >> w->blkbits);
+	w->next_blk += e->nblocks;
+	w->st->compressed_files++;
+	return ff_outfile_write(&w->out, r->data, r->len, err) ||
+	       ew_zmap_encode(w, e, r->x, r->n, err) ? -1 : 0;
+}
+
+/* A finished file, then its result freed.  After a failure (*ret set)
+ * the rest are only freed. */
+static void place(struct ew *w, struct ew_ino *e, struct zres *r, int *ret, struct ff_err *err)
+{
 	if (*ret) {
 		/* the first failure's message stays */
 	} else if (r->failed) {
 		*err = r->err;
 		*ret = -1;
 	} else {
-		e->blkaddr = w->next_blk;
-		e->nblocks = (uint32_t)(r->len >> w->blkbits);
-		w->next_blk += e->nblocks;
-		w->st->compressed_files++;
-		e->ztail = r->tail;
-		e->inline_len = (uint32_t)r->tail_len;
-		e->slot += e->inline_len;
-		r->tail = NULL;
-		*ret = ff_outfile_write(&w->out, r->data, r->len, err) ||
-		       ew_zmap_encode(w, e, r->x, r->n, err) ? -1 : 0;
+		*ret = place_one(w, e, r, err);
 	}
 	free(r->data);
 	free(r->x);
@@ -274,7 +353,7 @@ static int submit_all(struct ew *w, struct ff_pool *pool, size_t queue, struct f
 		if (!w->inos[i].compressed)
 			continue;
 		if (ff_pool_pending(pool) == queue && ff_pool_retire(pool, &j))
-			place(w, &j, &ret, err);
+			place(w, &w->inos[j.idx], j.res, &ret, err);
 		if (ret)
 			break;
 		j.idx = i;
@@ -285,7 +364,28 @@ static int submit_all(struct ew *w, struct ff_pool *pool, size_t queue, struct f
 		ff_pool_submit(pool, &j);
 	}
 	while (ff_pool_retire(pool, &j))
-		place(w, &j, &ret, err);
+		place(w, &w->inos[j.idx], j.res, &ret, err);
+	return ret;
+}
+
+/* The packed inode, on this thread (the submitter's codec), once every
+ * fragment is in. */
+static int compress_packed(struct ew *w, struct zctx *z, unsigned worker, struct ff_err *err)
+{
+	struct zres *r;
+	int ret = 0;
+
+	if (!w->frag_len)
+		return 0;
+	ew_frag_packed_setup(w);
+	if (!(r = calloc(1, sizeof(*r))))
+		return ff_err_set(err, ENOMEM, "packed inode: out of memory");
+	if (compress_file(z, worker, &w->packed, r, err))
+		ret = -1;
+	place(w, &w->packed, r, &ret, err);
+	if (!ret)
+		w->st->compressed_files--; /* not a file of the tree */
+	w->st->fragment_bytes = w->frag_len;
 	return ret;
 }
 
@@ -305,8 +405,11 @@ int ew_compress_all(struct ew *w, struct ff_err *err)
 	if (!ret && !(pool = ff_pool_new(&cfg, err)))
 		ret = -1;
 	if (!ret)
-		ret = submit_all(w, pool, cfg.queue, err);
+		ret = ew_frag_open(w, err) || submit_all(w, pool, cfg.queue, err);
 	ff_pool_free(pool);
+	if (!ret)
+		ret = compress_packed(w, &z, threads, err);
+	ew_frag_close(w);
 	zctx_free(&z, threads);
 	return ret;
 }

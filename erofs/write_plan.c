@@ -59,8 +59,13 @@ static int size_of(struct ew *w, struct ew_ino *e, struct ff_err *err)
 	} else if (S_ISREG(n->mode)) {
 		e->size = n->size;
 		/* a file of one block or less cannot save a block: flat,
-		 * its bytes inline, as mkfs.erofs stores it */
-		e->compressed = w->o->codec != FF_EROFS_NONE && n->size > w->blksz;
+		 * its bytes inline, as mkfs.erofs stores it; with fragments
+		 * it goes whole into the packed inode, compressed there */
+		e->compressed = w->o->codec != FF_EROFS_NONE &&
+				(n->size > w->blksz || (w->o->fragments && n->size));
+		if (e->compressed && (w->o->all_fragments ||
+				      (w->o->fragments && n->size <= w->blksz)))
+			e->frag = 2;
 	}
 	return 0;
 }
@@ -102,8 +107,10 @@ int ew_plan(struct ew *w, struct ff_err *err)
 		} else {
 			e->layout = ew_zmap_compact_ok(w) ? ER_COMPRESSED_COMPACT
 							  : ER_COMPRESSED_FULL;
-			e->zmeta_len = ew_zmap_len(w, e);
-			e->late = (uint8_t)w->o->ztailpacking;
+			/* a whole fragment has the map header only; a tail
+			 * fragment's offset takes the inline size's place */
+			e->zmeta_len = e->frag == 2 ? ER_MAP_HEADER_SIZE : ew_zmap_len(w, e);
+			e->late = (uint8_t)(w->o->ztailpacking && !w->o->fragments);
 		}
 		e->slot = (e->ext ? ER_INODE_EXTENDED_SIZE : ER_INODE_COMPACT_SIZE) +
 			  e->xattr_len + e->inline_len;
@@ -164,6 +171,8 @@ int ew_write_late(struct ew *w, struct ff_err *err)
 	for (uint32_t i = 0; i < w->n_inos; i++)
 		if (w->inos[i].late)
 			place_one(w, &w->inos[i], &pos);
+	if (w->packed.n)
+		place_one(w, &w->packed, &pos);
 	if (pos == start)
 		return 0;
 	len = ew_align(pos - start, w->blksz);
@@ -173,6 +182,8 @@ int ew_write_late(struct ew *w, struct ff_err *err)
 	for (uint32_t i = 0; i < w->n_inos; i++)
 		if (w->inos[i].late)
 			ew_inode_encode(w, &w->inos[i], buf + ((w->inos[i].nid << 5) - start));
+	if (w->packed.n)
+		ew_inode_encode(w, &w->packed, buf + ((w->packed.nid << 5) - start));
 	r = ff_outfile_write(&w->out, buf, (size_t)len, err);
 	free(buf);
 	w->next_blk += (uint32_t)(len >> w->blkbits);

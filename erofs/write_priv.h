@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "common/error.h"
 #include "common/hmap.h"
@@ -36,6 +37,9 @@ struct ew_ino {
 	uint8_t compressed;        /* a regular file to compress */
 	uint8_t late;              /* placed after its data (its inline tail's
 				      size is known only once compressed) */
+	uint8_t frag;              /* fragments: 1 the last extent, 2 the whole
+				      file in the packed inode */
+	uint64_t fragoff;          /* where its fragment starts there */
 };
 
 struct ew {
@@ -60,6 +64,15 @@ struct ew {
 	uint32_t ext_cap;          /* the most input one extent takes (a power
 				      of two: also the LZMA dictionary, the
 				      zstd window) */
+	/* fragments: their bytes, back to back, in a temporary file until
+	 * the packed inode (an inode of no directory) is compressed */
+	FILE *frag_file;
+	uint64_t frag_len;
+	struct ff_hmap frag_seen;  /* (length, CRCs) -> the first such fragment */
+	struct ff_hmap files_seen; /* (length, CRCs) -> the first such compressed
+				      file's index + 1 (fragments, -E dedupe) */
+	struct ff_node packed_node;
+	struct ew_ino packed;      /* its record (packed.n: packed_node) */
 	struct ff_outfile out;
 	struct ff_erofs_write_stats *st;
 };
@@ -90,7 +103,7 @@ void ew_super_encode(const struct ew *w, uint8_t *buf, uint64_t inos, uint32_t b
 /* write_plan.c */
 int ew_plan(struct ew *w, struct ff_err *err);
 int ew_place_inodes(struct ew *w, struct ff_err *err);
-/* The late inodes, in a meta region at the current end of the data. */
+/* The late inodes (and the packed inode), in a meta region at the current end of the data. */
 int ew_write_late(struct ew *w, struct ff_err *err);
 /* ztailpacking: the most bytes an inline tail may take behind e. */
 uint32_t ew_ztail_room(const struct ew *w, const struct ew_ino *e);
@@ -110,6 +123,7 @@ struct ew_extent {
 	uint64_t lstart;
 	uint32_t cblks;
 	uint8_t plain;
+	uint8_t frag;              /* the last one: in the packed inode */
 };
 
 /* write_zmap.c: the map's bytes for e's size and layout, and its
@@ -122,6 +136,30 @@ int ew_zmap_encode(const struct ew *w, struct ew_ino *e, const struct ew_extent 
 /* write_super.c: the compression configuration record after the
  * superblock; returns its length (0 when nothing is compressed). */
 uint32_t ew_super_cfg(const struct ew *w, uint8_t *buf);
+
+/* Running sums of some bytes: their length and two CRCs (crc32c and
+ * zlib's crc32), the key (16 bytes) under which equal bytes are found. */
+struct ew_fsum {
+	uint64_t len;
+	uint32_t c1, c2;
+};
+
+void ew_fsum_add(struct ew_fsum *s, const uint8_t *b, size_t len);
+void ew_fsum_key(const struct ew_fsum *s, uint8_t key[16]);
+
+/* write_share.c: a compressed file equal to one placed before it (same
+ * sums, then the same bytes): 1 and *first, 0 none (e is remembered). */
+int ew_share_find(struct ew *w, const struct ew_ino *e, const struct ew_fsum *s,
+		  const struct ew_ino **first, struct ff_err *err);
+
+/* write_fragment.c: the fragments' temporary file, a part appended
+ * (e->fragoff set), a file copied whole, the packed inode's record. */
+int ew_frag_open(struct ew *w, struct ff_err *err);
+void ew_frag_close(struct ew *w);
+int ew_frag_append(struct ew *w, struct ew_ino *e, const uint8_t *b, size_t len,
+		   struct ff_err *err);
+int ew_frag_copy(struct ew *w, struct ew_ino *e, struct ff_err *err);
+void ew_frag_packed_setup(struct ew *w);
 
 /* write_compress.c: every compressed file, in the pool. */
 int ew_compress_all(struct ew *w, struct ff_err *err);

@@ -43,6 +43,11 @@ void ew_super_encode(const struct ew *w, uint8_t *buf, uint64_t inos, uint32_t b
 	}
 	if (w->chunked)
 		incompat |= ER_INCOMPAT_CHUNKED_FILE;
+	if (w->packed.n) {
+		/* fragments: the packed inode holds files' tails */
+		incompat |= ER_INCOMPAT_FRAGMENTS;
+		ff_put_le64(sb + ER_SB_PACKED_NID, w->packed.nid);
+	}
 	ff_put_le32(sb + ER_SB_INCOMPAT, incompat);
 	ff_put_le32(sb + ER_SB_CHECKSUM, ff_crc32c(~0u, sb, span));
 }

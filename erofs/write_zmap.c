@@ -225,16 +225,51 @@ static int encode_compact(const struct ew *w, const struct ew_ino *e, uint8_t *i
 	return 0;
 }
 
+/* A whole fragment: the header only, its offset in the low 63 bits of
+ * a le64 whose top bit (h_clusterbits' bit 7) says so. */
+static int encode_whole_fragment(struct ew_ino *e, struct ff_err *err)
+{
+	uint8_t *b = calloc(1, e->zmeta_len);
+
+	if (!b)
+		return ff_err_set(err, ENOMEM, "compression map: out of memory");
+	ff_put_le64(b, e->fragoff | 1ull << 63);
+	e->zmeta = b;
+	return 0;
+}
+
+/* A tail fragment: its offset where an inline tail's size would be; past
+ * 4 GiB its high half is the tail head's block (full indexes only). */
+static int fragment_tail(const struct ew *w, struct ew_ino *e, uint8_t *b, struct lci *lc,
+			 const struct ew_extent *x, size_t n, int compact, struct ff_err *err)
+{
+	if (!n || !x[n - 1].frag)
+		return 0;
+	if (compact && e->fragoff >> 32)
+		return ff_err_set(err, EFBIG, "inode %llu: fragment at %llu, past the 4 GiB "
+				  "compact indexes reach (-E legacy-compress)",
+				  (unsigned long long)e->nid, (unsigned long long)e->fragoff);
+	ff_put_le32(b, (uint32_t)e->fragoff);
+	ff_put_le16(b + 4, ff_get_le16(b + 4) | ER_ADVISE_FRAGMENT_PCLUSTER);
+	if (!compact)
+		lc[x[n - 1].lstart >> w->blkbits].blk = (uint32_t)(e->fragoff >> 32);
+	return 0;
+}
+
 int ew_zmap_encode(const struct ew *w, struct ew_ino *e, const struct ew_extent *x, size_t n,
 		   struct ff_err *err)
 {
 	uint64_t nlc = lcount(w, e->size);
 	int big = w->o->pcluster > w->blksz, compact = e->layout == ER_COMPRESSED_COMPACT;
-	uint8_t *b = calloc(1, e->zmeta_len);
-	struct lci *lc = calloc(nlc + 16, sizeof(*lc));
+	uint8_t *b;
+	struct lci *lc;
 	uint16_t advise = 0;
 	int r = 0;
 
+	if (e->frag == 2)
+		return encode_whole_fragment(e, err);
+	b = calloc(1, e->zmeta_len);
+	lc = calloc(nlc + 16, sizeof(*lc));
 	if (!b || !lc) {
 		free(b);
 		free(lc);
@@ -251,6 +286,11 @@ int ew_zmap_encode(const struct ew *w, struct ew_ino *e, const struct ew_extent 
 	b[6] = (uint8_t)ew_codec_alg(w->o->codec);
 	b[7] = 0; /* lcluster = one block */
 	lci_fill(w, lc, nlc, x, n, e->blkaddr, big);
+	if (fragment_tail(w, e, b, lc, x, n, compact, err)) {
+		free(b);
+		free(lc);
+		return -1;
+	}
 	if (compact)
 		r = encode_compact(w, e, b + ER_MAP_HEADER_SIZE, lc, nlc, big);
 	else

@@ -69,7 +69,7 @@ static int write_meta(struct ew *w, struct ff_err *err)
 	if (w->shared_len)
 		memcpy(buf + ((size_t)w->xattr_blkaddr << w->blkbits), w->shared, w->shared_len);
 	ew_super_cfg(w, buf);
-	ew_super_encode(w, buf, w->n_inos, w->next_blk);
+	ew_super_encode(w, buf, w->n_inos + (w->packed.n != NULL), w->next_blk);
 	r = ff_outfile_pwrite(&w->out, buf, len, 0, err);
 	free(buf);
 	return r;
@@ -87,6 +87,9 @@ static void ew_free(struct ew *w)
 			free(e->content);
 	}
 	free(w->inos);
+	free(w->packed.zmeta);
+	free(w->packed.ztail);
+	ff_hmap_clear(&w->files_seen, NULL);
 	ew_xattr_free(w);
 }
 

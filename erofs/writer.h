@@ -40,6 +40,14 @@ struct ff_erofs_write_opts {
 	int full_indexes;          /* -E legacy-compress: full lcluster indexes */
 	int ztailpacking;          /* -E ztailpacking: a compressed file's last
 				      pcluster behind its inode when it fits */
+	int fragments;             /* -E fragments: a compressed file's last extent
+				      (a file of a block or less whole) in the
+				      packed inode, itself compressed */
+	int all_fragments;         /* -E all-fragments: every compressed file
+				      whole in the packed inode */
+	int dedupe;                /* -E dedupe: a compressed file equal to an
+				      earlier one shares its pclusters (also
+				      with fragments) */
 	uint32_t chunksize;        /* --chunksize: files not compressed are
 				      chunk-based, all-zero chunks holes (0: off) */
 	unsigned threads;          /* 0: one per CPU */
@@ -50,6 +58,8 @@ struct ff_erofs_write_opts {
 struct ff_erofs_write_stats {
 	uint64_t bytes;            /* the image */
 	uint32_t inodes, shared_xattrs, compressed_files;
+	uint32_t shared_files;     /* compressed files sharing an equal one's data */
+	uint64_t fragment_bytes;   /* the packed inode's size (before compression) */
 	uint64_t meta_bytes, data_blocks;
 };
 

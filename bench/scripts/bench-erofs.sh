@@ -68,5 +68,7 @@ for src in $trees; do
 	one "$src" -zlz4hc,9 -C65536
 	one "$src" -zlz4hc,9 -C65536 -Eztailpacking
 	one "$src" -zlzma,6 -C131072 -Eztailpacking
+	one "$src" -zlz4hc,9 -C65536 -Efragments
+	one "$src" -zlz4hc,9 -C65536 -Eall-fragments
 	one "$src" -zlz4
 done

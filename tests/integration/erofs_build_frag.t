@@ -1,0 +1,156 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (C) 2026 The flashfs-tools authors
+# ffmkfs.erofs' fragments and sharing: -E fragments (compressed files'
+# last extents, and small files whole, in the packed inode, compressed
+# as one), -E all-fragments (every compressed file whole there) and
+# -E dedupe (a compressed file equal to an earlier one shares its
+# pclusters; fragments does it too), with a few codecs, pcluster sizes,
+# block sizes and index forms, on a tree of many sizes with copies of
+# the same files in several places.  Every image must be mounted by the
+# host kernel with the source's tree (xattrs included), be extracted by
+# our reader to the same tree, and be found clean by fsck.erofs 1.9.3
+# with --extract (decompressing every file) when built, and by Debian's
+# 1.5 when the image needs no feature it lacks (1.5 refuses fragments).
+# Then dump.erofs 1.9.3 shows the layout asked for, the options save
+# bytes, the bytes do not depend on -j, and our reader reads what
+# mkfs.erofs 1.9.3 makes with the same options.
+. "$(dirname "$0")/../lib.sh"
+need_root
+command -v fsck.erofs > /dev/null || skip_all "fsck.erofs (erofs-utils) not installed"
+modprobe erofs 2> /dev/null
+grep -qw erofs /proc/filesystems || skip_all "the kernel has no EROFS support"
+
+A=
+for d in "${ANCHORS:-}" /work/anchors/bin /tmp/erofs-anchors/bin; do
+	[ -n "$d" ] && [ -x "$d/fsck.erofs-1.9.3" ] && { A=$d; break; }
+done
+[ -n "$A" ] || echo "# erofs-utils 1.9.3 not built (../shared/tools/build-anchors.sh): kernel and 1.5 only"
+
+python3 "$FF_TOP/tests/tools/erofs_tree.py" "$T/src" --small || skip_all "cannot build the source tree"
+# larger files of text with noise (many extents, a tail each), and
+# copies of some files elsewhere (equal fragments, equal files)
+python3 - "$T/src" << 'PY' || skip_all "cannot build the large files"
+import os, random, shutil, sys
+top = os.path.join(sys.argv[1], 'frag')
+os.makedirs(os.path.join(top, 'copy'))
+r = random.Random(5)
+words = [b'alpha', b'beta', b'gamma', b'delta', b'erofs', b'\n']
+for i, n in enumerate([600_001, 90_001, 20_000, 5_000, 900, 13]):
+    out = bytearray()
+    while len(out) < n:
+        out += r.randbytes(50) if r.random() < 0.01 else r.choice(words) + b' '
+    with open(os.path.join(top, 'f%d' % i), 'wb') as f:
+        f.write(out[:n])
+for i in range(6):
+    shutil.copy(os.path.join(top, 'f%d' % i), os.path.join(top, 'copy', 'f%d' % i))
+    shutil.copy(os.path.join(top, 'f%d' % i), os.path.join(top, 'g%d' % i))
+PY
+mkdir -p "$T/mnt" "$T/x"
+
+# check NAME FSCK15 IMG: the kernel's mount and our reader's extraction
+# both equal the source; fsck.erofs clean (1.5 when FSCK15=1).
+check() {
+	local name=$1 fsck=$2 img=$3
+	if mount -t erofs -o loop,ro "$img" "$T/mnt" 2> "$T/mount.log"; then
+		same_manifest "$name: the kernel's mount equals the source" "$T/src" "$T/mnt"
+		umount "$T/mnt"
+	else
+		ok "$name: the kernel mounts it" sh -c "cat '$T/mount.log'; dmesg | tail -3; false"
+	fi
+	rm -rf "$T/x" && mkdir "$T/x"
+	if flashfs extract -C "$T/x" "$img" > "$T/x.log" 2>&1; then
+		same_manifest "$name: our reader extracts the source" "$T/src" "$T/x"
+	else
+		ok "$name: flashfs extract" sh -c "cat '$T/x.log'; false"
+	fi
+	ok "$name: flashfs check finds it clean" flashfs check "$img"
+	[ "$fsck" = 1 ] && ok "$name: fsck.erofs 1.5 finds it clean" fsck.erofs "$img"
+	[ -n "$A" ] && ok "$name: fsck.erofs 1.9.3 --extract finds it clean" \
+		"$A/fsck.erofs-1.9.3" --extract "$img"
+	return 0
+}
+
+# build NAME FSCK15 OPTIONS...: ffmkfs.erofs, then check.  The image
+# stays as $T/NAME.img.
+build() {
+	local name=$1 fsck=$2
+	shift 2
+	if ! ffmkfs.erofs --quiet -U clear "$@" "$T/$name.img" "$T/src" > "$T/mkfs.log" 2>&1; then
+		ok "$name: ffmkfs.erofs $*" sh -c "cat '$T/mkfs.log'; false"
+		return
+	fi
+	check "$name" "$fsck" "$T/$name.img"
+}
+
+build plain-lz4hc 1 -z lz4hc
+build frag-lz4hc 0 -z lz4hc -E fragments
+build frag-lz4-C64k 0 -z lz4 -C 65536 -E fragments
+build frag-lzma-ztail 0 -z lzma -C 131072 -E fragments,ztailpacking
+build frag-legacy-zstd 0 -z zstd -E fragments,legacy-compress
+build frag-deflate-b1024 0 -z deflate -b 1024 -C 4096 -E fragments
+build allfrag-lz4hc 0 -z lz4hc -E all-fragments
+build allfrag-zstd-ztail 0 -z zstd,6 -C 16384 -E all-fragments,ztailpacking
+build dedupe-lz4hc 1 -z lz4hc -E dedupe
+build dedupe-lzma-ztail 1 -z lzma -E dedupe,ztailpacking
+build fragdedupe-lz4hc 0 -z lz4hc -E fragments,dedupe
+
+# The layout, in dump.erofs 1.9.3's words and the superblock's.
+size() { stat -c %s "$T/$1.img"; }
+feature() {
+	flashfs info "$T/$1.img" | awk '$1 == "features_incompat" {print $2}' | tr ',' '\n' |
+		grep -c "^$2"
+}
+is "$(feature frag-lz4hc fragments)" 1 "fragments: the superblock says so"
+is "$(feature dedupe-lz4hc fragments)" 0 "dedupe alone needs no feature bit"
+ok "fragments save bytes" test "$(size frag-lz4hc)" -lt "$(size plain-lz4hc)"
+ok "all-fragments save bytes" test "$(size allfrag-lz4hc)" -lt "$(size plain-lz4hc)"
+ok "dedupe saves bytes" test "$(size dedupe-lz4hc)" -lt "$(size plain-lz4hc)"
+if [ -n "$A" ]; then
+	D=$A/dump.erofs-1.9.3
+	ext() { "$D" -e --path="$2" "$T/$1.img" 2>&1 | awk '$1 ~ /^[0-9]+:$/'; }
+	ok "fragments: dump.erofs names the packed inode" \
+		sh -c "'$D' -s '$T/frag-lz4hc.img' | grep -q 'packed nid: *[1-9]'"
+	is "$(ext frag-lz4hc /frag/f4 | awk '{print $7 $8 $9 $10}')" "0..0|0" \
+		"fragments: a small file is all in the packed inode"
+	is "$(ext frag-lz4hc /frag/f0 | tail -1 | awk '{print $7 $8 $9 $10}')" "0..0|0" \
+		"fragments: a large file's last extent is in the packed inode"
+	ok "fragments: a large file's other extents are pclusters" \
+		test "$(ext frag-lz4hc /frag/f0 | wc -l)" -gt 5
+	is "$(ext allfrag-lz4hc /frag/f0 | awk '{print $7 $8 $9 $10}')" "0..0|0" \
+		"all-fragments: a large file is all in the packed inode"
+	ok "dedupe: a copy's extents are the original's" \
+		sh -c "[ \"\$(ext() { '$D' -e --path=\$1 '$T/dedupe-lz4hc.img' | awk '\$1 ~ /^[0-9]+:\$/'; };
+			ext /frag/f0)\" = \"\$('$D' -e --path=/frag/copy/f0 '$T/dedupe-lz4hc.img' |
+			awk '\$1 ~ /^[0-9]+:\$/')\" ] && [ -n \"\$('$D' -e --path=/frag/f0 '$T/dedupe-lz4hc.img' |
+			awk '\$1 ~ /^[0-9]+:\$/')\" ]"
+fi
+
+# Determinism at any -j.
+for opt in "-z lz4hc -E fragments" "-z lzma -E all-fragments" "-z zstd -E fragments,dedupe"; do
+	# shellcheck disable=SC2086
+	ffmkfs.erofs --quiet $opt -T 1 -U clear --workers=1 "$T/j1.img" "$T/src" > /dev/null 2>&1
+	# shellcheck disable=SC2086
+	ffmkfs.erofs --quiet $opt -T 1 -U clear --workers=2 "$T/j2.img" "$T/src" > /dev/null 2>&1
+	ok "$opt: the same bytes at -j1 and -j2" cmp "$T/j1.img" "$T/j2.img"
+done
+
+# Our reader on mkfs.erofs 1.9.3's images with the same options.
+if [ -n "$A" ] && [ -x "$A/mkfs.erofs-1.9.3" ]; then
+	for opt in "-zlz4hc -Efragments,dedupe" "-zlzma -C65536 -Eall-fragments" \
+		   "-zlz4 -Efragments,ztailpacking"; do
+		# shellcheck disable=SC2086
+		if "$A/mkfs.erofs-1.9.3" $opt "$T/theirs.img" "$T/src" > "$T/mkfs.log" 2>&1; then
+			rm -rf "$T/x" && mkdir "$T/x"
+			if flashfs extract -C "$T/x" "$T/theirs.img" > "$T/x.log" 2>&1; then
+				same_manifest "mkfs.erofs 1.9.3 $opt: our reader extracts the source" \
+					"$T/src" "$T/x"
+			else
+				ok "mkfs.erofs 1.9.3 $opt: flashfs extract" sh -c "cat '$T/x.log'; false"
+			fi
+		else
+			ok "mkfs.erofs 1.9.3 $opt" sh -c "cat '$T/mkfs.log'; false"
+		fi
+	done
+fi
+done_testing
