@@ -8,7 +8,9 @@
 # BENCH_RUNS (5) builds with min-max, the tools taking turns so that a
 # change of machine load hits all, the image size and the peak RSS, printed
 # with ours/theirs ratios (below 1 = we are faster/smaller; sizes with four
-# decimals, so that one 4 KiB pad shows), and the load average after the row.
+# decimals, so that one 4 KiB pad shows), the median CPU seconds (user +
+# system: on a loaded machine the wall time waits for a core), and the load
+# average after the row.
 #
 # Each row also has the codec floor: tests/tools/codec_floor compresses
 # every data block the build writes once, through the same compress/ calls
@@ -78,14 +80,16 @@ codec_cpu() {
 	"$floor_tool" -c "${c%-zlib}" "${x[@]}" -b 128K "$dir" | sed -n 's/^comp_cpu=//p'
 }
 
+# cpu_s T — tool T's median CPU seconds, "-" when it did not run
+cpu_s() { local v; v=$(cell "$1" 4); echo "${v:--}"; }
 # cell T FIELD — field (1 median, 2 min, 3 max, 4 cpu, 5 kb) of tool T's spread
 cell() { awk -v f="$2" '{print $f}' "$work/$1.sp"; }
 size_of() { [ -f "$work/$1.img" ] && stat -c %s "$work/$1.img" || echo 0; }
 mb() { [ -n "$1" ] || { echo -; return; }; awk -v k="$1" 'BEGIN {printf "%.1f", k / 1024}'; }
 
-printf '%-8s %-9s %-20s %-20s %-20s %5s %5s %7s %6s %5s %7s %7s %4s %13s %5s %5s %s\n' corpus codec \
+printf '%-8s %-9s %-20s %-20s %-20s %5s %5s %7s %6s %5s %7s %7s %4s %17s %13s %5s %5s %s\n' corpus codec \
 	"ours s" "deb s" "head s" "÷deb" "÷head" "floor s" "÷floor" "cpu÷" "B÷deb" "B÷head" same \
-	"RSS MB o/d/h" "÷deb" "÷head" load
+	"CPU s o/d/h" "RSS MB o/d/h" "÷deb" "÷head" load
 status=0
 while read -r name dir; do
 	for c in $(rows); do
@@ -98,14 +102,14 @@ while read -r name dir; do
 		fl_cpu=$(codec_cpu) || { status=1; continue; }
 		fl=$(awk -v c="$fl_cpu" -v p="$procs" 'BEGIN {printf "%.3f", c / p}')
 		o=$(cell ours 1)
-		printf '%-8s %-9s %-20s %-20s %-20s %5s %5s %7s %6s %5s %7s %7s %4s %13s %5s %5s %s\n' \
+		printf '%-8s %-9s %-20s %-20s %-20s %5s %5s %7s %6s %5s %7s %7s %4s %17s %13s %5s %5s %s\n' \
 			"$name" "$c" "$(med_range $(cell ours 1) $(cell ours 2) $(cell ours 3))" \
 			"$(med_range $(cell deb 1) $(cell deb 2) $(cell deb 3))" \
 			"$(med_range $(cell head 1) $(cell head 2) $(cell head 3))" \
 			"$(ratio "$o" "$(cell deb 1)")" "$(ratio "$o" "$(cell head 1)")" "$fl" \
 			"$(ratio "$o" "$fl")" "$(ratio "$(cell ours 4)" "$fl_cpu")" \
 			"$(ratio "$(size_of ours)" "$(size_of deb)" 4)" "$(ratio "$(size_of ours)" "$(size_of head)" 4)" \
-			"$(same)" "$(mb "$(cell ours 5)")/$(mb "$(cell deb 5)")/$(mb "$(cell head 5)")" \
+			"$(same)" "$(cpu_s ours)/$(cpu_s deb)/$(cpu_s head)" "$(mb "$(cell ours 5)")/$(mb "$(cell deb 5)")/$(mb "$(cell head 5)")" \
 			"$(ratio "$(cell ours 5)" "$(cell deb 5)")" "$(ratio "$(cell ours 5)" "$(cell head 5)")" \
 			"$(loadavg)"
 	done

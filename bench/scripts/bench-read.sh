@@ -7,7 +7,8 @@
 # on images of each corpus built by Debian's mksquashfs (every codec the
 # kernel mounts; 128K blocks).  The tools take turns, BENCH_RUNS (5) times
 # each, so that a change of machine load hits all; the figure is the
-# median with min-max, then the ratios, the peak RSS and the load average
+# median with min-max, then the ratios, the median CPU seconds (user +
+# system: on a loaded machine the wall time waits for a core), the peak RSS and the load average
 # after the row.  Each run extracts into a fresh directory, and removing
 # earlier extractions is not timed.
 #
@@ -45,8 +46,8 @@ machine
 anchors_note unsquashfs
 echo "target: $target; unsq: unsquashfs $(tool_version unsquashfs)${head:+; head: unsquashfs $(tool_version "$head")};" \
 	"$runs runs each, taking turns; median (min-max) s; floor: decoder CPU s / $procs cores"
-printf '%-8s %-5s %-20s %-20s %-20s %5s %5s %7s %6s %15s %5s %5s %s\n' corpus codec "ours s" "unsq s" \
-	"head s" "÷unsq" "÷head" "floor s" "÷floor" "RSS MB o/u/h" "÷unsq" "÷head" load
+printf '%-8s %-5s %-20s %-20s %-20s %5s %5s %7s %6s %17s %15s %5s %5s %s\n' corpus codec "ours s" "unsq s" \
+	"head s" "÷unsq" "÷head" "floor s" "÷floor" "CPU s o/u/h" "RSS MB o/u/h" "÷unsq" "÷head" load
 
 # one_run TOOL — append "wall cpu kb" of one extraction of $work/img to $work/TOOL
 one_run() {
@@ -62,6 +63,8 @@ one_run_ours() { one_run ours; }
 one_run_unsq() { one_run unsq; }
 one_run_head() { one_run head; }
 
+# cpu_s T — tool T's median CPU seconds, "-" when it did not run
+cpu_s() { local v; v=$(cell "$1" 4); echo "${v:--}"; }
 # cell T FIELD — field (1 median, 2 min, 3 max, 4 cpu, 5 kb) of tool T's spread
 cell() { awk -v f="$2" '{print $f}' "$work/$1.sp"; }
 mb() { [ -n "$1" ] || { echo -; return; }; awk -v k="$1" 'BEGIN {printf "%.1f", k / 1024}'; }
@@ -87,12 +90,13 @@ while read -r name dir; do
 		for t in $tools; do spread < "$work/$t" > "$work/$t.sp"; done
 		fl=$(dfloor)
 		o=$(cell ours 1)
-		printf '%-8s %-5s %-20s %-20s %-20s %5s %5s %7s %6s %15s %5s %5s %s\n' "$name" "$c" \
+		printf '%-8s %-5s %-20s %-20s %-20s %5s %5s %7s %6s %17s %15s %5s %5s %s\n' "$name" "$c" \
 			"$(med_range $(cell ours 1) $(cell ours 2) $(cell ours 3))" \
 			"$(med_range $(cell unsq 1) $(cell unsq 2) $(cell unsq 3))" \
 			"$(med_range $(cell head 1) $(cell head 2) $(cell head 3))" \
 			"$(ratio "$o" "$(cell unsq 1)")" "$(ratio "$o" "$(cell head 1)")" "${fl:--}" \
 			"$( [ "${fl:--}" = - ] && echo - || ratio "$o" "$fl")" \
+			"$(cpu_s ours)/$(cpu_s unsq)/$(cpu_s head)" \
 			"$(mb "$(cell ours 5)")/$(mb "$(cell unsq 5)")/$(mb "$(cell head 5)")" \
 			"$(ratio "$(cell ours 5)" "$(cell unsq 5)")" "$(ratio "$(cell ours 5)" "$(cell head 5)")" \
 			"$(loadavg)"
