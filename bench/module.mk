@@ -6,8 +6,10 @@ bench_USES := image tree compress common
 #
 #   make demo          the main job on the bundled embedded rootfs
 #   make bench-rootfs  debootstrap a Debian minbase rootfs into build/rootfs/minbase
-#   make bench-mkfs    mkfs.squashfs vs mksquashfs (time, size, RSS)
-#   make bench-read    flashfs extract vs unsquashfs
+#   make bench-mkfs    mkfs.squashfs vs mksquashfs, Debian's and with ANCHORS=DIR
+#                      4.7.5 (time, size, RSS), and against the codec floor
+#   make bench-read    flashfs extract vs unsquashfs (Debian's, 4.7.5 with
+#                      ANCHORS=DIR), and lzo/xz against the decoder floor
 #   make bench-yaffs2  mkfs.yaffs2 vs dd of the same bytes
 #   make bench-jffs2   ffmkfs.jffs2 vs mkfs.jffs2 (zlib; time, identical bytes)
 #   make bench-erofs   ffmkfs.erofs vs mkfs.erofs 1.5 (and 1.9.3 with ANCHORS=DIR):
@@ -34,10 +36,12 @@ demo: deps all
 bench-rootfs:
 	bench/scripts/bench-rootfs.sh build/rootfs/minbase
 
-bench-mkfs: all
+# Both print the codec floor (tests/tools/codec_floor); ANCHORS=DIR (a
+# build-anchors.sh output) adds the newest mksquashfs/unsquashfs.
+bench-mkfs: all $(BUILD)/tests/tools/codec_floor
 	$(BENCH_ENV) bench/scripts/bench-mkfs.sh
 
-bench-read: all
+bench-read: all $(BUILD)/tests/tools/codec_floor
 	$(BENCH_ENV) bench/scripts/bench-read.sh
 
 bench-yaffs2: all

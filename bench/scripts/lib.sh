@@ -34,12 +34,16 @@ median_of() {
 	median_rss < "$work/runs"
 }
 
-# take_turns N A B — runs the commands A and B (words, unquoted) in turn, N times each,
-# so that a change of machine load during the run hits both the same
+# take_turns N A B... — runs the commands A, B... (words, unquoted) in turn, N
+# times each, so that a change of machine load during the run hits all the same
 take_turns() {
-	local i
-	for i in $(seq "$1"); do
-		$2 && $3 || return 1
+	local _turn _n=$1 _cmd
+	shift
+	# (names the commands' own variables do not use: bash scopes are dynamic)
+	for _turn in $(seq "$_n"); do
+		for _cmd; do
+			$_cmd || return 1
+		done
 	done
 }
 
@@ -48,16 +52,25 @@ median_rss() {
 	sort -n | awk '{t[NR] = $1; if ($2 > m) m = $2} END {if (NR) print t[int((NR + 1) / 2)], m}'
 }
 
-# corpora: the embedded sample (made if missing) and the minbase rootfs if cached
+# corpora — "NAME DIR" lines: BENCH_SRC alone when set; else the embedded
+# sample (made if missing; BENCH_CORPORA=minbase leaves it out) and a
+# minbase rootfs, /var/tmp/minbase or build/rootfs/minbase (make bench-rootfs)
 corpora() {
-	[ -d "$top/build/embedded-rootfs/root" ] ||
-		"$top/bench/rootfs/make-embedded-rootfs.sh" "$top/build/embedded-rootfs" > /dev/null
-	echo "embedded $top/build/embedded-rootfs/root"
-	if [ -f "$top/build/rootfs/minbase/.complete" ]; then
-		echo "minbase $top/build/rootfs/minbase"
-	else
-		echo "bench: build/rootfs/minbase not there (make bench-rootfs): embedded corpus only" >&2
+	local d
+	if [ -n "${BENCH_SRC:-}" ]; then
+		echo "$(basename "$BENCH_SRC") $BENCH_SRC"
+		return
 	fi
+	if [ "${BENCH_CORPORA:-embedded minbase}" != minbase ]; then
+		[ -d "$top/build/embedded-rootfs/root" ] ||
+			"$top/bench/rootfs/make-embedded-rootfs.sh" "$top/build/embedded-rootfs" > /dev/null
+		echo "embedded $top/build/embedded-rootfs/root"
+	fi
+	for d in /var/tmp/minbase "$top/build/rootfs/minbase"; do
+		[ -d "$d" ] && { [ "$d" = /var/tmp/minbase ] || [ -f "$d/.complete" ]; } &&
+			{ echo "minbase $d"; return; }
+	done
+	echo "bench: no minbase rootfs (/var/tmp/minbase, or make bench-rootfs): embedded corpus only" >&2
 }
 
 # ratio A B [DIGITS] — A/B with DIGITS decimals (2): sizes need 4 to show a 4 KiB pad
@@ -118,3 +131,85 @@ runs_of() {
 # best CMD... — the fastest of runs_of; median CMD... — its median
 best() { runs_of "$@" | sort -n | head -n 1; }
 median() { runs_of "$@" | sort -n | awk '{v[NR] = $0} END {if (NR) print v[int((NR + 1) / 2)]}'; }
+
+# ---- The newest peer tools (issue 33) ----
+# ANCHORS=DIR names a ../shared/tools/build-anchors.sh output (its programs
+# are DIR/bin/NAME-VERSION: mksquashfs-4.7.5, unsquashfs-4.7.5,
+# squashfuse_ll-0.6.2, mkfs.erofs-1.9.3...) or that bin folder itself.
+# Without it the benches compare against Debian's tools only and say so.
+
+# anchors_bin — the folder holding them; status 1 when ANCHORS is unset or holds none
+anchors_bin() {
+	local d
+	[ -n "${ANCHORS:-}" ] || return 1
+	for d in "$ANCHORS/bin" "$ANCHORS"; do
+		compgen -G "$d/*-[0-9]*" > /dev/null && { echo "$d"; return 0; }
+	done
+	return 1
+}
+
+# anchor NAME — the newest NAME-VERSION there (mksquashfs: .../mksquashfs-4.7.5)
+anchor() {
+	local d
+	d=$(anchors_bin) || return 1
+	compgen -G "$d/$1-[0-9]*" | sort -V | tail -n 1 | grep .
+}
+
+# tool_version PROG — its version: from a NAME-VERSION file name, else the
+# first dotted number its -version (or --version) prints
+tool_version() {
+	local b=${1##*/}
+	case $b in
+	*-[0-9]*) echo "${b##*-}" ;;
+	*) { "$1" -version 2>&1 || "$1" --version 2>&1; } | grep -o -m 1 '[0-9]\+\.[0-9.]*[0-9]' | head -n 1 ;;
+	esac
+}
+
+# anchors_note NAME... — one line: the heads used, with versions and paths,
+# or that none are and how to get them
+anchors_note() {
+	local n p used=
+	if [ -z "${ANCHORS:-}" ]; then
+		echo "heads: not used (ANCHORS unset), Debian's $* only; for the newest releases:" \
+			"../shared/tools/build-anchors.sh OUT MIRROR..., then ANCHORS=OUT make ..."
+		return
+	fi
+	for n; do
+		if p=$(anchor "$n"); then
+			used="$used $n $(tool_version "$p") ($p)"
+		else
+			used="$used $n: none in $ANCHORS"
+		fi
+	done
+	echo "heads:$used"
+}
+
+# loadavg — the 1, 5 and 15 minute load averages
+loadavg() { cut -d' ' -f1-3 /proc/loadavg; }
+
+# timed CMD... — like measure, one run: prints "wall cpu kb" (CPU = user + system)
+timed() {
+	local t0=$EPOCHREALTIME t1
+	/usr/bin/time -f '%U %S %M' -o "$work/time.out" "$@" > /dev/null 2> "$work/cmd.err" ||
+		{ echo "bench: failed: $*" >&2; tail -n 3 "$work/cmd.err" >&2; return 1; }
+	t1=$EPOCHREALTIME
+	awk -v a="$t0" -v b="$t1" '{printf "%.4f %.3f %d\n", b - a, $1 + $2, $3}' "$work/time.out"
+}
+
+# spread — lines "wall cpu kb" (timed, runs_of) on stdin; prints
+# "median min max median-cpu max-kb", or nothing for no lines
+spread() {
+	local f=$work/spread
+	cat > "$f"
+	[ -s "$f" ] || return 0
+	# shellcheck disable=SC2046
+	set -- $(sort -n -k1,1 "$f" | awk '{w[NR] = $1} END {print w[int((NR + 1) / 2)], w[1], w[NR]}') \
+		$(sort -n -k2,2 "$f" | awk '{c[NR] = $2; if ($3 > m) m = $3} END {print c[int((NR + 1) / 2)], m}')
+	printf '%.3f %.3f %.3f %.3f %d\n' "$@"
+}
+
+# med_range MED MIN MAX — "1.23 (1.20-1.31)"; "-" when MED is empty
+med_range() {
+	[ -n "${1:-}" ] || { echo -; return; }
+	awk -v a="$1" -v b="$2" -v c="$3" 'BEGIN {d = a < 10 ? 3 : 2; printf "%.*f (%.*f-%.*f)", d, a, d, b, d, c}'
+}
