@@ -9,6 +9,7 @@
 # bytes whatever -j and the source's directory order; bad options refused
 # with a message, exit 2 and no image.
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/erofs_lib.sh"
 need_root
 command -v fsck.erofs > /dev/null || skip_all "fsck.erofs (erofs-utils) not installed"
 modprobe erofs 2> /dev/null
@@ -26,13 +27,7 @@ build() {
 		ok "$name: ffmkfs.erofs $*" sh -c "cat '$T/mkfs.log'; false"
 		return
 	fi
-	if mount -t erofs -o loop,ro "$img" "$T/mnt" 2> "$T/mount.log"; then
-		# shellcheck disable=SC2086
-		same_manifest "$name: the kernel's mount equals the source" "$T/src" "$T/mnt" ${MOPTS:-}
-		umount "$T/mnt"
-	else
-		ok "$name: the kernel mounts it" sh -c "cat '$T/mount.log'; dmesg | tail -3; false"
-	fi
+	erofs_mount_is "$name" "$img"
 	[ "$fsck" = 1 ] && ok "$name: fsck.erofs finds it clean" fsck.erofs "$img"
 	rm -f "$img"
 }

@@ -13,6 +13,7 @@
 # was asked (dump.erofs' view of a large file), ztailpacking saves bytes,
 # and the bytes do not depend on -j.
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/erofs_lib.sh"
 need_root
 command -v fsck.erofs > /dev/null || skip_all "fsck.erofs (erofs-utils) not installed"
 command -v dump.erofs > /dev/null || skip_all "dump.erofs (erofs-utils) not installed"
@@ -59,18 +60,8 @@ build() {
 		ok "$name: ffmkfs.erofs $*" sh -c "cat '$T/mkfs.log'; false"
 		return
 	fi
-	if mount -t erofs -o loop,ro "$img" "$T/mnt" 2> "$T/mount.log"; then
-		same_manifest "$name: the kernel's mount equals the source" "$T/src" "$T/mnt"
-		umount "$T/mnt"
-	else
-		ok "$name: the kernel mounts it" sh -c "cat '$T/mount.log'; dmesg | tail -3; false"
-	fi
-	rm -rf "$T/x" && mkdir "$T/x"
-	if flashfs extract -C "$T/x" "$img" > "$T/x.log" 2>&1; then
-		same_manifest "$name: our reader extracts the source" "$T/src" "$T/x"
-	else
-		ok "$name: flashfs extract" sh -c "cat '$T/x.log'; false"
-	fi
+	erofs_mount_is "$name" "$img"
+	erofs_extract_is "$name" "$img"
 	[ "$fsck" = 1 ] && ok "$name: fsck.erofs 1.5 finds it clean" fsck.erofs "$img"
 	[ -n "$FSCK193" ] && ok "$name: fsck.erofs 1.9.3 finds it clean" "$FSCK193" "$img"
 	return 0

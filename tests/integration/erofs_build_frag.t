@@ -16,6 +16,7 @@
 # bytes, the bytes do not depend on -j, and our reader reads what
 # mkfs.erofs 1.9.3 makes with the same options.
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/erofs_lib.sh"
 need_root
 command -v fsck.erofs > /dev/null || skip_all "fsck.erofs (erofs-utils) not installed"
 modprobe erofs 2> /dev/null
@@ -52,18 +53,8 @@ mkdir -p "$T/mnt" "$T/x"
 # both equal the source; fsck.erofs clean (1.5 when FSCK15=1).
 check() {
 	local name=$1 fsck=$2 img=$3
-	if mount -t erofs -o loop,ro "$img" "$T/mnt" 2> "$T/mount.log"; then
-		same_manifest "$name: the kernel's mount equals the source" "$T/src" "$T/mnt"
-		umount "$T/mnt"
-	else
-		ok "$name: the kernel mounts it" sh -c "cat '$T/mount.log'; dmesg | tail -3; false"
-	fi
-	rm -rf "$T/x" && mkdir "$T/x"
-	if flashfs extract -C "$T/x" "$img" > "$T/x.log" 2>&1; then
-		same_manifest "$name: our reader extracts the source" "$T/src" "$T/x"
-	else
-		ok "$name: flashfs extract" sh -c "cat '$T/x.log'; false"
-	fi
+	erofs_mount_is "$name" "$img"
+	erofs_extract_is "$name" "$img"
 	ok "$name: flashfs check finds it clean" flashfs check "$img"
 	[ "$fsck" = 1 ] && ok "$name: fsck.erofs 1.5 finds it clean" fsck.erofs "$img"
 	[ -n "$A" ] && ok "$name: fsck.erofs 1.9.3 --extract finds it clean" \
