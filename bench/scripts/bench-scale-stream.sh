@@ -7,25 +7,16 @@
 # in <= 11x the time).  The wall time includes the generator, which runs on
 # its own core and can be the slower end of the pipe: its own rate is shown.
 
-# measure_cpu CMD... — like lib.sh's measure, plus the command's CPU time:
-# "SECONDS KB CPU-SECONDS" (user + system; not bound by the generator)
-measure_cpu() {
-	local t0=$EPOCHREALTIME t1
-	/usr/bin/time -f '%M %U %S' -o "$work/time.out" "$@" > /dev/null 2> "$work/cmd.err" ||
-		{ echo "bench: failed: $*" >&2; tail -n 3 "$work/cmd.err" >&2; return 1; }
-	t1=$EPOCHREALTIME
-	awk -v a="$t0" -v b="$t1" '{printf "%.4f %d %.2f\n", b - a, $1, $2 + $3}' "$work/time.out"
-}
-
-# stream_build TOOL N IMG — "seconds kb cpu-seconds" of the builder, the
-# generator feeding it; the generator's summary lands in $work/gen.err
+# stream_build TOOL N IMG — "seconds cpu-seconds kb" of the builder (lib.sh's
+# timed: its own CPU, not the generator's), the generator feeding it; the
+# generator's summary lands in $work/gen.err
 stream_build() {
 	local gen="$top/bench/scripts/gen-tar-stream.py"
 	case $1 in
 	ours) python3 "$gen" "$2" 2> "$work/gen.err" |
-		measure_cpu "$bin/mkfs.squashfs" -q --noappend -c lz4 -b 128K -j "$procs" - "$3" ;;
+		timed "$bin/mkfs.squashfs" -q --noappend -c lz4 -b 128K -j "$procs" - "$3" ;;
 	erofs) python3 "$gen" "$2" 2> "$work/gen.err" |
-		measure_cpu "$bin/ffmkfs.erofs" --quiet -zlz4 --workers="$procs" --tar=f "$3" - ;;
+		timed "$bin/ffmkfs.erofs" --quiet -zlz4 --workers="$procs" --tar=f "$3" - ;;
 	esac
 }
 
@@ -51,7 +42,7 @@ for tool in ours erofs; do
 		rm -f "$work/s.img"
 		r=$(stream_build $tool "$n" "$work/s.img") || { echo "bench-scale: $tool $s failed" >&2; continue; }
 		set -- $r
-		t=$1 kb=$2 cpu=$3 sz=$(stat -c %s "$work/s.img")
+		t=$1 cpu=$2 kb=$3 sz=$(stat -c %s "$work/s.img")
 		chk=$(stream_check $tool "$n" "$work/s.img")
 		rm -f "$work/s.img"                    # a 10M image is gigabytes
 		rate=$(sed -n 's/.* \([0-9]*\) entries\/s.*/\1/p' "$work/gen.err")
