@@ -145,12 +145,13 @@ long ff_ubi_ecc_check(const struct ff_ubi_image *img, ff_problem_fn fn, void *ct
 		      struct ff_err *err)
 {
 	size_t raw_page = (size_t)img->page_size + img->oob_size;
-	uint32_t pages = img->raw_peb / (uint32_t)raw_page;
+	uint32_t pages;
 	uint8_t *raw;
 	long bad = 0;
 
-	if (!img->ecc)
+	if (!img->ecc) /* a plain image has no pages (page_size 0) */
 		return 0;
+	pages = img->raw_peb / (uint32_t)raw_page;
 	if (!(raw = malloc(raw_page)))
 		return ff_err_set(err, ENOMEM, "out of memory");
 	for (uint32_t peb = 0; peb < img->pebs; peb++) {
