@@ -110,6 +110,10 @@ def names(root, tiny):
 
 
 def main():
+    # an option where DIR belongs is refused, not made a tree in the
+    # current directory (a tree named --help was once committed that way)
+    if len(sys.argv) < 2 or sys.argv[1].startswith('-'):
+        sys.exit(__doc__)
     root = sys.argv[1]
     small = '--small' in sys.argv
     tiny = '--tiny' in sys.argv
