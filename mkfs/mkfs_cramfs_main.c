@@ -146,8 +146,15 @@ static int write_image(void *ctx, struct ff_tree *t, struct ff_err *err)
 	return ff_cramfs_write(t, &a->wo, a->image, &a->st, err);
 }
 
-static void report(const struct args *a, const struct ff_cramfs_write_stats *st)
+/* After the image is written: the summary with -v; and as mkfs.cramfs,
+ * the writer's warnings fail the run only with -E. */
+static void report(void *ctx)
 {
+	struct args *a = ctx;
+	const struct ff_cramfs_write_stats *st = &a->st;
+
+	if (!a->warn_errors)
+		a->run.warnings = 0;
 	if (!a->verbose)
 		return;
 	printf("%s: %llu bytes, %u-byte blocks, %s endian%s%s\n", a->image,
@@ -160,19 +167,14 @@ static void report(const struct args *a, const struct ff_cramfs_write_stats *st)
 int main(int argc, char **argv)
 {
 	struct args a;
-	int r, failed = 0;
+	int r;
 
 	memset(&a, 0, sizeof(a));
-	a.run = (struct ff_mkfs_run){"ffmkfs.cramfs", &a.src, write_image, &a, 0};
+	a.run = (struct ff_mkfs_run){
+		.prog = "ffmkfs.cramfs", .src = &a.src, .write = write_image, .done = report, .ctx = &a,
+	};
 	r = parse_args(&a, argc, argv);
 	a.wo.warn = ff_mkfs_warn;
 	a.wo.warn_ctx = &a.run;
-	if (r == 0)
-		failed = ff_mkfs_run(&a.run);
-	if (r == 0 && !failed)
-		report(&a, &a.st);
-	if (!a.warn_errors) /* as mkfs.cramfs: the writer's warnings fail only with -E */
-		a.run.warnings = 0;
-	ff_source_args_free(&a.src);
-	return ff_mkfs_exit(&a.run, r, failed);
+	return ff_mkfs_main(&a.run, r);
 }

@@ -232,19 +232,6 @@ static int parse_opt(struct args *a, int c, const char *arg, struct ff_err *err)
 	}
 }
 
-/* mksquashfs spells some source options with one dash (-p, -pf); map them. */
-static void map_single_dash(int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++) {
-		const char *word = ff_source_single_dash(argv[i]);
-
-		if (!strcmp(argv[i], "--"))
-			break;
-		if (word)
-			argv[i] = (char *)word;
-	}
-}
-
 /* mkfs.erofs takes IMAGE SOURCE; the source options want SOURCE IMAGE. */
 static int positional(struct args *a, int n, char **words, struct ff_err *err)
 {
@@ -293,7 +280,7 @@ static int parse_args(struct args *a, int argc, char **argv)
 	ff_source_args_init(&a->src);
 	ff_erofs_write_opts_init(&a->wo);
 	a->fixed_time = -1;
-	map_single_dash(argc, argv);
+	ff_source_map_single_dash(argc, argv, NULL);
 	while ((c = getopt_long(argc, argv, "b:C:d:E:hL:T:U:Vx:z:", long_opts, NULL)) != -1) {
 		if (c == '?')
 			return usage_error("bad option");
@@ -326,8 +313,11 @@ static int write_image(void *ctx, struct ff_tree *t, struct ff_err *err)
 	return ff_erofs_write(t, &a->wo, a->image, &a->st, err);
 }
 
-static void report(const struct args *a, const struct ff_erofs_write_stats *st)
+static void report(void *ctx)
 {
+	const struct args *a = ctx;
+	const struct ff_erofs_write_stats *st = &a->st;
+
 	if (a->quiet)
 		return;
 	printf("%s: %llu bytes, %u-byte blocks, %u inodes, %u shared xattrs, "
@@ -338,19 +328,16 @@ static void report(const struct args *a, const struct ff_erofs_write_stats *st)
 int main(int argc, char **argv)
 {
 	struct args a;
-	int r, failed = 0;
+	int r;
 
 	memset(&a, 0, sizeof(a));
-	a.run = (struct ff_mkfs_run){"ffmkfs.erofs", &a.src, write_image, &a, 0};
+	a.run = (struct ff_mkfs_run){
+		.prog = "ffmkfs.erofs", .src = &a.src, .write = write_image, .done = report, .ctx = &a,
+	};
 	r = parse_args(&a, argc, argv);
 	a.wo.warn = ff_mkfs_warn;
 	a.wo.warn_ctx = &a.run;
 	if (a.wo.xattr_tolerance < 0)
 		a.src.tree.no_xattrs = 1;
-	if (r == 0)
-		failed = ff_mkfs_run(&a.run);
-	if (r == 0 && !failed)
-		report(&a, &a.st);
-	ff_source_args_free(&a.src);
-	return ff_mkfs_exit(&a.run, r, failed);
+	return ff_mkfs_main(&a.run, r);
 }

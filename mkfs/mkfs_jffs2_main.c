@@ -265,20 +265,6 @@ static int parse_opt(struct args *a, int c, const char *arg, struct ff_err *err)
 	}
 }
 
-/* mksquashfs' single-dash spellings (-pf, -all-root ...), but -p stays
- * mkfs.jffs2's pad. */
-static void map_single_dash(int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++) {
-		const char *word = strcmp(argv[i], "-p") ? ff_source_single_dash(argv[i]) : NULL;
-
-		if (!strcmp(argv[i], "--"))
-			break;
-		if (word)
-			argv[i] = (char *)word;
-	}
-}
-
 static void defaults(struct args *a)
 {
 	uint16_t probe = 1;
@@ -296,7 +282,7 @@ static int parse_options(struct args *a, int argc, char **argv, struct ff_err *e
 {
 	int c, r;
 
-	map_single_dash(argc, argv);
+	ff_source_map_single_dash(argc, argv, "-p");
 	while ((c = getopt_long(argc, argv, "D:d:r:s:o:qUPfhvVe:lbp::nc:m:x:X:Lty:i:j:", long_opts,
 				NULL)) != -1) {
 		if (c == '?')
@@ -347,8 +333,11 @@ static int write_image(void *ctx, struct ff_tree *t, struct ff_err *err)
 	return ff_jffs2_write(t, &a->wo, a->image, 1, &a->st, err);
 }
 
-static void report(const struct args *a, const struct ff_jffs2_write_stats *st)
+static void report(void *ctx)
 {
+	const struct args *a = ctx;
+	const struct ff_jffs2_write_stats *st = &a->st;
+
 	if (!a->verbose)
 		return;
 	fprintf(stderr, "%s: %llu bytes, %s endian, erase block %u, page %u%s%s\n",
@@ -364,17 +353,14 @@ static void report(const struct args *a, const struct ff_jffs2_write_stats *st)
 int main(int argc, char **argv)
 {
 	struct args a;
-	int r, failed = 0;
+	int r;
 
 	memset(&a, 0, sizeof(a));
-	a.run = (struct ff_mkfs_run){"ffmkfs.jffs2", &a.src, write_image, &a, 0};
+	a.run = (struct ff_mkfs_run){
+		.prog = "ffmkfs.jffs2", .src = &a.src, .write = write_image, .done = report, .ctx = &a,
+	};
 	r = parse_args(&a, argc, argv);
 	a.wo.warn = ff_mkfs_warn;
 	a.wo.warn_ctx = &a.run;
-	if (r == 0)
-		failed = ff_mkfs_run(&a.run);
-	if (r == 0 && !failed)
-		report(&a, &a.st);
-	ff_source_args_free(&a.src);
-	return ff_mkfs_exit(&a.run, r, failed);
+	return ff_mkfs_main(&a.run, r);
 }

@@ -131,19 +131,6 @@ static int parse_opt(struct args *a, int c, const char *arg)
 	}
 }
 
-/* mksquashfs spells some source options with one dash (-p, -pf); map them. */
-static void map_single_dash(int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++) {
-		const char *word = ff_source_single_dash(argv[i]);
-
-		if (!strcmp(argv[i], "--"))
-			break;
-		if (word)
-			argv[i] = (char *)word;
-	}
-}
-
 static int parse_options(struct args *a, int argc, char **argv)
 {
 	struct ff_err err = { 0, "" };
@@ -178,7 +165,7 @@ static int parse_args(struct args *a, int argc, char **argv)
 	a->wo.excludes = a->excludes;
 	a->wo.host_order = 1;
 	ff_source_args_init(&a->src);
-	map_single_dash(argc, argv);
+	ff_source_map_single_dash(argc, argv, NULL);
 	if ((r = parse_options(a, argc, argv)) != 0)
 		return r;
 	if (!a->image)
@@ -194,8 +181,11 @@ static int parse_args(struct args *a, int argc, char **argv)
 	return 0;
 }
 
-static void report(const struct args *a, const struct ff_romfs_write_stats *st)
+static void report(void *ctx)
 {
+	const struct args *a = ctx;
+	const struct ff_romfs_write_stats *st = &a->st;
+
 	if (a->quiet || !strcmp(a->image, "-"))
 		return;
 	printf("%s: romfs, %llu entries (%llu files, %llu directories, %llu symlinks,"
@@ -216,15 +206,13 @@ static int write_image(void *ctx, struct ff_tree *t, struct ff_err *err)
 int main(int argc, char **argv)
 {
 	static struct args a; /* the pattern tables are large for the stack */
-	int r, failed = 0;
-	a.run = (struct ff_mkfs_run){"mkfs.romfs", &a.src, write_image, &a, 0};
+	int r;
+
+	a.run = (struct ff_mkfs_run){
+		.prog = "mkfs.romfs", .src = &a.src, .write = write_image, .done = report, .ctx = &a,
+	};
 	r = parse_args(&a, argc, argv);
 	a.wo.warn = ff_mkfs_warn;
 	a.wo.warn_ctx = &a.run;
-	if (r == 0)
-		failed = ff_mkfs_run(&a.run);
-	if (r == 0 && !failed)
-		report(&a, &a.st);
-	ff_source_args_free(&a.src);
-	return ff_mkfs_exit(&a.run, r, failed);
+	return ff_mkfs_main(&a.run, r);
 }

@@ -42,3 +42,13 @@ int ff_mkfs_exit(const struct ff_mkfs_run *run, int r, int failed)
 		return 2;
 	return run->src->warnings || run->warnings ? 1 : 0;
 }
+
+int ff_mkfs_main(struct ff_mkfs_run *run, int r)
+{
+	int failed = r ? 0 : ff_mkfs_run(run);
+
+	if (!r && !failed && run->done)
+		run->done(run->ctx);
+	ff_source_args_free(run->src);
+	return ff_mkfs_exit(run, r, failed);
+}

@@ -20,6 +20,8 @@ struct ff_mkfs_run {
 	int (*write)(void *ctx, struct ff_tree *tree, struct ff_err *err);
 	void *ctx;
 	unsigned warnings;           /* the writer's, notes left out */
+	/* After the image is written: the summary (may be NULL). */
+	void (*done)(void *ctx);
 };
 
 /* An ff_warn_fn for the tree and the writer (ctx: the struct ff_mkfs_run):
@@ -35,5 +37,10 @@ int ff_mkfs_run(struct ff_mkfs_run *run);
  * as --help; < 0: a usage error, already printed; 0: the build ran, and
  * failed is what ff_mkfs_run returned). */
 int ff_mkfs_exit(const struct ff_mkfs_run *run, int r, int failed);
+
+/* The rest of a builder's main once its option parser returned r: the
+ * build when r is 0, then run->done, the source options freed, and the
+ * exit status as ff_mkfs_exit chooses it. */
+int ff_mkfs_main(struct ff_mkfs_run *run, int r);
 
 #endif

@@ -171,18 +171,6 @@ static int parse_opt(struct args *a, int c, const char *arg, uint32_t *oob_set,
 	}
 }
 
-/* mksquashfs spells some source options with one dash; map them. */
-static void map_single_dash(int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++) {
-		const char *word = ff_source_single_dash(argv[i]);
-
-		if (!strcmp(argv[i], "--"))
-			break;
-		if (word)
-			argv[i] = (char *)word;
-	}
-}
 
 static int apply_chip(struct args *a, const struct ff_y2_geom *explicit_geom, uint32_t mask)
 {
@@ -240,7 +228,7 @@ static int parse_args(struct args *a, int argc, char **argv)
 
 	ff_y2_geom_default(&a->geom);
 	ff_source_args_init(&a->src);
-	map_single_dash(argc, argv);
+	ff_source_map_single_dash(argc, argv, NULL);
 	r = parse_options(a, argc, argv, &mask);
 	if (r)
 		return r;

@@ -276,6 +276,16 @@ const char *ff_source_single_dash(const char *word)
 	return NULL;
 }
 
+void ff_source_map_single_dash(int argc, char **argv, const char *keep)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		const char *word = ff_source_single_dash(argv[i]);
+
+		if (word && !(keep && !strcmp(argv[i], keep)))
+			argv[i] = (char *)word;
+	}
+}
+
 int ff_source_args_epoch(struct ff_source_args *a, const char *value, struct ff_err *err)
 {
 	if (!value || !*value || a->tree.clamp_time >= 0)

@@ -187,6 +187,10 @@ int ff_source_args_option_name(struct ff_source_args *a, const char *name, const
 /* The long option ("--pseudo-file") a mksquashfs single-dash spelling of a
  * source option stands for ("-pf"), or NULL. */
 const char *ff_source_single_dash(const char *word);
+/* Rewrites argv's mksquashfs single-dash spellings in place for getopt,
+ * up to a "--"; keep (or NULL) is a word the program itself owns and that
+ * stays as it is (mkfs.jffs2's -p, its pad). */
+void ff_source_map_single_dash(int argc, char **argv, const char *keep);
 
 /* SOURCE_DATE_EPOCH (value may be NULL or ""): the clamp time unless
  * --mtime gave one. */
