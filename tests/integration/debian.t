@@ -66,7 +66,8 @@ for line in open('debian/copyright'):
         cur = None
 want = {'GPL-2.0-or-later': 'GPL-2+', 'LGPL-2.1-or-later': 'LGPL-2.1+'}
 bad = 0
-for path in subprocess.check_output(['git', 'ls-files'], text=True).split('\n'):
+# the tracked files, or every file of an unpacked tarball
+for path in subprocess.check_output(['scripts/spdx-headers', '--files'], text=True).split('\n'):
     if not path:
         continue
     try:
