@@ -318,6 +318,12 @@ struct bench_run_opts {
 	const char *const *flags;
 	size_t n_flags;
 	int no_variants;                   /* only each format's plain layout (--quick) */
+	/* The target's storage, FF_MEDIUM_* of tree/build.h (0: a block
+	 * device): without fs, the formats whose images suit it run.  Its
+	 * geometry for the flash file systems; 0: their defaults. */
+	unsigned medium;
+	uint32_t erase_block, page_size;
+	uint64_t flash_size;
 	int64_t time;                      /* the images' time (< 0: now) */
 	const char *work_dir;              /* where images are built */
 	int keep_images;                   /* else deleted once measured */
@@ -355,6 +361,7 @@ void bench_run_free(struct bench_run *r);
 struct bench_flash {
 	char name[24];   /* "slc-nand", or "" for a plain number */
 	double mbps;
+	unsigned medium; /* a preset's FF_MEDIUM_* (tree/build.h); 0 for a number */
 };
 
 /* "0.5,2,8MB/s,slc-nand,500KB/s" -> list.  Units: B/s, KB/s, MB/s, GB/s

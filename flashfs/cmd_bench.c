@@ -21,6 +21,7 @@
 #include "common/size.h"
 #include "flashfs/bench_args.h"
 #include "flashfs/commands.h"
+#include "tree/build.h"
 
 static const char *base_name(const char *p)
 {
@@ -122,6 +123,10 @@ static int measure_all(const struct bench_cfg *c, const struct bench_corpus *cor
 		.n_block_sizes = c->n_bs, .measure = c->measure,
 		.fs = c->fs, .n_fs = c->n_fs, .flags = c->flags, .n_flags = c->n_flags,
 		.no_variants = c->quick,
+		.medium = c->medium ? c->medium : c->target.medium ? c->target.medium
+				    : FF_MEDIUM_BLOCK,
+		.erase_block = c->erase_block, .page_size = c->page_size,
+		.flash_size = c->flash_size,
 		.time = image_time(), .work_dir = work, .keep_images = c->work_dir || c->e2e,
 		.warn = on_warn, .self_check = c->self_check,
 		/* a tenth of --min-time per side and round: the 15 pairs of
