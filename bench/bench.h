@@ -426,8 +426,11 @@ struct bench_report {
 	int color;
 	unsigned width;   /* table columns to fit in; 0: all (--wide) */
 	const char *note; /* a line about the settings tried (the BCJ filter), or NULL */
+	unsigned medium;  /* the run's storage, FF_MEDIUM_* (0: block) */
 };
 
+/* "block", "nor" or "nand": a run's storage by its FF_MEDIUM_* bit. */
+const char *bench_medium_name(unsigned medium);
 /* Sorted by image size; the recommendations marked (bold with color). */
 void bench_report_table(FILE *out, const struct bench_report *r);
 void bench_report_csv(FILE *out, const struct bench_report *r);

@@ -114,3 +114,8 @@ int bench_flash_parse(const char *text, struct bench_flash *out, size_t cap, siz
 		return ff_err_set(err, EINVAL, "flash speeds: empty list '%s'", text);
 	return 0;
 }
+
+const char *bench_medium_name(unsigned medium)
+{
+	return medium & FF_MEDIUM_NAND ? "nand" : medium & FF_MEDIUM_NOR ? "nor" : "block";
+}

@@ -27,7 +27,7 @@ static const uint32_t ub_sizes[] = { 4096, 0 };
 static const char *const ub_codecs[] = { "lzo", "gzip", "zstd", "none", NULL };
 
 static const char *const ub_fixed[] = {
-	"lzo:algorithm=lzo1x_999:level=7@lzo1x_999-7", "gzip:zlib:level=6@zlib-6",
+	"lzo:algorithm=lzo1x_999:level=7@lzo1x_999-7", "gzip:zlib:level=6:window=11@zlib-6",
 	"zstd:level=3@zstd-3", "none", NULL,
 };
 
