@@ -354,6 +354,9 @@ int bench_run_check_flags(const struct bench_run_opts *o, struct ff_err *err);
 
 int bench_run(const struct bench_corpus *c, const struct bench_run_opts *o,
 	      struct bench_run *out, struct ff_err *err);
+/* FF_MEDIUM_* the registry's format fs suits (all three for a read-only
+ * image): without FF_MEDIUM_BLOCK the host kernel cannot loop-mount it. */
+unsigned bench_fs_media(const char *fs);
 void bench_run_free(struct bench_run *r);
 
 /* ---- flash model (model.c, flash_speed.c, recommend.c) ---- */
@@ -488,6 +491,10 @@ struct bench_nandsim_opts {
 	const char *work_dir;
 	const char *image_dir;      /* images from the e2e step */
 	uint32_t access_delay_us, input_cycle_ns;
+	/* the geometry the images were built for (0: the defaults): a
+	 * NAND-only format's image goes into a UBI volume on the 2K-page,
+	 * 128 KiB-block chip, which must be that geometry */
+	uint32_t page_size, erase_block;
 };
 
 int bench_nandsim_run(const struct bench_nandsim_opts *o, const struct bench_result *res,

@@ -373,6 +373,14 @@ int bench_run(const struct bench_corpus *c, const struct bench_run_opts *o,
 	return 0;
 }
 
+unsigned bench_fs_media(const char *fs)
+{
+	const struct ff_format *f = ff_format_find(fs);
+	unsigned m = f && f->build ? f->build->media : 0;
+
+	return m ? m : FF_MEDIUM_BLOCK | FF_MEDIUM_NOR | FF_MEDIUM_NAND;
+}
+
 void bench_run_free(struct bench_run *r)
 {
 	free(r->res);

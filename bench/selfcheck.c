@@ -31,9 +31,7 @@
 
 #include <sys/stat.h>
 #include <unistd.h>
-#include "common/format.h"
 #include "compress/compress.h"
-#include "image/registry.h"
 #include "tree/build.h"
 
 #include <errno.h>
@@ -433,16 +431,6 @@ int bench_selfcheck(const struct bench_layout *l, const struct bench_codec *bc,
 	return rc ? ff_err_prefix(err, "self-check %s", bc->label) : 0;
 }
 
-/* Can the host kernel loop-mount the format's images (a block device
- * image), or do they need an MTD device (the formats that suit only raw
- * flash, tree/build.h's media)? */
-static int block_image(const char *fs)
-{
-	const struct ff_format *f = ff_format_find(fs);
-
-	return !f || !f->build || !f->build->media || (f->build->media & FF_MEDIUM_BLOCK);
-}
-
 static void kernel_check(const struct bench_result *r, const char *path, const char *work,
 			 struct bench_kernel_check *k)
 {
@@ -452,7 +440,7 @@ static void kernel_check(const struct bench_result *r, const char *path, const c
 	k->ours_s = r->decomp.best > 0 ? (double)r->read_bytes / 1e6 / r->decomp.best : 0;
 	snprintf(mnt, sizeof(mnt), "%s/kmnt", work);
 	snprintf(log, sizeof(log), "%s/kmnt.log", work);
-	if (!block_image(r->fs)) {
+	if (!(bench_fs_media(r->fs) & FF_MEDIUM_BLOCK)) {
 		snprintf(k->note, sizeof(k->note), "no host kernel mount: %.20s lives on raw flash "
 			 "(MTD), which the host has not (--nandsim's guest reads flash)", r->fs_title);
 		return;

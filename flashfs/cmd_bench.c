@@ -340,7 +340,8 @@ static int end_to_end(const struct bench_cfg *c, struct bench_report *r, char **
 	struct bench_e2e_opts eo = { .bin_dir = bin, .sources = (const char *const *)src,
 				     .n_sources = (size_t)n_src, .work_dir = work,
 				     .threads = c->measure.threads };
-	struct bench_nandsim_opts no = { .bin_dir = bin, .work_dir = work, .image_dir = work };
+	struct bench_nandsim_opts no = { .bin_dir = bin, .work_dir = work, .image_dir = work,
+					    .page_size = c->page_size, .erase_block = c->erase_block };
 	int rc = 0;
 
 	bin_dir(bin, sizeof(bin));
