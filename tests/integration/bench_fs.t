@@ -174,6 +174,14 @@ while read -r label img; do
 	n=$((n + 1))
 done < <(rows "$T/nor.json" jffs2)
 is "$n" 3 "every JFFS2 image compared"
+# and to mtd-utils' own mkfs.jffs2, the oracle
+if mk=$(PATH=$PATH:/usr/sbin:/sbin command -v mkfs.jffs2); then
+	"$mk" -l -s 4096 -e 128KiB -x rtime -r "$T/src" -o "$T/deb.img" > /dev/null 2>&1
+	ok "jffs2/zlib-3: byte-identical to mtd-utils' mkfs.jffs2 -x rtime" \
+		cmp "$(rows "$T/nor.json" jffs2 | head -1 | cut -d' ' -f2)" "$T/deb.img"
+else
+	skip "mtd-utils' mkfs.jffs2 not installed" "the JFFS2 row against mkfs.jffs2"
+fi
 # JFFS2's flags: rtime kept, sumtool's summaries
 flashfs bench -q --min-time 0 --repeats 1 -c gzip --fs jffs2 -O rtime -O summary --work-dir "$T/wf" \
 	--json "$T/j2f.json" "$T/src" > /dev/null 2>&1
