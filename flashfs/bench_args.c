@@ -30,7 +30,8 @@ void bench_usage(FILE *out)
 		"  -c, --codec NAME[:k=v[:k=v]][@LABEL]  add a codec setting (repeatable);\n"
 		"                         default: gzip-6 gzip-9 gzip-10 gzip-12 (libdeflate)\n"
 		"                         gzip-zlib9 lzo1x_999 lzo1x_1 xz xz+bcj lz4 lz4hc\n"
-		"                         zstd-3 zstd-15 zstd-19\n"
+		"                         zstd-3 zstd-15 zstd-19; none: uncompressed (UBIFS,\n"
+		"                         JFFS2 store it)\n"
 		"      --codecs LIST      comma-separated codec settings\n"
 		"  -b, --block-sizes LIST block (or pcluster) sizes, 4K..1M (default: each file\n"
 		"                         system's own list)\n"
@@ -388,6 +389,10 @@ int bench_parse_args(struct bench_cfg *c, int argc, char **argv)
 		return -1;
 	if (test_hook(c))
 		return -1;
+	for (size_t i = 0; c->self_check && i < c->n_codecs; i++)
+		if (!strcmp(c->codecs[i].name, "none"))
+			return bench_bad("--codec", c->codecs[i].label, "--self-check times a codec "
+					 "against a plain loop; none has nothing to time");
 
 	if (optind >= argc) {
 		fprintf(stderr, "flashfs bench: no SOURCE given\n");

@@ -199,6 +199,8 @@ fails "--flash-type with an unknown word" \
 	flashfs bench -q -c lz4 --flash-type tape "$T/src"
 fails "--erase-block that is not a power of two" \
 	flashfs bench -q -c lz4 --erase-block 100K "$T/src"
+fails "--self-check with -c none (no codec to time)" \
+	flashfs bench -q --self-check -c none --fs jffs2 "$T/src"
 
 # --fs restricts; -O goes to the formats that take it; unknown ones fail
 flashfs bench -q --min-time 0 --repeats 1 -c lz4 -b 64K --fs erofs -t emmc --json "$T/e.json" "$T/src"
