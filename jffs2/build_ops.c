@@ -15,6 +15,7 @@
  * bytes.  Images suit NOR flash. */
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/format.h"
 #include "compress/compress.h"
@@ -57,6 +58,14 @@ static int map_codec(const struct ff_build_opts *o, struct ff_jffs2_compr *c, st
 	return flag(o, "rtime") ? 0 : ff_jffs2_compr_enable(c, "rtime", 0, err);
 }
 
+/* ff_build_opts.jobs 0: one per CPU (the bytes never depend on it) */
+static unsigned cpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n > 0 ? (unsigned)n : 1;
+}
+
 static int geometry(const struct ff_build_opts *o, struct ff_jffs2_write_opts *w,
 		    struct ff_err *err)
 {
@@ -93,7 +102,7 @@ static int j2_build(const struct ff_tree *tree, const struct ff_build_opts *o, c
 	w.summary = flag(o, "summary");
 	if (flag(o, "xattrs"))
 		w.xattrs = FF_J2X_USER | FF_J2X_SECURITY | FF_J2X_ACL | FF_J2X_TRUSTED;
-	w.threads = o->jobs ? o->jobs : 1;
+	w.threads = o->jobs ? o->jobs : cpus();
 	w.warn = o->warn;
 	w.warn_ctx = o->warn_ctx;
 	memset(&st, 0, sizeof(st));
