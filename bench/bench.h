@@ -318,6 +318,12 @@ struct bench_run_opts {
 	const char *const *flags;
 	size_t n_flags;
 	int no_variants;                   /* only each format's plain layout (--quick) */
+	/* The target's storage, FF_MEDIUM_* of tree/build.h (0: a block
+	 * device): without fs, the formats whose images suit it run.  Its
+	 * geometry for the flash file systems; 0: their defaults. */
+	unsigned medium;
+	uint32_t erase_block, page_size;
+	uint64_t flash_size;
 	int64_t time;                      /* the images' time (< 0: now) */
 	const char *work_dir;              /* where images are built */
 	int keep_images;                   /* else deleted once measured */
@@ -348,6 +354,9 @@ int bench_run_check_flags(const struct bench_run_opts *o, struct ff_err *err);
 
 int bench_run(const struct bench_corpus *c, const struct bench_run_opts *o,
 	      struct bench_run *out, struct ff_err *err);
+/* FF_MEDIUM_* the registry's format fs suits (all three for a read-only
+ * image): without FF_MEDIUM_BLOCK the host kernel cannot loop-mount it. */
+unsigned bench_fs_media(const char *fs);
 void bench_run_free(struct bench_run *r);
 
 /* ---- flash model (model.c, flash_speed.c, recommend.c) ---- */
@@ -355,6 +364,7 @@ void bench_run_free(struct bench_run *r);
 struct bench_flash {
 	char name[24];   /* "slc-nand", or "" for a plain number */
 	double mbps;
+	unsigned medium; /* a preset's FF_MEDIUM_* (tree/build.h); 0 for a number */
 };
 
 /* "0.5,2,8MB/s,slc-nand,500KB/s" -> list.  Units: B/s, KB/s, MB/s, GB/s
@@ -419,8 +429,11 @@ struct bench_report {
 	int color;
 	unsigned width;   /* table columns to fit in; 0: all (--wide) */
 	const char *note; /* a line about the settings tried (the BCJ filter), or NULL */
+	unsigned medium;  /* the run's storage, FF_MEDIUM_* (0: block) */
 };
 
+/* "block", "nor" or "nand": a run's storage by its FF_MEDIUM_* bit. */
+const char *bench_medium_name(unsigned medium);
 /* Sorted by image size; the recommendations marked (bold with color). */
 void bench_report_table(FILE *out, const struct bench_report *r);
 void bench_report_csv(FILE *out, const struct bench_report *r);
@@ -478,6 +491,10 @@ struct bench_nandsim_opts {
 	const char *work_dir;
 	const char *image_dir;      /* images from the e2e step */
 	uint32_t access_delay_us, input_cycle_ns;
+	/* the geometry the images were built for (0: the defaults): a
+	 * NAND-only format's image goes into a UBI volume on the 2K-page,
+	 * 128 KiB-block chip, which must be that geometry */
+	uint32_t page_size, erase_block;
 };
 
 int bench_nandsim_run(const struct bench_nandsim_opts *o, const struct bench_result *res,

@@ -17,6 +17,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "tree/build.h"
+
 #define MAX_ARGS 48
 
 /* Runs argv with stdout/stderr appended to log; returns the exit status
@@ -158,6 +160,13 @@ int bench_e2e_run(const struct bench_e2e_opts *o, const struct bench_result *r,
 	if (mkdir(mnt, 0755) && errno != EEXIST)
 		return ff_err_sys(err, errno, "%s", mnt);
 	e->fuse_read_s = fuse_read(o, r->image, mnt, log);
+	if (!(bench_fs_media(r->fs) & FF_MEDIUM_BLOCK)) {
+		e->kernel_read_s = -1;
+		snprintf(e->note, sizeof(e->note), "no host kernel read: %.20s lives on raw flash "
+			 "(MTD)%s", r->fs_title, e->fuse_read_s < 0 ? "; FUSE read not run" : "");
+		e->valid = 1;
+		return 0;
+	}
 	e->kernel_read_s = bench_kernel_read(r->image, mnt, log, &bytes);
 	if (e->fuse_read_s < 0)
 		snprintf(e->note, sizeof(e->note), "FUSE read not run (no /dev/fuse or mount "

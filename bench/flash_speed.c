@@ -10,32 +10,35 @@
 #include <string.h>
 #include <strings.h>
 
+#include "tree/build.h"
+
 struct preset {
 	const char *name;
 	double mbps;
 	const char *what;
+	unsigned medium;   /* which file systems suit it (tree/build.h) */
 };
 
 /* Typical sustained reads; datasheets span a range, the help says which. */
 static const struct preset presets[] = {
-	{ "spi-nor-slow", 5, "SPI-NOR, single I/O at ~40 MHz (5 MB/s)" },
-	{ "spi-nor", 20, "SPI-NOR, quad I/O (range 5..50 MB/s)" },
-	{ "spi-nor-fast", 50, "SPI-NOR, octal/DTR parts (50 MB/s)" },
-	{ "slc-nand", 25, "raw SLC NAND on a parallel bus (range 20..30 MB/s)" },
-	{ "spi-nand", 10, "SPI-NAND, quad I/O (10 MB/s)" },
-	{ "emmc", 150, "eMMC HS200 sequential read (100+ MB/s)" },
-	{ "sd", 20, "SD card, high-speed mode (20 MB/s)" },
+	{ "spi-nor-slow", 5, "SPI-NOR, single I/O at ~40 MHz (5 MB/s)", FF_MEDIUM_NOR },
+	{ "spi-nor", 20, "SPI-NOR, quad I/O (range 5..50 MB/s)", FF_MEDIUM_NOR },
+	{ "spi-nor-fast", 50, "SPI-NOR, octal/DTR parts (50 MB/s)", FF_MEDIUM_NOR },
+	{ "slc-nand", 25, "raw SLC NAND on a parallel bus (range 20..30 MB/s)", FF_MEDIUM_NAND },
+	{ "spi-nand", 10, "SPI-NAND, quad I/O (10 MB/s)", FF_MEDIUM_NAND },
+	{ "emmc", 150, "eMMC HS200 sequential read (100+ MB/s)", FF_MEDIUM_BLOCK },
+	{ "sd", 20, "SD card, high-speed mode (20 MB/s)", FF_MEDIUM_BLOCK },
 };
 
 const char *bench_flash_presets_help(void)
 {
-	return "  spi-nor-slow   5 MB/s   SPI-NOR, single I/O at ~40 MHz\n"
-	       "  spi-nor       20 MB/s   SPI-NOR, quad I/O (parts range 5..50 MB/s)\n"
-	       "  spi-nor-fast  50 MB/s   SPI-NOR, octal/DTR\n"
-	       "  slc-nand      25 MB/s   raw SLC NAND (parts range 20..30 MB/s)\n"
-	       "  spi-nand      10 MB/s   SPI-NAND, quad I/O\n"
-	       "  emmc         150 MB/s   eMMC HS200 (100+ MB/s)\n"
-	       "  sd            20 MB/s   SD card, high-speed mode\n";
+	return "  spi-nor-slow   5 MB/s   SPI-NOR, single I/O at ~40 MHz            nor\n"
+	       "  spi-nor       20 MB/s   SPI-NOR, quad I/O (parts range 5..50 MB/s) nor\n"
+	       "  spi-nor-fast  50 MB/s   SPI-NOR, octal/DTR                        nor\n"
+	       "  slc-nand      25 MB/s   raw SLC NAND (parts range 20..30 MB/s)    nand\n"
+	       "  spi-nand      10 MB/s   SPI-NAND, quad I/O                        nand\n"
+	       "  emmc         150 MB/s   eMMC HS200 (100+ MB/s)                    block\n"
+	       "  sd            20 MB/s   SD card, high-speed mode                  block\n";
 }
 
 static const struct preset *find_preset(const char *name, size_t len)
@@ -72,6 +75,7 @@ static int parse_one(const char *tok, size_t len, struct bench_flash *out, struc
 	if (p) {
 		snprintf(out->name, sizeof(out->name), "%s", p->name);
 		out->mbps = p->mbps;
+		out->medium = p->medium;
 		return 0;
 	}
 	if (len >= sizeof(buf))
@@ -109,4 +113,9 @@ int bench_flash_parse(const char *text, struct bench_flash *out, size_t cap, siz
 	if (!*n)
 		return ff_err_set(err, EINVAL, "flash speeds: empty list '%s'", text);
 	return 0;
+}
+
+const char *bench_medium_name(unsigned medium)
+{
+	return medium & FF_MEDIUM_NAND ? "nand" : medium & FF_MEDIUM_NOR ? "nor" : "block";
 }

@@ -20,7 +20,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "tree/build.h"
+
 #define NS_PAGE 2048
+#define NS_BLOCK (128u << 10)
 
 double bench_nandsim_mbps(uint32_t access_delay_us, uint32_t input_cycle_ns,
 			  uint32_t page_size)
@@ -30,11 +33,29 @@ double bench_nandsim_mbps(uint32_t access_delay_us, uint32_t input_cycle_ns,
 	return secs > 0 ? page_size / secs / 1e6 : 0;
 }
 
+/* How the image gets onto the chip and where it mounts from: written raw
+ * and mounted through mtdblock_ro, or (a format for NAND alone, as
+ * UBIFS) written into a UBI volume with the VID header at 2048 so the
+ * LEB is 128 KiB less two pages, the bench's default geometry. */
+static void scenario_place(FILE *f, const char *image, const char *fstype, int ubi)
+{
+	if (!ubi) {
+		fprintf(f, "\tcheck \"write image (delays $delays)\" sh -c 'flash_erase -q /dev/mtd0 0 0 "
+			"&& nandwrite -q -p /dev/mtd0 %s'\n"
+			"\tsrc=/dev/mtdblock0\n", image);
+		return;
+	}
+	fprintf(f, "\tmodprobe %s 2> /dev/null\n"
+		"\tcheck \"UBI volume (delays $delays)\" sh -c 'ubiformat -y -q -O 2048 /dev/mtd0 && "
+		"ubiattach -m 0 -O 2048 > /dev/null && ubimkvol /dev/ubi0 -N bench -m > /dev/null && "
+		"ubiupdatevol /dev/ubi0_0 %s'\n"
+		"\tsrc=ubi0:bench\n", fstype, image);
+}
+
 /* The scenario the guest runs: load a 2K-page chip with the given delays,
- * write the image raw, mount it through mtdblock_ro and time a cold read
- * of every file. */
-static int write_scenario(const char *path, const char *image, const char *fstype, uint32_t ad,
-			  uint32_t ic)
+ * put the image on it and time a cold read of every file. */
+static int write_scenario(const char *path, const char *image, const char *fstype, int ubi,
+			  uint32_t ad, uint32_t ic)
 {
 	FILE *f = fopen(path, "w");
 
@@ -50,20 +71,20 @@ static int write_scenario(const char *path, const char *image, const char *fstyp
 		"}\n"
 		"for delays in 0 1; do\n"
 		"\tns_load 2k do_delays=$delays access_delay=%u input_cycle=%u "
-		"output_cycle=%u || { result fail \"nandsim load\"; exit 0; }\n"
-		"\tcheck \"write image (delays $delays)\" sh -c 'flash_erase -q /dev/mtd0 0 0 && "
-		"nandwrite -q -p /dev/mtd0 %s'\n"
+		"output_cycle=%u || { result fail \"nandsim load\"; exit 0; }\n", ad, ic, ic);
+	scenario_place(f, image, fstype, ubi);
+	fprintf(f,
 		"\tmkdir -p /mnt\n"
-		"\tif mount -t %s -o ro /dev/mtdblock0 /mnt; then\n"
+		"\tif mount -t %s -o ro $src /mnt; then\n"
 		"\t\techo 3 > /proc/sys/vm/drop_caches\n"
 		"\t\tdiag \"BENCH-READ delays=$delays seconds=$(read_tree)\"\n"
 		"\t\tumount /mnt\n"
 		"\t\tresult ok \"read tree (delays $delays)\"\n"
 		"\telse\n"
-		"\t\tresult fail \"mount mtdblock (delays $delays)\"\n"
+		"\t\tresult fail \"mount $src (delays $delays)\"\n"
 		"\tfi\n"
 		"done\n",
-		ad, ic, ic, image, fstype);
+		fstype);
 	return fclose(f);
 }
 
@@ -164,7 +185,8 @@ int bench_nandsim_run(const struct bench_nandsim_opts *o, const struct bench_res
 	uint32_t ad = o->access_delay_us ? o->access_delay_us : 25;
 	uint32_t ic = o->input_cycle_ns ? o->input_cycle_ns : 25;
 	char data[4200], scen[4300], out[4500], name[200], image[160];
-	int rc;
+	/* a file system for NAND alone lives in a UBI volume */
+	int ubi = bench_fs_media(r->fs) == FF_MEDIUM_NAND, rc;
 
 	memset(ns, 0, sizeof(*ns));
 	if (!e2e->valid)
@@ -174,7 +196,13 @@ int bench_nandsim_run(const struct bench_nandsim_opts *o, const struct bench_res
 	snprintf(scen, sizeof(scen), "%s/bench-scenario.sh", o->work_dir);
 	snprintf(out, sizeof(out), "%s/nandsim-%s.out", o->work_dir, image);
 	snprintf(name, sizeof(name), "bench-%s", image);
-	if (write_scenario(scen, "image.img", r->fs, ad, ic))
+	if (ubi && ((o->page_size && o->page_size != NS_PAGE) ||
+		    (o->erase_block && o->erase_block != NS_BLOCK)))
+		return ff_err_set(err, EINVAL, "%s %s: built for page %u, erase block %u; nandsim's "
+				  "chip has %u and %u (run without --page-size/--erase-block)",
+				  r->fs_title, r->codec.label, o->page_size ? o->page_size : NS_PAGE,
+				  o->erase_block ? o->erase_block : NS_BLOCK, NS_PAGE, NS_BLOCK);
+	if (write_scenario(scen, "image.img", r->fs, ubi, ad, ic))
 		return ff_err_sys(err, errno, "%s", scen);
 	ns->flash_mbps = bench_nandsim_mbps(ad, ic, NS_PAGE);
 	rc = run_guest(o, data, scen, name, out);
@@ -185,9 +213,9 @@ int bench_nandsim_run(const struct bench_nandsim_opts *o, const struct bench_res
 		return ff_err_set(err, EIO, "the guest reported no read times (exit %d, see %s)",
 				  rc, out);
 	fill_prediction(r, an, ns);
-	snprintf(ns->note, sizeof(ns->note), "2K-page nandsim, access_delay %u us, input_cycle "
+	snprintf(ns->note, sizeof(ns->note), "2K-page nandsim%s, access_delay %u us, input_cycle "
 		 "%u ns; the delays added %.3f s where the model's flash term is %.3f s",
-		 ad, ic, ns->measured_s - ns->measured_nodelay_s,
+		 ubi ? " (UBI volume)" : "", ad, ic, ns->measured_s - ns->measured_nodelay_s,
 		 (double)r->input_bytes / 1e6 * r->ratio / ns->flash_mbps);
 	ns->valid = 1;
 	return 0;

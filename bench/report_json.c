@@ -51,6 +51,7 @@ static void settings(struct ff_json *j, const struct bench_report *r)
 	ff_json_kv_real(j, "cpu_scale", r->an->cpu_scale, -1);
 	ff_json_kv_real(j, "target_flash_mbps", r->an->target_mbps, -1);
 	ff_json_kv_real(j, "size_weight", r->an->weight, -1);
+	ff_json_kv_str(j, "flash_type", bench_medium_name(r->medium));
 	ff_json_key(j, "flash");
 	ff_json_begin_array(j);
 	for (size_t f = 0; f < r->n_flash; f++) {

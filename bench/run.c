@@ -26,6 +26,7 @@
 #include "tree/build.h"
 
 #define MAX_FLAGS 24
+#define MAX_CODECS 64
 
 /* The results as they come (moved into struct bench_run at the end). */
 struct run_vecs {
@@ -49,7 +50,9 @@ static int wanted(const struct bench_run_opts *o, const struct ff_format *f)
 	for (size_t i = 0; i < o->n_fs; i++)
 		if (!strcmp(o->fs[i], f->name))
 			return 1;
-	return o->n_fs == 0;
+	/* without --fs: the formats whose images suit the target's storage */
+	return o->n_fs == 0 && (!f->build->media ||
+				(f->build->media & (o->medium ? o->medium : FF_MEDIUM_BLOCK)));
 }
 
 static void make_plan(const struct bench_run_opts *o, const struct ff_format *f, struct plan *p)
@@ -98,6 +101,10 @@ static size_t sizes(const struct bench_run_opts *o, const struct ff_build_ops *b
 {
 	size_t n = 0;
 
+	if (b->block_min == b->block_max && cap) {
+		out[0] = b->block_min;  /* one size only (UBIFS' 4 KiB blocks): whatever -b says */
+		return 1;
+	}
 	for (size_t i = 0; i < o->n_block_sizes && n < cap; i++)
 		if (size_ok(b, o->block_sizes[i]))
 			out[n++] = o->block_sizes[i];
@@ -106,13 +113,38 @@ static size_t sizes(const struct bench_run_opts *o, const struct ff_build_ops *b
 	return n;
 }
 
-static size_t n_codecs(const struct bench_run_opts *o, const struct ff_build_ops *b)
+static int in_run(const struct bench_run_opts *o, const char *name, size_t len)
 {
+	for (size_t k = 0; k < o->n_codecs; k++)
+		if (strlen(o->codecs[k].name) == len && !strncmp(o->codecs[k].name, name, len))
+			return 1;
+	return 0;
+}
+
+/* The codec settings a format runs: the run's that it stores or, for a
+ * format whose builder fixes its codecs' levels (ff_build_ops.fixed), its
+ * own setting of each codec the run has (JFFS2's zlib-3 for the run's
+ * gzip settings), once. */
+static size_t fs_codecs(const struct bench_run_opts *o, const struct ff_build_ops *b,
+			struct bench_codec *out, size_t cap)
+{
+	struct ff_err e = { 0 };
 	size_t n = 0;
 
-	for (size_t k = 0; k < o->n_codecs; k++)
-		n += ff_build_has_codec(b, o->codecs[k].name);
+	for (size_t k = 0; !b->fixed && k < o->n_codecs && n < cap; k++)
+		if (ff_build_has_codec(b, o->codecs[k].name))
+			out[n++] = o->codecs[k];
+	for (const char *const *f = b->fixed; f && *f && n < cap; f++)
+		if (in_run(o, *f, strcspn(*f, ":@")) && bench_codec_parse(*f, &out[n], &e) == 0)
+			n++;
 	return n;
+}
+
+static size_t n_codecs(const struct bench_run_opts *o, const struct ff_build_ops *b)
+{
+	struct bench_codec bc[MAX_CODECS];
+
+	return fs_codecs(o, b, bc, MAX_CODECS);
 }
 
 size_t bench_run_count(const struct bench_corpus *c, const struct bench_run_opts *o)
@@ -215,6 +247,9 @@ static int measure_one(const struct bench_corpus *c, const struct bench_run_opts
 	bo.flags = flags;
 	bo.n_flags = n_flags;
 	bo.jobs = o->measure.threads;
+	bo.erase_block = o->erase_block;
+	bo.page_size = o->page_size;
+	bo.flash_size = o->flash_size;
 	image_name(o, r, path, sizeof(path));
 	t0 = bench_wall_now();
 	if (f->build->build(c->tree, &bo, path, &br, err))
@@ -273,17 +308,16 @@ static int run_format(const struct bench_corpus *c, const struct bench_run_opts 
 {
 	uint32_t bs[64];
 	size_t nb = sizes(o, f->build, bs, 64);
+	struct bench_codec bc[MAX_CODECS];
+	size_t nc = fs_codecs(o, f->build, bc, MAX_CODECS);
 	struct plan p;
 
 	make_plan(o, f, &p);
 	for (size_t b = 0; b < nb; b++)
 		for (size_t v = 0; v < n_variants(&p); v++)
-			for (size_t k = 0; k < o->n_codecs; k++) {
-				if (!ff_build_has_codec(f->build, o->codecs[k].name))
-					continue;
-				if (run_one(c, o, &p, bs[b], v, &o->codecs[k], rv, out, err))
+			for (size_t k = 0; k < nc; k++)
+				if (run_one(c, o, &p, bs[b], v, &bc[k], rv, out, err))
 					return -1;
-			}
 	return 0;
 }
 
@@ -337,6 +371,14 @@ int bench_run(const struct bench_corpus *c, const struct bench_run_opts *o,
 				  "build: see flashfs formats)");
 	}
 	return 0;
+}
+
+unsigned bench_fs_media(const char *fs)
+{
+	const struct ff_format *f = ff_format_find(fs);
+	unsigned m = f && f->build ? f->build->media : 0;
+
+	return m ? m : FF_MEDIUM_BLOCK | FF_MEDIUM_NOR | FF_MEDIUM_NAND;
 }
 
 void bench_run_free(struct bench_run *r)

@@ -32,6 +32,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "compress/compress.h"
+#include "tree/build.h"
 
 #include <errno.h>
 #include <math.h>
@@ -439,6 +440,11 @@ static void kernel_check(const struct bench_result *r, const char *path, const c
 	k->ours_s = r->decomp.best > 0 ? (double)r->read_bytes / 1e6 / r->decomp.best : 0;
 	snprintf(mnt, sizeof(mnt), "%s/kmnt", work);
 	snprintf(log, sizeof(log), "%s/kmnt.log", work);
+	if (!(bench_fs_media(r->fs) & FF_MEDIUM_BLOCK)) {
+		snprintf(k->note, sizeof(k->note), "no host kernel mount: %.20s lives on raw flash "
+			 "(MTD), which the host has not (--nandsim's guest reads flash)", r->fs_title);
+		return;
+	}
 	if (geteuid() != 0) {
 		snprintf(k->note, sizeof(k->note), "kernel mount needs root");
 		return;

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "common/size.h"
+#include "tree/build.h"
 
 void bench_usage(FILE *out)
 {
@@ -29,7 +30,8 @@ void bench_usage(FILE *out)
 		"  -c, --codec NAME[:k=v[:k=v]][@LABEL]  add a codec setting (repeatable);\n"
 		"                         default: gzip-6 gzip-9 gzip-10 gzip-12 (libdeflate)\n"
 		"                         gzip-zlib9 lzo1x_999 lzo1x_1 xz xz+bcj lz4 lz4hc\n"
-		"                         zstd-3 zstd-15 zstd-19\n"
+		"                         zstd-3 zstd-15 zstd-19; none: uncompressed (UBIFS,\n"
+		"                         JFFS2 store it)\n"
 		"      --codecs LIST      comma-separated codec settings\n"
 		"  -b, --block-sizes LIST block (or pcluster) sizes, 4K..1M (default: each file\n"
 		"                         system's own list)\n"
@@ -41,7 +43,16 @@ void bench_usage(FILE *out)
 		"                         (no variants): a run of seconds\n"
 		"  -f, --flash-speed LIST flash read bandwidths and presets\n"
 		"                         (default 0.5,2,8,16,32,spi-nor,slc-nand,emmc)\n"
-		"  -t, --target-flash S   the B of \"fastest boot read\" (default slc-nand)\n"
+		"  -t, --target-flash S   the B of \"fastest boot read\" (default slc-nand);\n"
+		"                         a preset also says the storage (last column below)\n"
+		"      --flash-type T     nor, nand or block: which file systems run (default:\n"
+		"                         the target preset's; a plain number: block).  Every\n"
+		"                         one runs the read-only images (SquashFS, EROFS); nor\n"
+		"                         adds JFFS2, nand adds UBIFS (see flashfs formats)\n"
+		"      --erase-block SIZE the flash's erase block (default: JFFS2 64K on NOR,\n"
+		"                         UBIFS 128K on NAND)\n"
+		"      --page-size SIZE   the NAND page, UBIFS' minimum I/O (default 2K)\n"
+		"      --flash-size SIZE  the partition UBIFS may grow to (default 256M)\n"
 		"      --cpu-scale X      target CPU speed relative to this host (default 1;\n"
 		"                         0.1 = ten times slower)\n"
 		"  -w, --weight W         weight of image size in the weighted goal, 0..1\n"
@@ -73,7 +84,8 @@ void bench_usage(FILE *out)
 enum {
 	O_CODECS = 256, O_MIN_TIME, O_REPEATS, O_QUICK, O_CPU_SCALE, O_NO_FRAG, O_ALWAYS_FRAG,
 	O_NO_DEDUP, O_NO_SPARSE, O_CSV, O_JSON, O_PLOT, O_SELF_CHECK, O_E2E, O_NANDSIM,
-	O_WORK_DIR, O_NO_PROGRESS, O_COLOR, O_NO_COLOR, O_WIDE, O_FS,
+	O_WORK_DIR, O_NO_PROGRESS, O_COLOR, O_NO_COLOR, O_WIDE, O_FS, O_FLASH_TYPE, O_ERASE_BLOCK,
+	O_PAGE_SIZE, O_FLASH_SIZE,
 };
 
 static const struct option long_opts[] = {
@@ -106,6 +118,10 @@ static const struct option long_opts[] = {
 	{ "no-color", no_argument, NULL, O_NO_COLOR },
 	{ "wide", no_argument, NULL, O_WIDE },
 	{ "fs", required_argument, NULL, O_FS },
+	{ "flash-type", required_argument, NULL, O_FLASH_TYPE },
+	{ "erase-block", required_argument, NULL, O_ERASE_BLOCK },
+	{ "page-size", required_argument, NULL, O_PAGE_SIZE },
+	{ "flash-size", required_argument, NULL, O_FLASH_SIZE },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -225,6 +241,40 @@ static int parse_num_opt(struct bench_cfg *c, int opt, const char *arg)
 	return 1;
 }
 
+static int parse_flash_type(struct bench_cfg *c, const char *s)
+{
+	static const struct { const char *name; unsigned medium; } types[] = {
+		{ "block", FF_MEDIUM_BLOCK }, { "nor", FF_MEDIUM_NOR }, { "nand", FF_MEDIUM_NAND },
+	};
+
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		if (!strcmp(s, types[i].name)) {
+			c->medium = types[i].medium;
+			return 0;
+		}
+	return bench_bad("--flash-type", s, "expected nor, nand or block");
+}
+
+/* --erase-block, --page-size (powers of two) and --flash-size. */
+static int parse_geometry(struct bench_cfg *c, int opt, const char *s)
+{
+	static const char *const names[] = { "--erase-block", "--page-size", "--flash-size" };
+	const char *name = names[opt - O_ERASE_BLOCK];
+	uint64_t v;
+
+	if (ff_parse_size(s, &v) < 0 || !v)
+		return bench_bad(name, s, "expected a size (4096, 128K, 256M)");
+	if (opt == O_FLASH_SIZE) {
+		c->flash_size = v;
+		return 0;
+	}
+	if ((v & (v - 1)) || v > (1u << 30) || (opt == O_ERASE_BLOCK && v < 8192))
+		return bench_bad(name, s, opt == O_ERASE_BLOCK ? "expected a power of two, 8K..1G"
+							      : "expected a power of two up to 1G");
+	*(opt == O_ERASE_BLOCK ? &c->erase_block : &c->page_size) = (uint32_t)v;
+	return 0;
+}
+
 static int add_flag(struct bench_cfg *c, const char *kv)
 {
 	if (c->n_flags == MAX_FLAGS)
@@ -312,6 +362,10 @@ static int parse_one(struct bench_cfg *c, int opt, const char *arg)
 	case O_PLOT: c->plot = arg; return 0;
 	case O_WORK_DIR: c->work_dir = arg; return 0;
 	case O_FS: return parse_fs(c, arg);
+	case O_FLASH_TYPE: return parse_flash_type(c, arg);
+	case O_ERASE_BLOCK:
+	case O_PAGE_SIZE:
+	case O_FLASH_SIZE: return parse_geometry(c, opt, arg);
 	case 'O': return add_flag(c, arg);
 	}
 	return -1;
@@ -335,6 +389,10 @@ int bench_parse_args(struct bench_cfg *c, int argc, char **argv)
 		return -1;
 	if (test_hook(c))
 		return -1;
+	for (size_t i = 0; c->self_check && i < c->n_codecs; i++)
+		if (!strcmp(c->codecs[i].name, "none"))
+			return bench_bad("--codec", c->codecs[i].label, "--self-check times a codec "
+					 "against a plain loop; none has nothing to time");
 
 	if (optind >= argc) {
 		fprintf(stderr, "flashfs bench: no SOURCE given\n");

@@ -22,6 +22,9 @@ struct bench_cfg {
 	struct bench_flash flash[MAX_FLASH];
 	size_t n_flash;
 	struct bench_flash target;
+	unsigned medium;        /* --flash-type (FF_MEDIUM_*), 0: the target's */
+	uint32_t erase_block, page_size;
+	uint64_t flash_size;
 	const char *fs[MAX_FS];
 	size_t n_fs;
 	char fs_buf[256];

@@ -21,6 +21,7 @@
 #include "common/size.h"
 #include "flashfs/bench_args.h"
 #include "flashfs/commands.h"
+#include "tree/build.h"
 
 static const char *base_name(const char *p)
 {
@@ -114,6 +115,12 @@ static int64_t image_time(void)
 	return errno || *end || t < 0 ? -1 : (int64_t)t;
 }
 
+/* --flash-type, else the target preset's storage; a plain number: a block device. */
+static unsigned run_medium(const struct bench_cfg *c)
+{
+	return c->medium ? c->medium : c->target.medium ? c->target.medium : FF_MEDIUM_BLOCK;
+}
+
 static int measure_all(const struct bench_cfg *c, const struct bench_corpus *corpus,
 		       const char *work, struct bench_run *run)
 {
@@ -122,6 +129,9 @@ static int measure_all(const struct bench_cfg *c, const struct bench_corpus *cor
 		.n_block_sizes = c->n_bs, .measure = c->measure,
 		.fs = c->fs, .n_fs = c->n_fs, .flags = c->flags, .n_flags = c->n_flags,
 		.no_variants = c->quick,
+		.medium = run_medium(c),
+		.erase_block = c->erase_block, .page_size = c->page_size,
+		.flash_size = c->flash_size,
 		.time = image_time(), .work_dir = work, .keep_images = c->work_dir || c->e2e,
 		.warn = on_warn, .self_check = c->self_check,
 		/* a tenth of --min-time per side and round: the 15 pairs of
@@ -330,7 +340,8 @@ static int end_to_end(const struct bench_cfg *c, struct bench_report *r, char **
 	struct bench_e2e_opts eo = { .bin_dir = bin, .sources = (const char *const *)src,
 				     .n_sources = (size_t)n_src, .work_dir = work,
 				     .threads = c->measure.threads };
-	struct bench_nandsim_opts no = { .bin_dir = bin, .work_dir = work, .image_dir = work };
+	struct bench_nandsim_opts no = { .bin_dir = bin, .work_dir = work, .image_dir = work,
+					    .page_size = c->page_size, .erase_block = c->erase_block };
 	int rc = 0;
 
 	bin_dir(bin, sizeof(bin));
@@ -400,6 +411,7 @@ static int bench_finish(const struct bench_cfg *c, const struct bench_corpus *co
 		.res = run->res, .n = run->n, .an = an, .flash = c->flash, .n_flash = c->n_flash,
 		.mo = &c->measure, .sc = c->self_check ? run->sc : NULL, .color = c->color,
 		.width = table_width(c->wide), .note = c->note[0] ? c->note : NULL,
+		.medium = run_medium(c),
 	};
 	int problems = run->failed > 0;
 

@@ -43,6 +43,18 @@ static void build_json(struct ff_json *j, const struct ff_build_ops *b)
 	for (const char *const *c = b->codecs; c && *c; c++)
 		ff_json_str(j, *c);
 	ff_json_end_array(j);
+	ff_json_key(j, "fixed_codecs");
+	ff_json_begin_array(j);
+	for (const char *const *c = b->fixed; c && *c; c++)
+		ff_json_str(j, *c);
+	ff_json_end_array(j);
+	ff_json_key(j, "media");
+	ff_json_begin_array(j);
+	for (unsigned m = FF_MEDIUM_BLOCK; m <= FF_MEDIUM_NAND; m <<= 1)
+		if (!b->media || (b->media & m))
+			ff_json_str(j, m == FF_MEDIUM_BLOCK ? "block" : m == FF_MEDIUM_NOR ? "nor"
+							      : "nand");
+	ff_json_end_array(j);
 	ff_json_key(j, "flags");
 	ff_json_begin_array(j);
 	for (const struct ff_build_flag *f = b->flags; f && f->name; f++) {

@@ -8,6 +8,7 @@
 
 #include "common/endian.h"
 #include "common/format.h"
+#include "jffs2/build_ops.h"
 #include "jffs2/extent.h"
 #include "jffs2/node.h"
 #include "jffs2/reader.h"
@@ -61,4 +62,5 @@ const struct ff_format ff_format_jffs2 = {
 	.probe = j2_probe,
 	.open = ff_jffs2_open,
 	.builder = "ffmkfs.jffs2",
+	.build = &ff_jffs2_build,
 };

@@ -67,3 +67,43 @@ const char *ff_build_flag_value(const struct ff_build_opts *o, const char *name)
 	}
 	return NULL;
 }
+
+/* The fixed setting "NAME[:opts][@LABEL]" s, split: name length, options. */
+static size_t fixed_name(const char *s, const char **opts, size_t *opts_len)
+{
+	size_t n = strcspn(s, ":@");
+
+	*opts = s[n] == ':' ? s + n + 1 : s + n;
+	*opts_len = strcspn(*opts, "@");
+	return n;
+}
+
+const char *ff_build_fixed_find(const struct ff_build_ops *b, const char *codec)
+{
+	for (const char *const *f = b->fixed; f && *f; f++) {
+		const char *opts;
+		size_t len, n = fixed_name(*f, &opts, &len);
+
+		if (strlen(codec) == n && !strncmp(*f, codec, n))
+			return *f;
+	}
+	return NULL;
+}
+
+int ff_build_fixed_check(const struct ff_build_ops *b, const struct ff_build_opts *o,
+			 const char *fmt_title, struct ff_err *err)
+{
+	const char *codec = o->codec ? o->codec : "", *given = o->codec_opts ? o->codec_opts : "";
+	const char *f = b->fixed ? ff_build_fixed_find(b, codec) : NULL, *opts;
+	size_t len;
+
+	if (!b->fixed)
+		return 0;
+	if (!f)
+		return ff_err_set(err, ENOTSUP, "%s cannot store codec '%s'", fmt_title, codec);
+	fixed_name(f, &opts, &len);
+	if (!*given || (strlen(given) == len && !strncmp(given, opts, len)))
+		return 0;
+	return ff_err_set(err, ENOTSUP, "%s %s: its builder has one setting (%.*s), not '%s'",
+			  fmt_title, codec, (int)len, opts, given);
+}

@@ -7,6 +7,7 @@
 
 #include "common/endian.h"
 #include "common/format.h"
+#include "ubifs/build_ops.h"
 #include "ubifs/ubifs.h"
 
 static int ubifs_probe(struct ff_bsrc *src, uint64_t off, const uint8_t *buf, size_t len,
@@ -48,4 +49,5 @@ const struct ff_format ff_format_ubifs = {
 	.probe = ubifs_probe,
 	.open = ubifs_open,
 	.builder = "ffmkfs.ubifs",
+	.build = &ff_ubifs_build,
 };

@@ -236,6 +236,13 @@ broken "bench: self-check verdict in capitals" "$S/bench.schema.json" bench-sc.j
 broken "bench: self-check interval as one string" "$S/bench.schema.json" bench-sc.json \
 	'd["results"][0]["self_check"]["decomp"]["ratio_low"] = "0.95..1.05"'
 
+# the flash file systems' rows (UBIFS, JFFS2: 4 KiB, codec none, unpadded sizes)
+flashfs bench -q --min-time 0 --repeats 1 -c zstd -c none --fs ubifs,jffs2 --json bench-flash.json \
+	src > /dev/null 2>&1
+valid "bench: UBIFS and JFFS2 rows" "$S/bench.schema.json" bench-flash.json
+broken "bench: a storage kind not in the enum" "$S/bench.schema.json" bench-flash.json \
+	'd["settings"]["flash_type"] = "tape"'
+
 # every schema file is itself a valid 2020-12 schema naming its version
 for f in "$S"/*.schema.json; do
 	ok "$(basename "$f"): a 2020-12 schema with a /N version" python3 -c '

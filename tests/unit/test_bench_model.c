@@ -11,7 +11,10 @@
 
 #include <cmocka.h>
 
+#include <errno.h>
+
 #include "bench/bench.h"
+#include "tree/build.h"
 
 static void model_time(void **state)
 {
@@ -66,6 +69,47 @@ static void flash_parse(void **state)
 	assert_int_equal(bench_flash_parse("3furlongs", f, 8, &n, &e), -1);
 	assert_int_equal(bench_flash_parse(",", f, 8, &n, &e), -1);
 	assert_int_equal(bench_flash_parse("1,2,3", f, 2, &n, &e), -1);
+	/* a preset names its storage: which file systems a run for it builds */
+	assert_int_equal(bench_flash_parse("spi-nor,slc-nand,emmc,20", f, 8, &n, &e), 0);
+	assert_int_equal(f[0].medium, FF_MEDIUM_NOR);
+	assert_int_equal(f[1].medium, FF_MEDIUM_NAND);
+	assert_int_equal(f[2].medium, FF_MEDIUM_BLOCK);
+	assert_int_equal(f[3].medium, 0);
+	assert_string_equal(bench_medium_name(FF_MEDIUM_NOR), "nor");
+	assert_string_equal(bench_medium_name(0), "block");
+}
+
+/* A builder with fixed codec levels: its own setting, with no options or
+ * exactly its own; anything else ENOTSUP, naming both. */
+static void fixed_codecs(void **state)
+{
+	static const char *const fixed[] = { "gzip:zlib:level=3@zlib-3", "none", NULL };
+	static const char *const codecs[] = { "gzip", "none", NULL };
+	struct ff_build_ops b = { .codecs = codecs, .fixed = fixed };
+	struct ff_build_opts o;
+	struct ff_err e = { 0 };
+
+	(void)state;
+	ff_build_opts_init(&o);
+	assert_string_equal(ff_build_fixed_find(&b, "gzip"), fixed[0]);
+	assert_string_equal(ff_build_fixed_find(&b, "none"), "none");
+	assert_null(ff_build_fixed_find(&b, "gzi"));
+	assert_null(ff_build_fixed_find(&b, "zstd"));
+	o.codec = "gzip";
+	assert_int_equal(ff_build_fixed_check(&b, &o, "X", &e), 0);
+	o.codec_opts = "zlib:level=3";
+	assert_int_equal(ff_build_fixed_check(&b, &o, "X", &e), 0);
+	o.codec_opts = "level=9";
+	assert_int_equal(ff_build_fixed_check(&b, &o, "X", &e), -1);
+	assert_int_equal(e.code, ENOTSUP);
+	assert_non_null(strstr(e.msg, "zlib:level=3"));
+	assert_non_null(strstr(e.msg, "level=9"));
+	o.codec = "lz4";
+	o.codec_opts = NULL;
+	assert_int_equal(ff_build_fixed_check(&b, &o, "X", &e), -1);
+	assert_non_null(strstr(e.msg, "lz4"));
+	b.fixed = NULL;  /* any setting */
+	assert_int_equal(ff_build_fixed_check(&b, &o, "X", &e), 0);
 }
 
 static struct bench_result mk(const char *label, uint64_t size, double decomp)
@@ -232,7 +276,7 @@ int main(void)
 		cmocka_unit_test(model_time),     cmocka_unit_test(break_even),
 		cmocka_unit_test(flash_parse),    cmocka_unit_test(recommendations),
 		cmocka_unit_test(codec_parse),    cmocka_unit_test(selfcheck_verdict),
-		cmocka_unit_test(median_interval),
+		cmocka_unit_test(median_interval), cmocka_unit_test(fixed_codecs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
