@@ -16,6 +16,7 @@
 
 #include "common/pool.h"
 #include "erofs/compressor.h"
+#include "erofs/layout.h"
 #include "erofs/write_priv.h"
 
 struct zres {
@@ -28,6 +29,7 @@ struct zres {
 	size_t tail_len;
 	int frag;                  /* tail is a fragment */
 	struct ew_fsum sum;        /* of the file's bytes */
+	uint8_t *whole;            /* -E dedupe: all of the file's bytes */
 	int failed;
 	struct ff_err err;
 };
@@ -41,6 +43,7 @@ struct zctx {
 	struct ew *w;
 	struct ew_codec **codecs;  /* one per worker, and the submitter's */
 	uint8_t **outs;            /* one pcluster of scratch per worker */
+	unsigned self;             /* the submitter's codec and scratch */
 };
 
 static int res_grow(struct zres *r, size_t more)
@@ -70,7 +73,7 @@ static int res_extent(struct zres *r, uint64_t lstart, uint32_t cblks, int plain
 		r->x = p;
 		r->xcap = cap;
 	}
-	r->x[r->n++] = (struct ew_extent){ lstart, cblks, (uint8_t)plain, 0 };
+	r->x[r->n++] = (struct ew_extent){ .lstart = lstart, .cblks = cblks, .plain = (uint8_t)plain };
 	return 0;
 }
 
@@ -177,6 +180,7 @@ static int one_extent(struct zctx *z, unsigned worker, struct window *win, uint6
 		memset(r->data + r->len, 0, span - (size_t)got);
 		memcpy(r->data + r->len + span - (size_t)got, z->outs[worker], (size_t)got);
 		r->len += span;
+		r->x[r->n - 1].dlen = (uint32_t)n;
 		*used = n;
 		return 0;
 	}
@@ -197,32 +201,68 @@ static int one_extent(struct zctx *z, unsigned worker, struct window *win, uint6
 	return 0;
 }
 
+/* -E dedupe: files up to this size are kept whole for the table. */
+#define DEDUPE_WHOLE_MAX (64u << 20)
+
+/* The window over all of the file (-E dedupe): read at once and handed
+ * to the result, or the bytes a worker read before (whole). */
+static int window_whole(struct ew *w, struct window *win, const struct ew_ino *e,
+			const uint8_t *whole, struct ff_err *err)
+{
+	if (whole) {
+		win->buf = (uint8_t *)whole;
+		win->blen = (size_t)e->size;
+		return 0;
+	}
+	if (!(win->buf = malloc(e->size > w->ext_cap ? (size_t)e->size : w->ext_cap)))
+		return ff_err_set(err, ENOMEM, "file of %llu bytes: out of memory",
+				  (unsigned long long)e->size);
+	return window_fill(win, e, 0, (size_t)e->size, err);
+}
+
+/* With whole (the file's bytes, from its first pass): a pcluster of the
+ * dedupe table is tried before each extent. */
 static int compress_file(struct zctx *z, unsigned worker, const struct ew_ino *e,
-			 struct zres *r, struct ff_err *err)
+			 struct zres *r, const uint8_t *whole, struct ff_err *err)
 {
 	struct ew *w = z->w;
 	int packed = e == &w->packed;
 	struct window win = { NULL, packed ? w->frag_file : NULL, NULL, 0, 0, &r->sum };
-	uint32_t room = e->late && w->o->ztailpacking ? ew_ztail_room(w, e) : 0;
-	uint64_t pos = 0, used = 0, skip_to = 0;
-	int ret = 0;
+	uint32_t room = e->late && w->o->ztailpacking && !w->o->fragments ? ew_ztail_room(w, e) : 0;
+	uint64_t pos = 0, used = 0, skip_to = 0, len;
+	int ret = 0, keep = w->dd && !packed && e->size <= DEDUPE_WHOLE_MAX;
 
 	if (e->frag == 2)
 		return 0; /* copied whole into the packed inode when placed */
-	if (!packed && !(win.d = ff_tree_open_data(w->tree, e->n, err)))
+	if (!packed && !whole && !(win.d = ff_tree_open_data(w->tree, e->n, err)))
 		return -1;
-	if (!(win.buf = malloc(w->ext_cap))) {
-		ff_data_close(win.d);
-		return ff_err_set(err, ENOMEM, "compression window: out of memory");
-	}
+	if (keep)
+		ret = window_whole(w, &win, e, whole, err);
+	else if (!(win.buf = malloc(w->ext_cap)))
+		ret = ff_err_set(err, ENOMEM, "compression window: out of memory");
 	while (pos < e->size && !ret) {
 		size_t want = e->size - pos < w->ext_cap ? (size_t)(e->size - pos) : w->ext_cap;
+		struct ew_extent x;
+		int m = whole ? ew_dedupe_match(w, whole, e->size, pos, r->n ? &r->x[r->n - 1]
+									   : NULL, &x, &len, err) : 0;
 
-		ret = window_fill(&win, e, pos, want, err) ||
+		if (m > 0 && !res_extent(r, 0, 0, 0)) {
+			/* a match inside the previous extent ends it early */
+			if (x.lstart < pos)
+				r->x[r->n - 2].partial = 1;
+			r->x[r->n - 1] = x;
+			pos = x.lstart + len;
+			continue;
+		}
+		ret = m < 0 || (m > 0 && ff_err_set(err, ENOMEM, "extents: out of memory")) ||
+		      window_fill(&win, e, pos, want, err) ||
 		      one_extent(z, worker, &win, pos, e->size, r, &used, room, &skip_to, err);
 		pos += used;
 	}
-	free(win.buf);
+	if (keep && !whole && !ret)
+		r->whole = win.buf;
+	else if (!whole)
+		free(win.buf);
 	if (win.d)
 		ff_data_close(win.d);
 	return ret ? -1 : 0;
@@ -235,7 +275,7 @@ static void run_job(void *user, void *job, unsigned worker)
 	const struct ew_ino *e = &z->w->inos[j->idx];
 	char path[4096];
 
-	if (!compress_file(z, worker, e, j->res, &j->res->err))
+	if (!compress_file(z, worker, e, j->res, NULL, &j->res->err))
 		return;
 	j->res->failed = 1;
 	if (ff_node_path(e->n, path, sizeof(path)) >= 0)
@@ -263,8 +303,61 @@ static int place_shared(struct ew *w, struct ew_ino *e, const struct ew_ino *fir
 	return ew_zmap_encode(w, e, r->x, r->n, err);
 }
 
-static int place_one(struct ew *w, struct ew_ino *e, struct zres *r, struct ff_err *err)
+/* Swaps the extents, pclusters and tail of a and b (not the bytes or sums). */
+static void res_swap(struct zres *a, struct zres *b)
 {
+	struct zres t = *a;
+
+	a->data = b->data, a->len = b->len, a->cap = b->cap;
+	a->x = b->x, a->n = b->n, a->xcap = b->xcap;
+	a->tail = b->tail, a->tail_len = b->tail_len, a->frag = b->frag;
+	b->data = t.data, b->len = t.len, b->cap = t.cap;
+	b->x = t.x, b->n = t.n, b->xcap = t.xcap;
+	b->tail = t.tail, b->tail_len = t.tail_len, b->frag = t.frag;
+}
+
+/* -E dedupe: a file whose bytes hit the table is compressed again here
+ * with matches tried, taking full indexes if some extent is on an
+ * earlier pcluster; else the worker's extents stay. */
+static int dedupe_again(struct zctx *z, struct ew_ino *e, struct zres *r, struct ff_err *err)
+{
+	struct ew *w = z->w;
+	struct zres *n;
+	uint8_t layout = e->layout;
+	uint32_t zlen = e->zmeta_len;
+	size_t refs = 0;
+
+	if (!ew_dedupe_any(w, r->whole, e->size))
+		return 0;
+	e->layout = ER_COMPRESSED_FULL;
+	e->zmeta_len = ew_zmap_len(w, e);
+	if (!(n = calloc(1, sizeof(*n))))
+		return ff_err_set(err, ENOMEM, "dedupe: out of memory");
+	if (compress_file(z, z->self, e, n, r->whole, err))
+		refs = (size_t)-1;
+	for (size_t k = 0; refs != (size_t)-1 && k < n->n; k++)
+		refs += n->x[k].ref;
+	if (refs && refs != (size_t)-1) {
+		res_swap(r, n);
+		e->deduped = 1;
+		w->deduped = 1;
+		w->st->deduped_files++;
+		e->slot = (uint32_t)ew_align((e->ext ? ER_INODE_EXTENDED_SIZE : ER_INODE_COMPACT_SIZE)
+					     + e->xattr_len, 8) + e->zmeta_len;
+	} else {
+		e->layout = layout;
+		e->zmeta_len = zlen;
+	}
+	free(n->data);
+	free(n->x);
+	free(n->tail);
+	free(n);
+	return refs == (size_t)-1 ? -1 : 0;
+}
+
+static int place_one(struct zctx *z, struct ew_ino *e, struct zres *r, struct ff_err *err)
+{
+	struct ew *w = z->w;
 	const struct ew_ino *first;
 	int s;
 
@@ -279,8 +372,13 @@ static int place_one(struct ew *w, struct ew_ino *e, struct zres *r, struct ff_e
 		w->st->compressed_files++;
 		return ew_zmap_encode(w, e, NULL, 0, err);
 	}
-	if (e != &w->packed && (s = ew_share_find(w, e, &r->sum, &first, err)) != 0)
-		return s < 0 ? -1 : place_shared(w, e, first, r, err);
+	if (e != &w->packed && (s = ew_share_find(w, e, &r->sum, &first, err)) != 0) {
+		/* a deduped first was cut unlike e's own extents: e is deduped too */
+		if (s < 0 || !first->deduped)
+			return s < 0 ? -1 : place_shared(w, e, first, r, err);
+	}
+	if (r->whole && dedupe_again(z, e, r, err))
+		return -1;
 	if (r->frag) {
 		e->frag = 1;
 		if (ew_frag_append(w, e, r->tail, r->tail_len, err))
@@ -296,12 +394,15 @@ static int place_one(struct ew *w, struct ew_ino *e, struct zres *r, struct ff_e
 	w->next_blk += e->nblocks;
 	w->st->compressed_files++;
 	return ff_outfile_write(&w->out, r->data, r->len, err) ||
-	       ew_zmap_encode(w, e, r->x, r->n, err) ? -1 : 0;
+	       ew_zmap_encode(w, e, r->x, r->n, err) ||
+	       (r->whole && ew_dedupe_add(w, e, r->whole, r->x, r->n, r->tail != NULL, err))
+	       ? -1 : 0;
 }
 
 /* A finished file, then its result freed.  After a failure (*ret set)
  * the rest are only freed. */
-static void place(struct ew *w, struct ew_ino *e, struct zres *r, int *ret, struct ff_err *err)
+static void place(struct zctx *z, struct ew_ino *e, struct zres *r, int *ret,
+		  struct ff_err *err)
 {
 	if (*ret) {
 		/* the first failure's message stays */
@@ -309,8 +410,9 @@ static void place(struct ew *w, struct ew_ino *e, struct zres *r, int *ret, stru
 		*err = r->err;
 		*ret = -1;
 	} else {
-		*ret = place_one(w, e, r, err);
+		*ret = place_one(z, e, r, err);
 	}
+	free(r->whole);
 	free(r->data);
 	free(r->x);
 	free(r->tail);
@@ -344,8 +446,9 @@ static void zctx_free(struct zctx *z, unsigned threads)
 	free(z->outs);
 }
 
-static int submit_all(struct ew *w, struct ff_pool *pool, size_t queue, struct ff_err *err)
+static int submit_all(struct zctx *z, struct ff_pool *pool, size_t queue, struct ff_err *err)
 {
+	struct ew *w = z->w;
 	struct zjob j;
 	int ret = 0;
 
@@ -353,7 +456,7 @@ static int submit_all(struct ew *w, struct ff_pool *pool, size_t queue, struct f
 		if (!w->inos[i].compressed)
 			continue;
 		if (ff_pool_pending(pool) == queue && ff_pool_retire(pool, &j))
-			place(w, &w->inos[j.idx], j.res, &ret, err);
+			place(z, &w->inos[j.idx], j.res, &ret, err);
 		if (ret)
 			break;
 		j.idx = i;
@@ -364,7 +467,7 @@ static int submit_all(struct ew *w, struct ff_pool *pool, size_t queue, struct f
 		ff_pool_submit(pool, &j);
 	}
 	while (ff_pool_retire(pool, &j))
-		place(w, &w->inos[j.idx], j.res, &ret, err);
+		place(z, &w->inos[j.idx], j.res, &ret, err);
 	return ret;
 }
 
@@ -380,9 +483,9 @@ static int compress_packed(struct ew *w, struct zctx *z, unsigned worker, struct
 	ew_frag_packed_setup(w);
 	if (!(r = calloc(1, sizeof(*r))))
 		return ff_err_set(err, ENOMEM, "packed inode: out of memory");
-	if (compress_file(z, worker, &w->packed, r, err))
+	if (compress_file(z, worker, &w->packed, r, NULL, err))
 		ret = -1;
-	place(w, &w->packed, r, &ret, err);
+	place(z, &w->packed, r, &ret, err);
 	if (!ret)
 		w->st->compressed_files--; /* not a file of the tree */
 	w->st->fragment_bytes = w->frag_len;
@@ -401,15 +504,19 @@ int ew_compress_all(struct ew *w, struct ff_err *err)
 
 	if (w->o->codec == FF_EROFS_NONE)
 		return 0;
+	z.self = threads;
 	ret = zctx_init(&z, w, threads, err);
+	if (!ret && w->o->dedupe)
+		ret = ew_dedupe_init(w, err);
 	if (!ret && !(pool = ff_pool_new(&cfg, err)))
 		ret = -1;
 	if (!ret)
-		ret = ew_frag_open(w, err) || submit_all(w, pool, cfg.queue, err);
+		ret = ew_frag_open(w, err) || submit_all(&z, pool, cfg.queue, err);
 	ff_pool_free(pool);
 	if (!ret)
 		ret = compress_packed(w, &z, threads, err);
 	ew_frag_close(w);
+	ew_dedupe_free(w);
 	zctx_free(&z, threads);
 	return ret;
 }

@@ -110,7 +110,9 @@ int ew_plan(struct ew *w, struct ff_err *err)
 			/* a whole fragment has the map header only; a tail
 			 * fragment's offset takes the inline size's place */
 			e->zmeta_len = e->frag == 2 ? ER_MAP_HEADER_SIZE : ew_zmap_len(w, e);
-			e->late = (uint8_t)(w->o->ztailpacking && !w->o->fragments);
+			/* -E dedupe: full indexes or compact, known once compressed */
+			e->late = (uint8_t)((w->o->ztailpacking && !w->o->fragments) ||
+					    (w->o->dedupe && e->frag != 2));
 		}
 		e->slot = (e->ext ? ER_INODE_EXTENDED_SIZE : ER_INODE_COMPACT_SIZE) +
 			  e->xattr_len + e->inline_len;

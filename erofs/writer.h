@@ -59,6 +59,7 @@ struct ff_erofs_write_stats {
 	uint64_t bytes;            /* the image */
 	uint32_t inodes, shared_xattrs, compressed_files;
 	uint32_t shared_files;     /* compressed files sharing an equal one's data */
+	uint32_t deduped_files;    /* files with some extent on an earlier file's pcluster */
 	uint64_t fragment_bytes;   /* the packed inode's size (before compression) */
 	uint64_t meta_bytes, data_blocks;
 };
