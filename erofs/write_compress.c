@@ -85,6 +85,8 @@ struct window {
 	uint64_t bstart;
 	size_t blen;
 	struct ew_fsum *sum;       /* of the bytes read, in order */
+	uint64_t lim;              /* -E dedupe: an extent takes no input from
+				      here on (a match starts there) */
 };
 
 static int window_fill(struct window *win, const struct ew_ino *e, uint64_t pos, size_t want,
@@ -146,14 +148,14 @@ static int one_extent(struct zctx *z, unsigned worker, struct window *win, uint6
 		      uint64_t *skip_to, struct ff_err *err)
 {
 	struct ew *w = z->w;
-	size_t n = size - pos < w->ext_cap ? (size_t)(size - pos) : w->ext_cap;
+	size_t n = win->lim - pos < w->ext_cap ? (size_t)(win->lim - pos) : w->ext_cap;
 	const uint8_t *in = win->buf + (pos - win->bstart);
 	int frag = w->o->fragments && win->d; /* not the packed inode itself */
 	long got = 0;
 	uint32_t cblks;
 
 	*used = size - pos;
-	if (frag && size - pos <= w->blksz)
+	if (frag && win->lim == size && size - pos <= w->blksz)
 		return frag_tail(r, pos, in, (size_t)(size - pos), err);
 
 	/* Input that just failed to save a block is stored as is for half
@@ -186,7 +188,7 @@ static int one_extent(struct zctx *z, unsigned worker, struct window *win, uint6
 	}
 	if (pos >= *skip_to && n > 2 * (size_t)w->blksz)
 		*skip_to = pos + n / 2;
-	n = size - pos < w->blksz ? (size_t)(size - pos) : w->blksz;
+	n = win->lim - pos < w->blksz ? (size_t)(win->lim - pos) : w->blksz;
 	/* The kernel takes an extent that no head follows to run to the end
 	 * of its last lcluster, and refuses a plain one longer than its block:
 	 * a file's last plain bytes stop at an lcluster boundary first. */
@@ -220,16 +222,49 @@ static int window_whole(struct ew *w, struct window *win, const struct ew_ino *e
 	return window_fill(win, e, 0, (size_t)e->size, err);
 }
 
+/* -E dedupe, before the extent at *pos: the next match of dm (from
+ * *mi on) becomes a reference extent when it starts there (1), or, ahead,
+ * the end of the input the next extent may take (*lim).  A match is
+ * dropped when the bytes before it cannot end an extent there: no
+ * lcluster may hold two heads, so an extent (but the last) crosses an
+ * lcluster boundary. */
+static int dedupe_step(struct ew *w, const struct ff_vec *dm, size_t *mi, struct zres *r,
+		       uint64_t *pos, uint64_t *lim, struct ff_err *err)
+{
+	const struct ew_match *m;
+
+	for (; *mi < dm->len; ++*mi) {
+		m = FF_VEC_AT(dm, struct ew_match, *mi);
+		if (m->x.lstart < *pos)
+			continue;
+		if (m->x.lstart == *pos) {
+			if (res_extent(r, 0, 0, 0))
+				return ff_err_set(err, ENOMEM, "extents: out of memory");
+			r->x[r->n - 1] = m->x;
+			*pos += m->len;
+			++*mi;
+			return 1;
+		}
+		if ((*pos >> w->blkbits) == (m->x.lstart >> w->blkbits))
+			continue;
+		*lim = m->x.lstart;
+		return 0;
+	}
+	return 0;
+}
+
 /* With whole (the file's bytes, from its first pass): a pcluster of the
  * dedupe table is tried before each extent. */
 static int compress_file(struct zctx *z, unsigned worker, const struct ew_ino *e,
-			 struct zres *r, const uint8_t *whole, struct ff_err *err)
+			 struct zres *r, const uint8_t *whole, const struct ff_vec *dm,
+			 struct ff_err *err)
 {
 	struct ew *w = z->w;
 	int packed = e == &w->packed;
-	struct window win = { NULL, packed ? w->frag_file : NULL, NULL, 0, 0, &r->sum };
+	struct window win = { NULL, packed ? w->frag_file : NULL, NULL, 0, 0, &r->sum, e->size };
 	uint32_t room = e->late && w->o->ztailpacking && !w->o->fragments ? ew_ztail_room(w, e) : 0;
-	uint64_t pos = 0, used = 0, skip_to = 0, len;
+	uint64_t pos = 0, used = 0, skip_to = 0;
+	size_t mi = 0;
 	int ret = 0, keep = w->dd && !packed && e->size <= DEDUPE_WHOLE_MAX;
 
 	if (e->frag == 2)
@@ -242,20 +277,13 @@ static int compress_file(struct zctx *z, unsigned worker, const struct ew_ino *e
 		ret = ff_err_set(err, ENOMEM, "compression window: out of memory");
 	while (pos < e->size && !ret) {
 		size_t want = e->size - pos < w->ext_cap ? (size_t)(e->size - pos) : w->ext_cap;
-		struct ew_extent x;
-		int m = whole ? ew_dedupe_match(w, whole, e->size, pos, r->n ? &r->x[r->n - 1]
-									   : NULL, &x, &len, err) : 0;
 
-		if (m > 0 && !res_extent(r, 0, 0, 0)) {
-			/* a match inside the previous extent ends it early */
-			if (x.lstart < pos)
-				r->x[r->n - 2].partial = 1;
-			r->x[r->n - 1] = x;
-			pos = x.lstart + len;
+		win.lim = e->size;
+		if (dm && (ret = dedupe_step(w, dm, &mi, r, &pos, &win.lim, err)) != 0) {
+			ret = ret < 0;
 			continue;
 		}
-		ret = m < 0 || (m > 0 && ff_err_set(err, ENOMEM, "extents: out of memory")) ||
-		      window_fill(&win, e, pos, want, err) ||
+		ret = window_fill(&win, e, pos, want, err) ||
 		      one_extent(z, worker, &win, pos, e->size, r, &used, room, &skip_to, err);
 		pos += used;
 	}
@@ -275,7 +303,7 @@ static void run_job(void *user, void *job, unsigned worker)
 	const struct ew_ino *e = &z->w->inos[j->idx];
 	char path[4096];
 
-	if (!compress_file(z, worker, e, j->res, NULL, &j->res->err))
+	if (!compress_file(z, worker, e, j->res, NULL, NULL, &j->res->err))
 		return;
 	j->res->failed = 1;
 	if (ff_node_path(e->n, path, sizeof(path)) >= 0)
@@ -326,15 +354,21 @@ static int dedupe_again(struct zctx *z, struct ew_ino *e, struct zres *r, struct
 	uint8_t layout = e->layout;
 	uint32_t zlen = e->zmeta_len;
 	size_t refs = 0;
+	struct ff_vec dm = FF_VEC_INIT(struct ew_match);
 
-	if (!ew_dedupe_any(w, r->whole, e->size))
+	if (ew_dedupe_scan(w, r->whole, e->size, &dm, err))
+		return -1;
+	if (!dm.len)
 		return 0;
 	e->layout = ER_COMPRESSED_FULL;
 	e->zmeta_len = ew_zmap_len(w, e);
-	if (!(n = calloc(1, sizeof(*n))))
+	if (!(n = calloc(1, sizeof(*n)))) {
+		ff_vec_free(&dm);
 		return ff_err_set(err, ENOMEM, "dedupe: out of memory");
-	if (compress_file(z, z->self, e, n, r->whole, err))
+	}
+	if (compress_file(z, z->self, e, n, r->whole, &dm, err))
 		refs = (size_t)-1;
+	ff_vec_free(&dm);
 	for (size_t k = 0; refs != (size_t)-1 && k < n->n; k++)
 		refs += n->x[k].ref;
 	if (refs && refs != (size_t)-1) {
@@ -483,7 +517,7 @@ static int compress_packed(struct ew *w, struct zctx *z, unsigned worker, struct
 	ew_frag_packed_setup(w);
 	if (!(r = calloc(1, sizeof(*r))))
 		return ff_err_set(err, ENOMEM, "packed inode: out of memory");
-	if (compress_file(z, worker, &w->packed, r, NULL, err))
+	if (compress_file(z, worker, &w->packed, r, NULL, NULL, err))
 		ret = -1;
 	place(z, &w->packed, r, &ret, err);
 	if (!ret)

@@ -45,7 +45,7 @@
 #define DD_FILTER_BITS 23
 #define DD_MULT 0x100000001b3ull      /* odd: invertible mod 2^64 */
 #define DD_MIX 0x9e3779b97f4a7c15ull
-#define DD_MAX_VERIFY 16              /* byte comparisons per extent */
+#define DD_MAX_MISSES 256             /* comparisons that found no match, per file */
 
 struct dd_item {
 	uint64_t rh;                  /* rolling hash of the first block */
@@ -61,7 +61,6 @@ struct ew_dd {
 	struct ff_hset set;
 	struct ff_vec items;          /* struct dd_item */
 	uint64_t pow;                 /* DD_MULT^(block - 1) */
-	uint64_t inv;                 /* DD_MULT^-1 */
 	uint8_t *cache;               /* the bytes of item cache_id (+1; 0 none) */
 	uint32_t cache_id;
 };
@@ -81,9 +80,6 @@ int ew_dedupe_init(struct ew *w, struct ff_err *err)
 	d->pow = 1;
 	for (uint32_t i = 1; i < w->blksz; i++)
 		d->pow *= DD_MULT;
-	d->inv = DD_MULT; /* Newton: each step doubles the correct low bits */
-	for (int i = 0; i < 6; i++)
-		d->inv *= 2 - DD_MULT * d->inv;
 	w->dd = d;
 	return 0;
 }
@@ -147,23 +143,6 @@ static const struct dd_item *lookup(const struct ew_dd *d, uint64_t rh, const ui
 	return ff_crc32c(0, b, blksz) == it->crc ? it : NULL;
 }
 
-int ew_dedupe_any(const struct ew *w, const uint8_t *buf, uint64_t size)
-{
-	const struct ew_dd *d = w->dd;
-	uint64_t rh;
-
-	if (!d || !d->items.len || size < w->blksz)
-		return 0;
-	rh = rh_init(buf, w->blksz);
-	for (uint64_t s = 0;; s++) {
-		if (filter_has(d, rh) && lookup(d, rh, buf + s, w->blksz))
-			return 1;
-		if (s + w->blksz >= size)
-			return 0;
-		rh = (rh - buf[s] * d->pow) * DD_MULT + buf[s + w->blksz];
-	}
-}
-
 /* The item's decompressed bytes, read back from its source file. */
 static const uint8_t *item_bytes(struct ew *w, uint32_t id, struct ff_err *err)
 {
@@ -201,59 +180,57 @@ static int64_t match_len(struct ew *w, const struct dd_item *it, const uint8_t *
 	return m >= w->blksz ? (int64_t)m : 0;
 }
 
-/* The lowest start a match may have: inside prev (which keeps a block,
- * and reaches its head's next lcluster when its pcluster is big), or pos. */
-static uint64_t lowest_start(const struct ew *w, const struct ew_extent *prev, uint64_t pos)
+/* A match of m bytes at s on it, as a reference extent: one the map
+ * can say (a pcluster of more than a block needs its block count in the
+ * lcluster after its head's, so the extent reaches that one). */
+static int take(struct ew *w, const struct dd_item *it, uint64_t s, uint64_t m,
+		struct ff_vec *out, struct ff_err *err)
 {
-	uint64_t lo;
+	struct ew_match x = { { .lstart = s, .cblks = it->cblks, .ref = 1, .blk = it->blk,
+				.dlen = it->dlen, .partial = m < it->dlen }, m };
 
-	if (!prev || prev->plain || prev->frag)
-		return pos;
-	lo = prev->lstart + w->blksz;
-	if (prev->cblks > 1 && lo < (prev->lstart & ~(uint64_t)(w->blksz - 1)) + 2 * w->blksz)
-		lo = (prev->lstart & ~(uint64_t)(w->blksz - 1)) + 2 * w->blksz;
-	return lo < pos ? lo : pos;
-}
-
-/* Whether a match of m bytes at s to it is one the map can say. */
-static int fits(const struct ew *w, const struct dd_item *it, uint64_t s, uint64_t m,
-		uint64_t pos)
-{
-	if (s + m <= pos)
+	if (it->cblks > 1 && (s & (w->blksz - 1)) + m < 2ull * w->blksz)
 		return 0;
-	return it->cblks <= 1 || (s & (w->blksz - 1)) + m >= 2ull * w->blksz;
+	if (ff_vec_push(out, &x))
+		return ff_err_set(err, ENOMEM, "dedupe matches: out of memory");
+	return 1;
 }
 
-int ew_dedupe_match(struct ew *w, const uint8_t *buf, uint64_t size, uint64_t pos,
-		    const struct ew_extent *prev, struct ew_extent *x, uint64_t *len,
-		    struct ff_err *err)
+int ew_dedupe_scan(struct ew *w, const uint8_t *buf, uint64_t size, struct ff_vec *out,
+		   struct ff_err *err)
 {
 	const struct ew_dd *d = w->dd;
-	uint64_t lo = lowest_start(w, prev, pos), s, rh;
-	int tries = 0;
+	uint64_t s = 0, rh = 0;
+	int fresh = 1, misses = 0;
 
-	if (size < w->blksz || lo > size - w->blksz)
+	if (!d || !d->items.len)
 		return 0;
-	s = pos < size - w->blksz ? pos : size - w->blksz;
-	rh = rh_init(buf + s, w->blksz);
-	/* from the right: the match that keeps most of prev */
-	for (;; s--) {
-		const struct dd_item *it = filter_has(d, rh) ? lookup(d, rh, buf + s, w->blksz) : NULL;
-		int64_t m = it ? match_len(w, it, buf, size, s, err) : 0;
+	while (s + w->blksz <= size) {
+		const struct dd_item *it;
+		int64_t m = 0;
+		int k = 0;
 
-		if (m < 0)
-			return -1;
-		if (m > 0 && fits(w, it, s, (uint64_t)m, pos)) {
-			*x = (struct ew_extent){ .lstart = s, .cblks = it->cblks, .ref = 1,
-						 .blk = it->blk, .dlen = it->dlen,
-						 .partial = (uint64_t)m < it->dlen };
-			*len = (uint64_t)m;
-			return 1;
+		if (fresh)
+			rh = rh_init(buf + s, w->blksz);
+		fresh = 0;
+		if (filter_has(d, rh) && (it = lookup(d, rh, buf + s, w->blksz)) &&
+		    misses < DD_MAX_MISSES) {
+			if ((m = match_len(w, it, buf, size, s, err)) < 0 ||
+			    (m > 0 && (k = take(w, it, s, (uint64_t)m, out, err)) < 0))
+				return -1;
+			misses += !k;
 		}
-		if ((it && ++tries >= DD_MAX_VERIFY) || s == lo)
-			return 0;
-		rh = ((rh - buf[s + w->blksz - 1]) * d->inv) + buf[s - 1] * d->pow;
+		if (k) {
+			s += (uint64_t)m;
+			fresh = 1;
+		} else if (s + w->blksz < size) {
+			rh = (rh - buf[s] * d->pow) * DD_MULT + buf[s + w->blksz];
+			s++;
+		} else {
+			break;
+		}
 	}
+	return 0;
 }
 
 static int add_item(struct ew *w, const struct dd_item *it, struct ff_err *err)

@@ -13,6 +13,7 @@
 #include "common/error.h"
 #include "common/hmap.h"
 #include "common/outfile.h"
+#include "common/vec.h"
 #include "erofs/writer.h"
 #include "tree/tree.h"
 
@@ -175,14 +176,15 @@ void ew_frag_packed_setup(struct ew *w);
 /* write_dedupe.c: the table of written pclusters (-E dedupe). */
 int ew_dedupe_init(struct ew *w, struct ff_err *err);
 void ew_dedupe_free(struct ew *w);
-/* 1 when some block of buf (the file's size bytes) may start like a
- * pcluster in the table (a file worth compressing again with matches). */
-int ew_dedupe_any(const struct ew *w, const uint8_t *buf, uint64_t size);
-/* Before the extent at pos: 1 and a reference extent *x of *len bytes
- * (starting at pos or inside prev, which then ends there), 0 none. */
-int ew_dedupe_match(struct ew *w, const uint8_t *buf, uint64_t size, uint64_t pos,
-		    const struct ew_extent *prev, struct ew_extent *x, uint64_t *len,
-		    struct ff_err *err);
+/* The runs of buf (the file's size bytes) equal to the first bytes of a
+ * pcluster in the table, in order, not overlapping: each a reference
+ * extent and its length (ew_match) appended to out. */
+struct ew_match {
+	struct ew_extent x;
+	uint64_t len;
+};
+int ew_dedupe_scan(struct ew *w, const uint8_t *buf, uint64_t size, struct ff_vec *out,
+		   struct ff_err *err);
 /* e placed (blkaddr known): its new compressed pclusters into the table
  * (has_tail: the last extent is an inline tail, not a pcluster). */
 int ew_dedupe_add(struct ew *w, const struct ew_ino *e, const uint8_t *buf,
