@@ -199,6 +199,7 @@ static int one_extent(struct zctx *z, unsigned worker, struct window *win, uint6
 	memset(r->data + r->len, 0, w->blksz);
 	memcpy(r->data + r->len, in, n);
 	r->len += w->blksz;
+	r->x[r->n - 1].dlen = (uint32_t)n;
 	*used = n;
 	return 0;
 }

@@ -21,8 +21,9 @@
  * - the superblock's incompat bit 0x20 (FRAGMENTS, also named DEDUPE)
  *   says an image may hold such extents.
  *
- * The table: every compressed pcluster written for a regular file (not
- * an inline tail, not a fragment) under a rolling hash of its first
+ * The table: every pcluster written for a regular file (not an inline
+ * tail, not a fragment; a block stored as is when it holds a whole block
+ * of input, taken whole then: a plain extent is never partial) under a rolling hash of its first
  * block of decompressed bytes; a bitmap in front of it keeps the test at
  * each byte cheap.  A candidate is confirmed by a crc32c of that block,
  * then the bytes themselves (read back from the source file) are compared
@@ -54,6 +55,7 @@ struct dd_item {
 	uint32_t dlen;                /* bytes the pcluster decodes to */
 	uint32_t blk, cblks;
 	uint32_t crc;                 /* crc32c of the first block */
+	uint32_t plain;               /* a block stored as is (from its start) */
 };
 
 struct ew_dd {
@@ -187,7 +189,8 @@ static int take(struct ew *w, const struct dd_item *it, uint64_t s, uint64_t m,
 		struct ff_vec *out, struct ff_err *err)
 {
 	struct ew_match x = { { .lstart = s, .cblks = it->cblks, .ref = 1, .blk = it->blk,
-				.dlen = it->dlen, .partial = m < it->dlen }, m };
+				.dlen = it->dlen, .plain = (uint8_t)it->plain,
+				.partial = m < it->dlen }, m };
 
 	if (it->cblks > 1 && (s & (w->blksz - 1)) + m < 2ull * w->blksz)
 		return 0;
@@ -259,10 +262,12 @@ int ew_dedupe_add(struct ew *w, const struct ew_ino *e, const uint8_t *buf,
 
 		if (c->ref)
 			continue;
-		if (!c->plain && !c->frag && !(has_tail && k + 1 == n) && c->dlen >= w->blksz) {
+		/* a block stored as is, whole: taken whole (a plain extent
+		 * is never partial) */
+		if (!c->frag && !(has_tail && k + 1 == n) && c->dlen >= w->blksz) {
 			struct dd_item it = { rh_init(buf + c->lstart, w->blksz), c->lstart,
 					      (uint32_t)(e - w->inos), c->dlen, blk, c->cblks,
-					      ff_crc32c(0, buf + c->lstart, w->blksz) };
+					      ff_crc32c(0, buf + c->lstart, w->blksz), c->plain };
 
 			if (add_item(w, &it, err))
 				return -1;

@@ -56,6 +56,12 @@ with open(os.path.join(top, 'h0'), 'wb') as f:
     f.write(r.randbytes(777) + f0[:150_000] + r.randbytes(5_000) + f1[3_333:] + b'end')
 with open(os.path.join(top, 'h1'), 'wb') as f:
     f.write(f0[250_001:420_000] + r.randbytes(30_000) + f0[100_000:200_000])
+# noise stored as is in h2, its blocks again in h3 at another offset
+noise = r.randbytes(24_000)
+with open(os.path.join(top, 'h2'), 'wb') as f:
+    f.write(noise + f0[:3_000])
+with open(os.path.join(top, 'h3'), 'wb') as f:
+    f.write(f0[:1_000] + noise[5_000:] + f0[9_000:12_000])
 PY
 mkdir -p "$T/mnt" "$T/x"
 
@@ -139,6 +145,10 @@ if [ -n "$A" ]; then
 		ok "$img: h0 shares pclusters of f0" test "$(comm -12 "$T/p.f0" "$T/p.h0" | wc -l)" -gt 3
 		ok "$img: h0 shares pclusters of f1" test "$(comm -12 "$T/p.f1" "$T/p.h0" | wc -l)" -gt 0
 		ok "$img: h1 shares pclusters of f0" test "$(comm -12 "$T/p.f0" "$T/p.h1" | wc -l)" -gt 3
+		phys $img /frag/h2 > "$T/p.h2"
+		phys $img /frag/h3 > "$T/p.h3"
+		ok "$img: h3 shares blocks stored as is in h2" \
+			test "$(comm -12 "$T/p.h2" "$T/p.h3" | wc -l)" -gt 1
 	done
 fi
 ok "dedupe: files that differ share pclusters (smaller than fragments alone)" \
