@@ -390,6 +390,25 @@ static int dedupe_again(struct zctx *z, struct ew_ino *e, struct zres *r, struct
 	return refs == (size_t)-1 ? -1 : 0;
 }
 
+/* Compression that gains nothing: its pclusters, inline tail and map
+ * (counted as full indexes) take the file's size or more, and no
+ * fragment; the file is then stored flat (its tail inline when it fits),
+ * as mkfs.erofs falls back. */
+static int no_gain(const struct ew *w, const struct ew_ino *e, const struct zres *r)
+{
+	uint64_t nlc = (e->size + w->blksz - 1) >> w->blkbits;
+
+	return e != &w->packed && !r->frag &&
+	       r->len + r->tail_len + ER_MAP_HEADER_SIZE + 8 + nlc * ER_LCLUSTER_INDEX_SIZE >= e->size;
+}
+
+/* Stored flat (e->compressed stays: the flat pass skips it), written now. */
+static int place_flat(struct ew *w, struct ew_ino *e, struct ff_err *err)
+{
+	ew_plan_flat(w, e);
+	return ew_write_flat(w, e, err);
+}
+
 static int place_one(struct zctx *z, struct ew_ino *e, struct zres *r, struct ff_err *err)
 {
 	struct ew *w = z->w;
@@ -409,11 +428,17 @@ static int place_one(struct zctx *z, struct ew_ino *e, struct zres *r, struct ff
 	}
 	if (e != &w->packed && (s = ew_share_find(w, e, &r->sum, &first, err)) != 0) {
 		/* a deduped first was cut unlike e's own extents: e is deduped too */
-		if (s < 0 || !first->deduped)
-			return s < 0 ? -1 : place_shared(w, e, first, r, err);
+		if (s < 0)
+			return -1;
+		if (first->layout != ER_COMPRESSED_FULL && first->layout != ER_COMPRESSED_COMPACT)
+			return place_flat(w, e, err);
+		if (!first->deduped)
+			return place_shared(w, e, first, r, err);
 	}
 	if (r->whole && dedupe_again(z, e, r, err))
 		return -1;
+	if (no_gain(w, e, r))
+		return place_flat(w, e, err);
 	if (r->frag) {
 		e->frag = 1;
 		if (ew_frag_append(w, e, r->tail, r->tail_len, err))

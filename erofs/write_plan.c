@@ -6,8 +6,9 @@
  * A flat file keeps its last partial block behind the inode (flat inline)
  * when inode, xattrs and that tail fit in one block, as mkfs.erofs does
  * unless -E noinline_data; else every block is in the data area.
- * With -E ztailpacking a compressed file's inode is "late": its inline
- * tail's size is known only once the file is compressed, so it goes in a
+ * A compressed file's inode is "late": its inline tail's size
+ * (ztailpacking), its index form (dedupe), whether it stays compressed
+ * at all are known only once the file is compressed, so it goes in a
  * meta region after the compressed data (nids are 64-bit in dirents;
  * only the root's must fit the superblock's 16 bits, and the root is a
  * directory). */
@@ -86,6 +87,14 @@ static void flat_layout(struct ew *w, struct ew_ino *e)
 	}
 }
 
+void ew_plan_flat(struct ew *w, struct ew_ino *e)
+{
+	flat_layout(w, e);
+	e->zmeta_len = 0;
+	e->slot = (e->ext ? ER_INODE_EXTENDED_SIZE : ER_INODE_COMPACT_SIZE) + e->xattr_len +
+		  e->inline_len;
+}
+
 int ew_plan(struct ew *w, struct ff_err *err)
 {
 	if (collect(w, err) || ew_xattr_count(w, err))
@@ -111,9 +120,9 @@ int ew_plan(struct ew *w, struct ff_err *err)
 			/* a whole fragment has the map header only; a tail
 			 * fragment's offset takes the inline size's place */
 			e->zmeta_len = e->frag == 2 ? ER_MAP_HEADER_SIZE : ew_zmap_len(w, e);
-			/* -E dedupe: full indexes or compact, known once compressed */
-			e->late = (uint8_t)((w->o->ztailpacking && !w->o->fragments) ||
-					    (w->o->dedupe && e->frag != 2));
+			/* its slot is known once compressed: the inline tail, full
+			 * indexes (dedupe) or compact, or flat (no gain) */
+			e->late = e->frag != 2;
 		}
 		e->slot = (e->ext ? ER_INODE_EXTENDED_SIZE : ER_INODE_COMPACT_SIZE) +
 			  e->xattr_len + e->inline_len;

@@ -110,6 +110,8 @@ void ew_super_encode(const struct ew *w, uint8_t *buf, uint64_t inos, uint32_t b
 /* write_plan.c */
 int ew_plan(struct ew *w, struct ff_err *err);
 int ew_place_inodes(struct ew *w, struct ff_err *err);
+/* A file that was to be compressed stored flat instead (layout, slot). */
+void ew_plan_flat(struct ew *w, struct ew_ino *e);
 /* The late inodes (and the packed inode), in a meta region at the current end of the data. */
 int ew_write_late(struct ew *w, struct ff_err *err);
 /* ztailpacking: the most bytes an inline tail may take behind e. */
