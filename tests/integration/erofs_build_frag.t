@@ -57,11 +57,12 @@ with open(os.path.join(top, 'h0'), 'wb') as f:
 with open(os.path.join(top, 'h1'), 'wb') as f:
     f.write(f0[250_001:420_000] + r.randbytes(30_000) + f0[100_000:200_000])
 # noise stored as is in h2, its blocks again in h3 at another offset
+# (with text enough that compressing each file gains: else it is flat)
 noise = r.randbytes(24_000)
 with open(os.path.join(top, 'h2'), 'wb') as f:
-    f.write(noise + f0[:3_000])
+    f.write(noise + f0[300_000:360_000])
 with open(os.path.join(top, 'h3'), 'wb') as f:
-    f.write(f0[:1_000] + noise[5_000:] + f0[9_000:12_000])
+    f.write(f0[:1_000] + noise[5_000:] + f0[460_000:520_000])
 PY
 mkdir -p "$T/mnt" "$T/x"
 
