@@ -23,17 +23,17 @@
  *
  * The table: every pcluster written for a regular file (not an inline
  * tail, not a fragment; a block stored as is when it holds a whole block
- * of input, taken whole then: a plain extent is never partial) under a rolling hash of its first
- * block of decompressed bytes; a bitmap in front of it keeps the test at
- * each byte cheap.  A candidate is confirmed by a crc32c of that block,
- * then the bytes themselves (read back from the source file) are compared
- * and the match is extended as far as the pcluster's bytes go.  The table
- * grows and is read only on the main thread, in pre-order, so the image
- * does not depend on -j.  Deciding happens in write_compress.c: a file
- * whose bytes hit the table anywhere is compressed again with matches
- * tried before each extent (a match may start inside the previous
- * extent, which then keeps only its first part, as a partial reference
- * to its own pcluster, and at least a block of it). */
+ * of input, taken whole then: a plain extent is never partial) under a
+ * rolling hash of its first block of decompressed bytes; a bitmap in
+ * front of it keeps the test at each byte cheap.  A candidate is
+ * confirmed by a crc32c of that block, then the bytes themselves (read
+ * back from the source file) are compared and the match is extended as
+ * far as the pcluster's bytes go.  One pass over a file lists its
+ * matches, left to right, not overlapping.  The table grows and is read
+ * only on the main thread, in pre-order, so the image does not depend on
+ * -j.  write_compress.c compresses a file with matches again: a fresh
+ * extent ends where a match starts, and the match is an extent on the
+ * earlier pcluster. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
