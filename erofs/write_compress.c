@@ -16,6 +16,7 @@
 
 #include "common/pool.h"
 #include "erofs/compressor.h"
+#include "erofs/layout.h"
 #include "erofs/write_priv.h"
 
 struct zres {
@@ -28,6 +29,7 @@ struct zres {
 	size_t tail_len;
 	int frag;                  /* tail is a fragment */
 	struct ew_fsum sum;        /* of the file's bytes */
+	uint8_t *whole;            /* -E dedupe: all of the file's bytes */
 	int failed;
 	struct ff_err err;
 };
@@ -41,6 +43,7 @@ struct zctx {
 	struct ew *w;
 	struct ew_codec **codecs;  /* one per worker, and the submitter's */
 	uint8_t **outs;            /* one pcluster of scratch per worker */
+	unsigned self;             /* the submitter's codec and scratch */
 };
 
 static int res_grow(struct zres *r, size_t more)
@@ -70,7 +73,7 @@ static int res_extent(struct zres *r, uint64_t lstart, uint32_t cblks, int plain
 		r->x = p;
 		r->xcap = cap;
 	}
-	r->x[r->n++] = (struct ew_extent){ lstart, cblks, (uint8_t)plain, 0 };
+	r->x[r->n++] = (struct ew_extent){ .lstart = lstart, .cblks = cblks, .plain = (uint8_t)plain };
 	return 0;
 }
 
@@ -82,6 +85,8 @@ struct window {
 	uint64_t bstart;
 	size_t blen;
 	struct ew_fsum *sum;       /* of the bytes read, in order */
+	uint64_t lim;              /* -E dedupe: an extent takes no input from
+				      here on (a match starts there) */
 };
 
 static int window_fill(struct window *win, const struct ew_ino *e, uint64_t pos, size_t want,
@@ -143,14 +148,14 @@ static int one_extent(struct zctx *z, unsigned worker, struct window *win, uint6
 		      uint64_t *skip_to, struct ff_err *err)
 {
 	struct ew *w = z->w;
-	size_t n = size - pos < w->ext_cap ? (size_t)(size - pos) : w->ext_cap;
+	size_t n = win->lim - pos < w->ext_cap ? (size_t)(win->lim - pos) : w->ext_cap;
 	const uint8_t *in = win->buf + (pos - win->bstart);
 	int frag = w->o->fragments && win->d; /* not the packed inode itself */
 	long got = 0;
 	uint32_t cblks;
 
 	*used = size - pos;
-	if (frag && size - pos <= w->blksz)
+	if (frag && win->lim == size && size - pos <= w->blksz)
 		return frag_tail(r, pos, in, (size_t)(size - pos), err);
 
 	/* Input that just failed to save a block is stored as is for half
@@ -177,12 +182,13 @@ static int one_extent(struct zctx *z, unsigned worker, struct window *win, uint6
 		memset(r->data + r->len, 0, span - (size_t)got);
 		memcpy(r->data + r->len + span - (size_t)got, z->outs[worker], (size_t)got);
 		r->len += span;
+		r->x[r->n - 1].dlen = (uint32_t)n;
 		*used = n;
 		return 0;
 	}
 	if (pos >= *skip_to && n > 2 * (size_t)w->blksz)
 		*skip_to = pos + n / 2;
-	n = size - pos < w->blksz ? (size_t)(size - pos) : w->blksz;
+	n = win->lim - pos < w->blksz ? (size_t)(win->lim - pos) : w->blksz;
 	/* The kernel takes an extent that no head follows to run to the end
 	 * of its last lcluster, and refuses a plain one longer than its block:
 	 * a file's last plain bytes stop at an lcluster boundary first. */
@@ -193,36 +199,99 @@ static int one_extent(struct zctx *z, unsigned worker, struct window *win, uint6
 	memset(r->data + r->len, 0, w->blksz);
 	memcpy(r->data + r->len, in, n);
 	r->len += w->blksz;
+	r->x[r->n - 1].dlen = (uint32_t)n;
 	*used = n;
 	return 0;
 }
 
+/* -E dedupe: files up to this size are kept whole for the table. */
+#define DEDUPE_WHOLE_MAX (64u << 20)
+
+/* The window over all of the file (-E dedupe): read at once and handed
+ * to the result, or the bytes a worker read before (whole). */
+static int window_whole(struct ew *w, struct window *win, const struct ew_ino *e,
+			const uint8_t *whole, struct ff_err *err)
+{
+	if (whole) {
+		win->buf = (uint8_t *)whole;
+		win->blen = (size_t)e->size;
+		return 0;
+	}
+	if (!(win->buf = malloc(e->size > w->ext_cap ? (size_t)e->size : w->ext_cap)))
+		return ff_err_set(err, ENOMEM, "file of %llu bytes: out of memory",
+				  (unsigned long long)e->size);
+	return window_fill(win, e, 0, (size_t)e->size, err);
+}
+
+/* -E dedupe, before the extent at *pos: the next match of dm (from
+ * *mi on) becomes a reference extent when it starts there (1), or, ahead,
+ * the end of the input the next extent may take (*lim).  A match is
+ * dropped when the bytes before it cannot end an extent there: no
+ * lcluster may hold two heads, so an extent (but the last) crosses an
+ * lcluster boundary. */
+static int dedupe_step(struct ew *w, const struct ff_vec *dm, size_t *mi, struct zres *r,
+		       uint64_t *pos, uint64_t *lim, struct ff_err *err)
+{
+	const struct ew_match *m;
+
+	for (; *mi < dm->len; ++*mi) {
+		m = FF_VEC_AT(dm, struct ew_match, *mi);
+		if (m->x.lstart < *pos)
+			continue;
+		if (m->x.lstart == *pos) {
+			if (res_extent(r, 0, 0, 0))
+				return ff_err_set(err, ENOMEM, "extents: out of memory");
+			r->x[r->n - 1] = m->x;
+			*pos += m->len;
+			++*mi;
+			return 1;
+		}
+		if ((*pos >> w->blkbits) == (m->x.lstart >> w->blkbits))
+			continue;
+		*lim = m->x.lstart;
+		return 0;
+	}
+	return 0;
+}
+
+/* With whole (the file's bytes, from its first pass): a pcluster of the
+ * dedupe table is tried before each extent. */
 static int compress_file(struct zctx *z, unsigned worker, const struct ew_ino *e,
-			 struct zres *r, struct ff_err *err)
+			 struct zres *r, const uint8_t *whole, const struct ff_vec *dm,
+			 struct ff_err *err)
 {
 	struct ew *w = z->w;
 	int packed = e == &w->packed;
-	struct window win = { NULL, packed ? w->frag_file : NULL, NULL, 0, 0, &r->sum };
-	uint32_t room = e->late && w->o->ztailpacking ? ew_ztail_room(w, e) : 0;
+	struct window win = { NULL, packed ? w->frag_file : NULL, NULL, 0, 0, &r->sum, e->size };
+	uint32_t room = e->late && w->o->ztailpacking && !w->o->fragments ? ew_ztail_room(w, e) : 0;
 	uint64_t pos = 0, used = 0, skip_to = 0;
-	int ret = 0;
+	size_t mi = 0;
+	int ret = 0, keep = w->dd && !packed && e->size <= DEDUPE_WHOLE_MAX;
 
 	if (e->frag == 2)
 		return 0; /* copied whole into the packed inode when placed */
-	if (!packed && !(win.d = ff_tree_open_data(w->tree, e->n, err)))
+	if (!packed && !whole && !(win.d = ff_tree_open_data(w->tree, e->n, err)))
 		return -1;
-	if (!(win.buf = malloc(w->ext_cap))) {
-		ff_data_close(win.d);
-		return ff_err_set(err, ENOMEM, "compression window: out of memory");
-	}
+	if (keep)
+		ret = window_whole(w, &win, e, whole, err);
+	else if (!(win.buf = malloc(w->ext_cap)))
+		ret = ff_err_set(err, ENOMEM, "compression window: out of memory");
 	while (pos < e->size && !ret) {
 		size_t want = e->size - pos < w->ext_cap ? (size_t)(e->size - pos) : w->ext_cap;
 
+		win.lim = e->size;
+		if (dm && (ret = dedupe_step(w, dm, &mi, r, &pos, &win.lim, err)) != 0) {
+			ret = ret < 0;
+			continue;
+		}
 		ret = window_fill(&win, e, pos, want, err) ||
 		      one_extent(z, worker, &win, pos, e->size, r, &used, room, &skip_to, err);
 		pos += used;
 	}
-	free(win.buf);
+	if (keep && !whole && !ret)
+		r->whole = win.buf;
+	else if (!whole)
+		free(win.buf);
 	if (win.d)
 		ff_data_close(win.d);
 	return ret ? -1 : 0;
@@ -235,7 +304,7 @@ static void run_job(void *user, void *job, unsigned worker)
 	const struct ew_ino *e = &z->w->inos[j->idx];
 	char path[4096];
 
-	if (!compress_file(z, worker, e, j->res, &j->res->err))
+	if (!compress_file(z, worker, e, j->res, NULL, NULL, &j->res->err))
 		return;
 	j->res->failed = 1;
 	if (ff_node_path(e->n, path, sizeof(path)) >= 0)
@@ -263,8 +332,86 @@ static int place_shared(struct ew *w, struct ew_ino *e, const struct ew_ino *fir
 	return ew_zmap_encode(w, e, r->x, r->n, err);
 }
 
-static int place_one(struct ew *w, struct ew_ino *e, struct zres *r, struct ff_err *err)
+/* Swaps the extents, pclusters and tail of a and b (not the bytes or sums). */
+static void res_swap(struct zres *a, struct zres *b)
 {
+	struct zres t = *a;
+
+	a->data = b->data, a->len = b->len, a->cap = b->cap;
+	a->x = b->x, a->n = b->n, a->xcap = b->xcap;
+	a->tail = b->tail, a->tail_len = b->tail_len, a->frag = b->frag;
+	b->data = t.data, b->len = t.len, b->cap = t.cap;
+	b->x = t.x, b->n = t.n, b->xcap = t.xcap;
+	b->tail = t.tail, b->tail_len = t.tail_len, b->frag = t.frag;
+}
+
+/* -E dedupe: a file whose bytes hit the table is compressed again here
+ * with matches tried, taking full indexes if some extent is on an
+ * earlier pcluster; else the worker's extents stay. */
+static int dedupe_again(struct zctx *z, struct ew_ino *e, struct zres *r, struct ff_err *err)
+{
+	struct ew *w = z->w;
+	struct zres *n;
+	uint8_t layout = e->layout;
+	uint32_t zlen = e->zmeta_len;
+	size_t refs = 0;
+	struct ff_vec dm = FF_VEC_INIT(struct ew_match);
+
+	if (ew_dedupe_scan(w, r->whole, e->size, &dm, err))
+		return -1;
+	if (!dm.len)
+		return 0;
+	e->layout = ER_COMPRESSED_FULL;
+	e->zmeta_len = ew_zmap_len(w, e);
+	if (!(n = calloc(1, sizeof(*n)))) {
+		ff_vec_free(&dm);
+		return ff_err_set(err, ENOMEM, "dedupe: out of memory");
+	}
+	if (compress_file(z, z->self, e, n, r->whole, &dm, err))
+		refs = (size_t)-1;
+	ff_vec_free(&dm);
+	for (size_t k = 0; refs != (size_t)-1 && k < n->n; k++)
+		refs += n->x[k].ref;
+	if (refs && refs != (size_t)-1) {
+		res_swap(r, n);
+		e->deduped = 1;
+		w->deduped = 1;
+		w->st->deduped_files++;
+		e->slot = (uint32_t)ew_align((e->ext ? ER_INODE_EXTENDED_SIZE : ER_INODE_COMPACT_SIZE)
+					     + e->xattr_len, 8) + e->zmeta_len;
+	} else {
+		e->layout = layout;
+		e->zmeta_len = zlen;
+	}
+	free(n->data);
+	free(n->x);
+	free(n->tail);
+	free(n);
+	return refs == (size_t)-1 ? -1 : 0;
+}
+
+/* Compression that gains nothing: its pclusters, inline tail and map
+ * (counted as full indexes) take the file's size or more, and no
+ * fragment; the file is then stored flat (its tail inline when it fits),
+ * as mkfs.erofs falls back. */
+static int no_gain(const struct ew *w, const struct ew_ino *e, const struct zres *r)
+{
+	uint64_t nlc = (e->size + w->blksz - 1) >> w->blkbits;
+
+	return e != &w->packed && !r->frag &&
+	       r->len + r->tail_len + ER_MAP_HEADER_SIZE + 8 + nlc * ER_LCLUSTER_INDEX_SIZE >= e->size;
+}
+
+/* Stored flat (e->compressed stays: the flat pass skips it), written now. */
+static int place_flat(struct ew *w, struct ew_ino *e, struct ff_err *err)
+{
+	ew_plan_flat(w, e);
+	return ew_write_flat(w, e, err);
+}
+
+static int place_one(struct zctx *z, struct ew_ino *e, struct zres *r, struct ff_err *err)
+{
+	struct ew *w = z->w;
 	const struct ew_ino *first;
 	int s;
 
@@ -279,8 +426,19 @@ static int place_one(struct ew *w, struct ew_ino *e, struct zres *r, struct ff_e
 		w->st->compressed_files++;
 		return ew_zmap_encode(w, e, NULL, 0, err);
 	}
-	if (e != &w->packed && (s = ew_share_find(w, e, &r->sum, &first, err)) != 0)
-		return s < 0 ? -1 : place_shared(w, e, first, r, err);
+	if (e != &w->packed && (s = ew_share_find(w, e, &r->sum, &first, err)) != 0) {
+		/* a deduped first was cut unlike e's own extents: e is deduped too */
+		if (s < 0)
+			return -1;
+		if (first->layout != ER_COMPRESSED_FULL && first->layout != ER_COMPRESSED_COMPACT)
+			return place_flat(w, e, err);
+		if (!first->deduped)
+			return place_shared(w, e, first, r, err);
+	}
+	if (r->whole && dedupe_again(z, e, r, err))
+		return -1;
+	if (no_gain(w, e, r))
+		return place_flat(w, e, err);
 	if (r->frag) {
 		e->frag = 1;
 		if (ew_frag_append(w, e, r->tail, r->tail_len, err))
@@ -296,12 +454,15 @@ static int place_one(struct ew *w, struct ew_ino *e, struct zres *r, struct ff_e
 	w->next_blk += e->nblocks;
 	w->st->compressed_files++;
 	return ff_outfile_write(&w->out, r->data, r->len, err) ||
-	       ew_zmap_encode(w, e, r->x, r->n, err) ? -1 : 0;
+	       ew_zmap_encode(w, e, r->x, r->n, err) ||
+	       (r->whole && ew_dedupe_add(w, e, r->whole, r->x, r->n, r->tail != NULL, err))
+	       ? -1 : 0;
 }
 
 /* A finished file, then its result freed.  After a failure (*ret set)
  * the rest are only freed. */
-static void place(struct ew *w, struct ew_ino *e, struct zres *r, int *ret, struct ff_err *err)
+static void place(struct zctx *z, struct ew_ino *e, struct zres *r, int *ret,
+		  struct ff_err *err)
 {
 	if (*ret) {
 		/* the first failure's message stays */
@@ -309,8 +470,9 @@ static void place(struct ew *w, struct ew_ino *e, struct zres *r, int *ret, stru
 		*err = r->err;
 		*ret = -1;
 	} else {
-		*ret = place_one(w, e, r, err);
+		*ret = place_one(z, e, r, err);
 	}
+	free(r->whole);
 	free(r->data);
 	free(r->x);
 	free(r->tail);
@@ -344,8 +506,9 @@ static void zctx_free(struct zctx *z, unsigned threads)
 	free(z->outs);
 }
 
-static int submit_all(struct ew *w, struct ff_pool *pool, size_t queue, struct ff_err *err)
+static int submit_all(struct zctx *z, struct ff_pool *pool, size_t queue, struct ff_err *err)
 {
+	struct ew *w = z->w;
 	struct zjob j;
 	int ret = 0;
 
@@ -353,7 +516,7 @@ static int submit_all(struct ew *w, struct ff_pool *pool, size_t queue, struct f
 		if (!w->inos[i].compressed)
 			continue;
 		if (ff_pool_pending(pool) == queue && ff_pool_retire(pool, &j))
-			place(w, &w->inos[j.idx], j.res, &ret, err);
+			place(z, &w->inos[j.idx], j.res, &ret, err);
 		if (ret)
 			break;
 		j.idx = i;
@@ -364,7 +527,7 @@ static int submit_all(struct ew *w, struct ff_pool *pool, size_t queue, struct f
 		ff_pool_submit(pool, &j);
 	}
 	while (ff_pool_retire(pool, &j))
-		place(w, &w->inos[j.idx], j.res, &ret, err);
+		place(z, &w->inos[j.idx], j.res, &ret, err);
 	return ret;
 }
 
@@ -380,9 +543,9 @@ static int compress_packed(struct ew *w, struct zctx *z, unsigned worker, struct
 	ew_frag_packed_setup(w);
 	if (!(r = calloc(1, sizeof(*r))))
 		return ff_err_set(err, ENOMEM, "packed inode: out of memory");
-	if (compress_file(z, worker, &w->packed, r, err))
+	if (compress_file(z, worker, &w->packed, r, NULL, NULL, err))
 		ret = -1;
-	place(w, &w->packed, r, &ret, err);
+	place(z, &w->packed, r, &ret, err);
 	if (!ret)
 		w->st->compressed_files--; /* not a file of the tree */
 	w->st->fragment_bytes = w->frag_len;
@@ -401,15 +564,19 @@ int ew_compress_all(struct ew *w, struct ff_err *err)
 
 	if (w->o->codec == FF_EROFS_NONE)
 		return 0;
+	z.self = threads;
 	ret = zctx_init(&z, w, threads, err);
+	if (!ret && w->o->dedupe)
+		ret = ew_dedupe_init(w, err);
 	if (!ret && !(pool = ff_pool_new(&cfg, err)))
 		ret = -1;
 	if (!ret)
-		ret = ew_frag_open(w, err) || submit_all(w, pool, cfg.queue, err);
+		ret = ew_frag_open(w, err) || submit_all(&z, pool, cfg.queue, err);
 	ff_pool_free(pool);
 	if (!ret)
 		ret = compress_packed(w, &z, threads, err);
 	ew_frag_close(w);
+	ew_dedupe_free(w);
 	zctx_free(&z, threads);
 	return ret;
 }

@@ -6,8 +6,9 @@
  * A flat file keeps its last partial block behind the inode (flat inline)
  * when inode, xattrs and that tail fit in one block, as mkfs.erofs does
  * unless -E noinline_data; else every block is in the data area.
- * With -E ztailpacking a compressed file's inode is "late": its inline
- * tail's size is known only once the file is compressed, so it goes in a
+ * A compressed file's inode is "late": its inline tail's size
+ * (ztailpacking), its index form (dedupe), whether it stays compressed
+ * at all are known only once the file is compressed, so it goes in a
  * meta region after the compressed data (nids are 64-bit in dirents;
  * only the root's must fit the superblock's 16 bits, and the root is a
  * directory). */
@@ -16,6 +17,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "common/vec.h"
 #include "erofs/layout.h"
 #include "erofs/write_priv.h"
 
@@ -85,6 +87,14 @@ static void flat_layout(struct ew *w, struct ew_ino *e)
 	}
 }
 
+void ew_plan_flat(struct ew *w, struct ew_ino *e)
+{
+	flat_layout(w, e);
+	e->zmeta_len = 0;
+	e->slot = (e->ext ? ER_INODE_EXTENDED_SIZE : ER_INODE_COMPACT_SIZE) + e->xattr_len +
+		  e->inline_len;
+}
+
 int ew_plan(struct ew *w, struct ff_err *err)
 {
 	if (collect(w, err) || ew_xattr_count(w, err))
@@ -110,7 +120,9 @@ int ew_plan(struct ew *w, struct ff_err *err)
 			/* a whole fragment has the map header only; a tail
 			 * fragment's offset takes the inline size's place */
 			e->zmeta_len = e->frag == 2 ? ER_MAP_HEADER_SIZE : ew_zmap_len(w, e);
-			e->late = (uint8_t)(w->o->ztailpacking && !w->o->fragments);
+			/* its slot is known once compressed: the inline tail, full
+			 * indexes (dedupe) or compact, or flat (no gain) */
+			e->late = e->frag != 2;
 		}
 		e->slot = (e->ext ? ER_INODE_EXTENDED_SIZE : ER_INODE_COMPACT_SIZE) +
 			  e->xattr_len + e->inline_len;
@@ -122,16 +134,96 @@ int ew_plan(struct ew *w, struct ff_err *err)
 	return 0;
 }
 
-/* e's nid at the next 32-byte slot from *pos, never across a block when
- * it fits in one (the kernel reads an inline tail from one block). */
-static void place_one(const struct ew *w, struct ew_ino *e, uint64_t *pos)
-{
-	uint64_t off = *pos % w->blksz;
+/* Placing inodes in a meta region: every block begun keeps the room
+ * left at its end in a bucket by that room (in 32-byte slots), and an
+ * inode that fits in one block goes into the fullest block it fits in
+ * (the least room that is enough), else at the start of a new block, as
+ * mkfs.erofs fills its meta blocks: an inode with its inline tail never
+ * crosses a block (the kernel reads them from one), and small files'
+ * inline tails leave no gaps to pad.  The choices follow the pre-order
+ * alone, so the bytes do not depend on -j. */
+struct fit {
+	const struct ew *w;
+	struct ff_vec *room;       /* per bucket: block positions (uint64_t) */
+	uint64_t *nonempty;        /* a bit per bucket */
+	uint32_t nb;               /* buckets: slots per block */
+	uint64_t next;             /* the next block never used (aligned) */
+	uint64_t end;              /* past the last byte placed */
+};
 
-	if (off && (e->slot > w->blksz || off + e->slot > w->blksz))
-		*pos = ew_align(*pos, w->blksz);
-	e->nid = *pos >> 5;
-	*pos = ew_align(*pos + e->slot, 32);
+static int fit_init(struct fit *f, const struct ew *w, uint64_t start, struct ff_err *err)
+{
+	memset(f, 0, sizeof(*f));
+	f->w = w;
+	f->nb = w->blksz / 32;
+	f->room = calloc(f->nb + 1, sizeof(*f->room));
+	f->nonempty = calloc(f->nb / 64 + 1, sizeof(uint64_t));
+	if (!f->room || !f->nonempty) {
+		free(f->room);
+		free(f->nonempty);
+		return ff_err_set(err, ENOMEM, "inode placement: out of memory");
+	}
+	for (uint32_t b = 0; b <= f->nb; b++)
+		ff_vec_init(&f->room[b], sizeof(uint64_t));
+	f->end = start;
+	f->next = ew_align(start, w->blksz);
+	return 0;
+}
+
+static void fit_free(struct fit *f)
+{
+	for (uint32_t b = 0; f->room && b <= f->nb; b++)
+		ff_vec_free(&f->room[b]);
+	free(f->room);
+	free(f->nonempty);
+}
+
+/* The room from pos to the end of its block, for later inodes. */
+static int fit_keep(struct fit *f, uint64_t pos, struct ff_err *err)
+{
+	uint32_t b = (uint32_t)((ew_align(pos, f->w->blksz) - pos) / 32);
+
+	if (!b)
+		return 0;
+	if (ff_vec_push(&f->room[b], &pos))
+		return ff_err_set(err, ENOMEM, "inode placement: out of memory");
+	f->nonempty[b / 64] |= 1ull << (b % 64);
+	return 0;
+}
+
+/* The smallest bucket of at least need slots with a block in it (0 none). */
+static uint32_t fit_find(const struct fit *f, uint32_t need)
+{
+	for (uint32_t b = need; b <= f->nb; b++) {
+		uint64_t word = f->nonempty[b / 64] >> (b % 64);
+
+		if (word)
+			return b + (uint32_t)__builtin_ctzll(word);
+		b |= 63;
+	}
+	return 0;
+}
+
+static int fit_place(struct fit *f, struct ew_ino *e, struct ff_err *err)
+{
+	uint32_t need = (uint32_t)(ew_align(e->slot, 32) / 32), b;
+	uint64_t pos;
+
+	if (e->slot <= f->w->blksz && (b = fit_find(f, need)) != 0) {
+		struct ff_vec *v = &f->room[b];
+
+		pos = *FF_VEC_AT(v, uint64_t, v->len - 1);
+		if (!--v->len)
+			f->nonempty[b / 64] &= ~(1ull << (b % 64));
+	} else {
+		pos = f->next;
+		f->next = ew_align(pos + e->slot, f->w->blksz);
+	}
+	e->nid = pos >> 5;
+	pos = ew_align(pos + e->slot, 32);
+	if (pos > f->end)
+		f->end = pos;
+	return fit_keep(f, pos, err);
 }
 
 /* nids: 32-byte slots from just after the superblock (and the compression
@@ -139,10 +231,16 @@ static void place_one(const struct ew *w, struct ew_ino *e, uint64_t *pos)
 int ew_place_inodes(struct ew *w, struct ff_err *err)
 {
 	uint64_t pos = ew_align(w->meta_end, 32);
+	struct fit f;
+	int r = fit_init(&f, w, pos, err) || fit_keep(&f, pos, err);
 
-	for (uint32_t i = 0; i < w->n_inos; i++)
+	for (uint32_t i = 0; !r && i < w->n_inos; i++)
 		if (!w->inos[i].late)
-			place_one(w, &w->inos[i], &pos);
+			r = fit_place(&f, &w->inos[i], err);
+	pos = f.end;
+	fit_free(&f);
+	if (r)
+		return -1;
 	if (w->inos[0].nid > 0xffff)
 		return ff_err_set(err, EINVAL, "root inode: nid %llu past 65535",
 				  (unsigned long long)w->inos[0].nid);
@@ -164,15 +262,20 @@ uint32_t ew_ztail_room(const struct ew *w, const struct ew_ino *e)
 
 int ew_write_late(struct ew *w, struct ff_err *err)
 {
-	uint64_t start = (uint64_t)w->next_blk << w->blkbits, pos = start, len;
+	uint64_t start = (uint64_t)w->next_blk << w->blkbits, pos, len;
 	uint8_t *buf;
-	int r;
+	struct fit f;
+	int r = fit_init(&f, w, start, err);
 
-	for (uint32_t i = 0; i < w->n_inos; i++)
+	for (uint32_t i = 0; !r && i < w->n_inos; i++)
 		if (w->inos[i].late)
-			place_one(w, &w->inos[i], &pos);
-	if (w->packed.n)
-		place_one(w, &w->packed, &pos);
+			r = fit_place(&f, &w->inos[i], err);
+	if (!r && w->packed.n)
+		r = fit_place(&f, &w->packed, err);
+	pos = f.end;
+	fit_free(&f);
+	if (r)
+		return -1;
 	if (pos == start)
 		return 0;
 	len = ew_align(pos - start, w->blksz);

@@ -13,6 +13,7 @@
 #include "common/error.h"
 #include "common/hmap.h"
 #include "common/outfile.h"
+#include "common/vec.h"
 #include "erofs/writer.h"
 #include "tree/tree.h"
 
@@ -40,7 +41,11 @@ struct ew_ino {
 	uint8_t frag;              /* fragments: 1 the last extent, 2 the whole
 				      file in the packed inode */
 	uint64_t fragoff;          /* where its fragment starts there */
+	uint8_t deduped;           /* -E dedupe: some extent on another file's
+				      pcluster (full indexes) */
 };
+
+struct ew_dd;
 
 struct ew {
 	const struct ff_erofs_write_opts *o;
@@ -71,6 +76,8 @@ struct ew {
 	struct ff_hmap frag_seen;  /* (length, CRCs) -> the first such fragment */
 	struct ff_hmap files_seen; /* (length, CRCs) -> the first such compressed
 				      file's index + 1 (fragments, -E dedupe) */
+	struct ew_dd *dd;          /* -E dedupe: written pclusters (write_dedupe.c) */
+	uint8_t deduped;           /* some extent shares a pcluster: feature DEDUPE */
 	struct ff_node packed_node;
 	struct ew_ino packed;      /* its record (packed.n: packed_node) */
 	struct ff_outfile out;
@@ -103,6 +110,8 @@ void ew_super_encode(const struct ew *w, uint8_t *buf, uint64_t inos, uint32_t b
 /* write_plan.c */
 int ew_plan(struct ew *w, struct ff_err *err);
 int ew_place_inodes(struct ew *w, struct ff_err *err);
+/* A file that was to be compressed stored flat instead (layout, slot). */
+void ew_plan_flat(struct ew *w, struct ew_ino *e);
 /* The late inodes (and the packed inode), in a meta region at the current end of the data. */
 int ew_write_late(struct ew *w, struct ff_err *err);
 /* ztailpacking: the most bytes an inline tail may take behind e. */
@@ -124,6 +133,11 @@ struct ew_extent {
 	uint32_t cblks;
 	uint8_t plain;
 	uint8_t frag;              /* the last one: in the packed inode */
+	uint8_t partial;           /* dedupe: takes only the first bytes its
+				      pcluster decodes to (PARTIAL_REF) */
+	uint8_t ref;               /* dedupe: its pcluster is an earlier one, at blk */
+	uint32_t blk;
+	uint32_t dlen;             /* bytes its pcluster decodes to (compressed) */
 };
 
 /* write_zmap.c: the map's bytes for e's size and layout, and its
@@ -160,6 +174,23 @@ int ew_frag_append(struct ew *w, struct ew_ino *e, const uint8_t *b, size_t len,
 		   struct ff_err *err);
 int ew_frag_copy(struct ew *w, struct ew_ino *e, struct ff_err *err);
 void ew_frag_packed_setup(struct ew *w);
+
+/* write_dedupe.c: the table of written pclusters (-E dedupe). */
+int ew_dedupe_init(struct ew *w, struct ff_err *err);
+void ew_dedupe_free(struct ew *w);
+/* The runs of buf (the file's size bytes) equal to the first bytes of a
+ * pcluster in the table, in order, not overlapping: each a reference
+ * extent and its length (ew_match) appended to out. */
+struct ew_match {
+	struct ew_extent x;
+	uint64_t len;
+};
+int ew_dedupe_scan(struct ew *w, const uint8_t *buf, uint64_t size, struct ff_vec *out,
+		   struct ff_err *err);
+/* e placed (blkaddr known): its new compressed pclusters into the table
+ * (has_tail: the last extent is an inline tail, not a pcluster). */
+int ew_dedupe_add(struct ew *w, const struct ew_ino *e, const uint8_t *buf,
+		  const struct ew_extent *x, size_t n, int has_tail, struct ff_err *err);
 
 /* write_compress.c: every compressed file, in the pool. */
 int ew_compress_all(struct ew *w, struct ff_err *err);

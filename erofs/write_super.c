@@ -43,6 +43,8 @@ void ew_super_encode(const struct ew *w, uint8_t *buf, uint64_t inos, uint32_t b
 	}
 	if (w->chunked)
 		incompat |= ER_INCOMPAT_CHUNKED_FILE;
+	if (w->deduped) /* the same bit: extents on other files' pclusters */
+		incompat |= ER_INCOMPAT_FRAGMENTS;
 	if (w->packed.n) {
 		/* fragments: the packed inode holds files' tails */
 		incompat |= ER_INCOMPAT_FRAGMENTS;

@@ -36,6 +36,7 @@ struct lci {
 	uint8_t type;
 	uint16_t ofs;              /* head: offset of the extent in the lcluster */
 	uint32_t d0, d1;           /* nonhead: back to the head, on to the next */
+	uint8_t partial;           /* head: PARTIAL_REF (full indexes only) */
 	uint32_t blk;              /* head: pcluster block */
 	uint32_t cblks;            /* head: pcluster blocks; first nonhead of a big
 				      pcluster: the count it carries (else 0) */
@@ -94,7 +95,10 @@ static void lci_fill(const struct ew *w, struct lci *lc, uint64_t nlc, const str
 
 		lc[head].type = x[k].plain ? ER_LC_PLAIN : ER_LC_HEAD1;
 		lc[head].ofs = (uint16_t)(x[k].lstart & (w->blksz - 1));
-		lc[head].blk = blk;
+		/* a dedupe reference names its pcluster; the file's own
+		 * pclusters follow each other from its first block */
+		lc[head].blk = x[k].ref ? x[k].blk : blk;
+		lc[head].partial = x[k].partial;
 		lc[head].cblks = x[k].cblks;
 		for (uint64_t lcn = head + 1; lcn < next; lcn++) {
 			lc[lcn].type = ER_LC_NONHEAD;
@@ -103,7 +107,8 @@ static void lci_fill(const struct ew *w, struct lci *lc, uint64_t nlc, const str
 			if (lcn == head + 1 && bigpcl && !x[k].plain)
 				lc[lcn].cblks = x[k].cblks;
 		}
-		blk += x[k].cblks;
+		if (!x[k].ref)
+			blk += x[k].cblks;
 	}
 }
 
@@ -116,7 +121,7 @@ static void encode_full(const struct ew *w, uint8_t *idx, const struct lci *lc, 
 {
 	(void)w;
 	for (uint64_t i = 0; i < nlc; i++, idx += ER_LCLUSTER_INDEX_SIZE) {
-		ff_put_le16(idx, lc[i].type);
+		ff_put_le16(idx, (uint16_t)(lc[i].type | (lc[i].partial ? ER_LI_PARTIAL_REF : 0)));
 		if (lc[i].type != ER_LC_NONHEAD) {
 			ff_put_le16(idx + 2, lc[i].ofs);
 			ff_put_le32(idx + 4, lc[i].blk);
@@ -268,6 +273,10 @@ int ew_zmap_encode(const struct ew *w, struct ew_ino *e, const struct ew_extent 
 
 	if (e->frag == 2)
 		return encode_whole_fragment(e, err);
+	for (size_t k = 0; compact && k < n; k++)
+		if (x[k].ref || x[k].partial)
+			return ff_err_set(err, EIO, "inode %llu: a dedupe extent with compact "
+					  "indexes (a bug)", (unsigned long long)e->nid);
 	b = calloc(1, e->zmeta_len);
 	lc = calloc(nlc + 16, sizeof(*lc));
 	if (!b || !lc) {

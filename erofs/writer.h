@@ -45,9 +45,10 @@ struct ff_erofs_write_opts {
 				      packed inode, itself compressed */
 	int all_fragments;         /* -E all-fragments: every compressed file
 				      whole in the packed inode */
-	int dedupe;                /* -E dedupe: a compressed file equal to an
-				      earlier one shares its pclusters (also
-				      with fragments) */
+	int dedupe;                /* -E dedupe: an extent whose bytes start like
+				      an earlier pcluster's takes that pcluster
+				      (equal files share theirs, also with
+				      fragments) */
 	uint32_t chunksize;        /* --chunksize: files not compressed are
 				      chunk-based, all-zero chunks holes (0: off) */
 	unsigned threads;          /* 0: one per CPU */
@@ -59,6 +60,7 @@ struct ff_erofs_write_stats {
 	uint64_t bytes;            /* the image */
 	uint32_t inodes, shared_xattrs, compressed_files;
 	uint32_t shared_files;     /* compressed files sharing an equal one's data */
+	uint32_t deduped_files;    /* files with some extent on an earlier file's pcluster */
 	uint64_t fragment_bytes;   /* the packed inode's size (before compression) */
 	uint64_t meta_bytes, data_blocks;
 };

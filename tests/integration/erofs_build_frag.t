@@ -5,9 +5,12 @@
 # last extents, and small files whole, in the packed inode, compressed
 # as one), -E all-fragments (every compressed file whole there) and
 # -E dedupe (a compressed file equal to an earlier one shares its
-# pclusters; fragments does it too), with a few codecs, pcluster sizes,
-# block sizes and index forms, on a tree of many sizes with copies of
-# the same files in several places.  Every image must be mounted by the
+# pclusters, fragments does that too; with dedupe an extent whose bytes
+# start like an earlier pcluster's takes that pcluster, the whole of it
+# or its first part), with a few codecs, pcluster sizes, block sizes and
+# index forms, on a tree of many sizes with copies of the same files in
+# several places and files made of large parts of others at other
+# offsets.  Every image must be mounted by the
 # host kernel with the source's tree (xattrs included), be extracted by
 # our reader to the same tree, and be found clean by fsck.erofs 1.9.3
 # with --extract (decompressing every file) when built, and by Debian's
@@ -46,6 +49,20 @@ for i, n in enumerate([600_001, 90_001, 20_000, 5_000, 900, 13]):
 for i in range(6):
     shutil.copy(os.path.join(top, 'f%d' % i), os.path.join(top, 'copy', 'f%d' % i))
     shutil.copy(os.path.join(top, 'f%d' % i), os.path.join(top, 'g%d' % i))
+# parts of f0 and f1 at other offsets, between new bytes (dedupe)
+f0 = open(os.path.join(top, 'f0'), 'rb').read()
+f1 = open(os.path.join(top, 'f1'), 'rb').read()
+with open(os.path.join(top, 'h0'), 'wb') as f:
+    f.write(r.randbytes(777) + f0[:150_000] + r.randbytes(5_000) + f1[3_333:] + b'end')
+with open(os.path.join(top, 'h1'), 'wb') as f:
+    f.write(f0[250_001:420_000] + r.randbytes(30_000) + f0[100_000:200_000])
+# noise stored as is in h2, its blocks again in h3 at another offset
+# (with text enough that compressing each file gains: else it is flat)
+noise = r.randbytes(24_000)
+with open(os.path.join(top, 'h2'), 'wb') as f:
+    f.write(noise + f0[300_000:360_000])
+with open(os.path.join(top, 'h3'), 'wb') as f:
+    f.write(f0[:1_000] + noise[5_000:] + f0[460_000:520_000])
 PY
 mkdir -p "$T/mnt" "$T/x"
 
@@ -82,8 +99,10 @@ build frag-legacy-zstd 0 -z zstd -E fragments,legacy-compress
 build frag-deflate-b1024 0 -z deflate -b 1024 -C 4096 -E fragments
 build allfrag-lz4hc 0 -z lz4hc -E all-fragments
 build allfrag-zstd-ztail 0 -z zstd,6 -C 16384 -E all-fragments,ztailpacking
-build dedupe-lz4hc 1 -z lz4hc -E dedupe
-build dedupe-lzma-ztail 1 -z lzma -E dedupe,ztailpacking
+build dedupe-lz4hc 0 -z lz4hc -E dedupe
+build dedupe-lzma-ztail 0 -z lzma -E dedupe,ztailpacking
+build dedupe-zstd-C16k 0 -z zstd -C 16384 -E dedupe
+build dedupe-deflate-b1024 0 -z deflate -b 1024 -C 8192 -E dedupe,legacy-compress
 build fragdedupe-lz4hc 0 -z lz4hc -E fragments,dedupe
 
 # The layout, in dump.erofs 1.9.3's words and the superblock's.
@@ -93,7 +112,7 @@ feature() {
 		grep -c "^$2"
 }
 is "$(feature frag-lz4hc fragments)" 1 "fragments: the superblock says so"
-is "$(feature dedupe-lz4hc fragments)" 0 "dedupe alone needs no feature bit"
+is "$(feature dedupe-lz4hc fragments)" 1 "dedupe: the superblock says so (DEDUPE is FRAGMENTS' bit)"
 ok "fragments save bytes" test "$(size frag-lz4hc)" -lt "$(size plain-lz4hc)"
 ok "all-fragments save bytes" test "$(size allfrag-lz4hc)" -lt "$(size plain-lz4hc)"
 ok "dedupe saves bytes" test "$(size dedupe-lz4hc)" -lt "$(size plain-lz4hc)"
@@ -115,10 +134,34 @@ if [ -n "$A" ]; then
 			ext /frag/f0)\" = \"\$('$D' -e --path=/frag/copy/f0 '$T/dedupe-lz4hc.img' |
 			awk '\$1 ~ /^[0-9]+:\$/')\" ] && [ -n \"\$('$D' -e --path=/frag/f0 '$T/dedupe-lz4hc.img' |
 			awk '\$1 ~ /^[0-9]+:\$/')\" ]"
+	# extents of h0 and h1 on f0's and f1's pclusters
+	phys() {
+		"$D" -e --path="$2" "$T/$1.img" | awk '$1 ~ /^[0-9]+:$/ {print $7}' | sort -u
+	}
+	# (16 KiB pclusters take some 70 KB of input each: fewer start inside
+	# the shared parts)
+	for img in dedupe-lz4hc:3 dedupe-zstd-C16k:0; do
+		min=${img#*:}
+		img=${img%:*}
+		phys $img /frag/f0 > "$T/p.f0"
+		phys $img /frag/f1 > "$T/p.f1"
+		phys $img /frag/h0 > "$T/p.h0"
+		phys $img /frag/h1 > "$T/p.h1"
+		ok "$img: h0 shares pclusters of f0" test "$(comm -12 "$T/p.f0" "$T/p.h0" | wc -l)" -gt $min
+		ok "$img: h0 shares pclusters of f1" test "$(comm -12 "$T/p.f1" "$T/p.h0" | wc -l)" -gt 0
+		ok "$img: h1 shares pclusters of f0" test "$(comm -12 "$T/p.f0" "$T/p.h1" | wc -l)" -gt $min
+		phys $img /frag/h2 > "$T/p.h2"
+		phys $img /frag/h3 > "$T/p.h3"
+		ok "$img: h3 shares blocks stored as is in h2" \
+			test "$(comm -12 "$T/p.h2" "$T/p.h3" | wc -l)" -gt 1
+	done
 fi
+ok "dedupe: files that differ share pclusters (smaller than fragments alone)" \
+	test "$(size fragdedupe-lz4hc)" -lt "$(size frag-lz4hc)"
 
 # Determinism at any -j.
-for opt in "-z lz4hc -E fragments" "-z lzma -E all-fragments" "-z zstd -E fragments,dedupe"; do
+for opt in "-z lz4hc -E fragments" "-z lzma -E all-fragments" "-z zstd -E fragments,dedupe" \
+	   "-z lz4hc -C 16384 -E dedupe,ztailpacking"; do
 	# shellcheck disable=SC2086
 	ffmkfs.erofs --quiet $opt -T 1 -U clear --workers=1 "$T/j1.img" "$T/src" > /dev/null 2>&1
 	# shellcheck disable=SC2086
@@ -128,7 +171,7 @@ done
 
 # Our reader on mkfs.erofs 1.9.3's images with the same options.
 if [ -n "$A" ] && [ -x "$A/mkfs.erofs-1.9.3" ]; then
-	for opt in "-zlz4hc -Efragments,dedupe" "-zlzma -C65536 -Eall-fragments" \
+	for opt in "-zlz4hc -Efragments,dedupe" "-zlzma -C65536 -Eall-fragments" "-zlz4hc -Ededupe" \
 		   "-zlz4 -Efragments,ztailpacking"; do
 		# shellcheck disable=SC2086
 		if "$A/mkfs.erofs-1.9.3" $opt "$T/theirs.img" "$T/src" > "$T/mkfs.log" 2>&1; then
