@@ -190,7 +190,7 @@ static int stream_file(struct sqfs_data_writer *w, struct ff_node *n, struct sqf
 /* Whether a file is the old image's, its blocks copied already. */
 static int from_old_image(const struct sqfs_data_writer *w, const struct ff_node *n)
 {
-	return w->o->append && n->img == w->o->append;
+	return w->o->append && ff_node_image(w->tree, n) == w->o->append;
 }
 
 /* A dedup candidate below a block: read whole once, into w->small_buf,

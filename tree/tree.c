@@ -144,6 +144,11 @@ struct ff_node_slab {
 	_Alignas(struct ff_node) unsigned char data[];
 };
 
+#if UINTPTR_MAX == UINT64_MAX
+/* ten million tar members hold ten million nodes: keep an eye on growth */
+_Static_assert(sizeof(struct ff_node) == 128, "struct ff_node grew past 128 bytes on LP64");
+#endif
+
 static struct ff_node *slab_node(struct ff_tree *tree, size_t len)
 {
 	size_t need = (sizeof(struct ff_node) + len + 1 + 7) & ~(size_t)7;
