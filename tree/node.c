@@ -142,6 +142,11 @@ int ff_node_set_xattr(struct ff_node *n, const char *name, const void *value, si
 	if (len > UINT32_MAX || !(v = malloc(len ? len : 1)))
 		return ff_err_set(err, ENOMEM, "%s: xattr %s: out of memory", n->name, name);
 	memcpy(v, value, len);
+	if (!x && n->n_xattrs == UINT16_MAX) {
+		free(v);
+		return ff_err_set(err, E2BIG, "%s: xattr %s: more than %u xattrs", n->name, name,
+				  (unsigned)UINT16_MAX);
+	}
 	if (!x) {
 		tab = realloc(n->xattrs, (n->n_xattrs + 1) * sizeof(*tab));
 		if (!tab)

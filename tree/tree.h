@@ -31,8 +31,8 @@ struct ff_xattr {
 };
 
 struct ff_node {
-	/* Pointers, then 64-bit, then 32-bit fields, then flags: no padding
-	 * (128 bytes on LP64).  A ten-million-entry tar holds ten million of
+	/* Pointers, then 64-, 32- and 16-bit fields, then flags: no padding
+	 * (120 bytes on LP64).  A ten-million-entry tar holds ten million of
 	 * these, packed with their names in slabs (tree.c). */
 	char *name;             /* one component; "" for the root.  Allocated
 				   with the node, just after it, unless renamed */
@@ -64,25 +64,27 @@ struct ff_node {
 	int64_t mtime;
 	uint64_t size;          /* regular files: content length */
 
-	uint32_t name_len;
 	uint32_t n_children;
 	uint32_t mode;          /* S_IFMT | permissions */
 	uint32_t uid, gid;
 	uint32_t rdev_major, rdev_minor;
 	uint32_t nlink;         /* after finish: names of a file; 2 + subdirs for a dir */
-	uint32_t n_xattrs;
-	int32_t sort_priority;  /* --sort: higher is placed first (default 0) */
 	uint32_t index;         /* after finish: 1..n in depth-first pre-order */
+	/* 16 bits each, which is all they need: 8 bytes less a node */
+	uint16_t name_len;      /* at most FF_NAME_MAX */
+	uint16_t n_xattrs;      /* an inode's xattrs fit in 64 KiB anyway */
+	int16_t sort_priority;  /* --sort, -32768..32767: higher is placed
+				   first (default 0) */
 
 	/* A host file without holes (st_blocks * 512 >= size).  Its all-zero
 	 * blocks are still stored sparse, but like mksquashfs the inode then
 	 * reports no sparse bytes (and so stays a basic inode). */
 	uint8_t dense;
-	/* A scanned file whose host path is its parent's src_path, "/" and its
-	 * name (src_path is then NULL): a million "dir/file" copies would cost
-	 * 48 MB.  Renames, hard links and new sources give the node its own
-	 * src_path first. */
-	uint8_t src_in_dir;
+	/* tree/ private: a scanned file whose host path is its parent's
+	 * src_path, "/" and its name (src_path is then NULL): a million
+	 * "dir/file" copies would cost 48 MB.  Renames, hard links and new
+	 * sources give the node its own src_path first. */
+	unsigned src_in_dir : 1;
 	/* tree/ private: this directory's children are not in the tree's
 	 * (parent, name) map yet (a directory scan adds them unindexed; the
 	 * first lookup indexes them). */
