@@ -133,8 +133,7 @@ int sqfs_append_file(struct ff_fs *fs, const struct ff_node *n, struct sqfs_file
 
 	/* at most this many blocks; the inode says how many there are */
 	fd->n_blocks = (uint32_t)(n->size / bs) + (tail != 0);
-	fd->sizes = calloc((size_t)fd->n_blocks + 1, sizeof(*fd->sizes));
-	if (!fd->sizes)
+	if (sqfs_fd_sizes_new(fd, (size_t)fd->n_blocks + 1) < 0)
 		return ff_err_set(err, ENOMEM, "out of memory for %u block sizes", fd->n_blocks);
 	got = sqfs_old_file(fs, n->img_handle, &in, fd->sizes, fd->n_blocks, err);
 	if (got < 0)
@@ -145,7 +144,7 @@ int sqfs_append_file(struct ff_fs *fs, const struct ff_node *n, struct sqfs_file
 		return ff_err_set(err, EIO, "old image: %llu bytes in %zd blocks, expected %llu "
 				  "bytes in %u", (unsigned long long)in.file_size, got,
 				  (unsigned long long)n->size, fd->n_blocks);
-	fd->blocks_start = in.blocks_start;
+	sqfs_fd_set_blocks_start(fd, in.blocks_start);
 	fd->frag_index = in.frag_index;
 	fd->frag_offset = in.frag_offset;
 	return 0;

@@ -79,7 +79,7 @@ static int retire(void *user, struct sqfs_block *b, struct ff_err *err)
 	if (b->kind == FF_SQFS_BLOCK_FRAGMENT)
 		return sqfs_frag_retire(&w->frags, w->sink, b, err);
 	if (b->idx == 0)
-		fd->blocks_start = w->sink->pos;
+		sqfs_fd_set_blocks_start(fd, w->sink->pos);
 	if (b->kind == FF_SQFS_BLOCK_SPARSE) {
 		fd->sizes[b->idx] = 0;
 		w->st->n_sparse_blocks++;
@@ -138,7 +138,7 @@ static int add_tail(struct sqfs_data_writer *w, struct ff_data *d, const uint8_t
 		 * fragment (stream_file left room for one more size, or
 		 * made no array when there was no block) */
 		free(tail);
-		if (!fd->sizes && !(fd->sizes = calloc(1, sizeof(*fd->sizes))))
+		if (!fd->sizes && sqfs_fd_sizes_new(fd, 1) < 0)
 			return ff_err_set(err, ENOMEM, "out of memory");
 		fd->n_blocks++;
 		return submit_block(w, d, mem, fd, fd->n_blocks - 1, off, len, err);
@@ -162,7 +162,7 @@ static int stream_bytes(struct sqfs_data_writer *w, struct ff_node *n, struct ff
 	fd->n_blocks = (uint32_t)(size / w->block_size) + (tail && !frag);
 	/* Most small files have no block: no array (a million 4-byte
 	 * allocations cost 32 MB).  add_tail makes one if it needs it. */
-	if (fd->n_blocks && !(fd->sizes = calloc(fd->n_blocks + 1, sizeof(*fd->sizes))))
+	if (fd->n_blocks && sqfs_fd_sizes_new(fd, (size_t)fd->n_blocks + 1) < 0)
 		return ff_err_set(err, ENOMEM, "out of memory for %u block sizes", fd->n_blocks);
 	for (uint32_t i = 0; i < fd->n_blocks && !ret; i++, off += w->block_size) {
 		uint32_t len = size - off < w->block_size ? (uint32_t)(size - off) : w->block_size;
@@ -190,7 +190,7 @@ static int stream_file(struct sqfs_data_writer *w, struct ff_node *n, struct sqf
 /* Whether a file is the old image's, its blocks copied already. */
 static int from_old_image(const struct sqfs_data_writer *w, const struct ff_node *n)
 {
-	return w->o->append && n->img == w->o->append;
+	return w->o->append && ff_node_image(w->tree, n) == w->o->append;
 }
 
 /* A dedup candidate below a block: read whole once, into w->small_buf,
@@ -313,7 +313,7 @@ int sqfs_data_write(struct sqfs_data_writer *w, struct ff_err *err)
 void sqfs_files_free(struct sqfs_data_writer *w)
 {
 	for (size_t i = 0; w->fdata && i < w->n_files; i++)
-		free(sqfs_fdata(w, i)->sizes);
+		sqfs_fd_sizes_free(sqfs_fdata(w, i));
 	free(w->fdata);
 	free(w->files);
 	w->fdata = NULL;

@@ -79,7 +79,7 @@ static void fill_type(const struct sqfs_inode_writer *w, const struct ff_node *n
 		const struct sqfs_file_data *fd = file_data(w, n);
 
 		in->type = SQFS_FILE;
-		in->blocks_start = fd->blocks_start;
+		in->blocks_start = sqfs_fd_blocks_start(fd);
 		in->file_size = n->size;
 		/* mksquashfs: no sparse count for a host file without holes,
 		 * and never more than size - 1 */

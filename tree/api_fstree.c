@@ -137,6 +137,7 @@ int ff_fstree_add_file(struct ff_fstree *t, const char *path, const struct ff_me
 	if (!n || (len && (ff_spool_reserve(t->tree, len, &off, &err) ||
 			   ff_spool_pwrite(t->tree, data, len, off, &err))))
 		return ff_api_error(error, &err);
+	ff_node_clear_src(n);
 	n->size = len;
 	n->spool_off = off;
 	return 0;

@@ -117,7 +117,7 @@ static int add_one(struct ff_tree *tree, const char *nv, struct ff_err *err)
 		return ff_err_prefix(err, "-xattrs-add \"%s\"", name);
 	for (struct ff_node *n = tree->root; n && !rc; n = ff_tree_next(tree, n)) {
 		/* the kernel allows user.* only on files and directories */
-		if (n->link || n->img || (user && !S_ISREG(n->mode) && !S_ISDIR(n->mode)))
+		if (n->link || n->src_kind == FF_SRC_IMG || (user && !S_ISREG(n->mode) && !S_ISDIR(n->mode)))
 			continue;
 		rc = ff_node_set_xattr(n, name, value, len, err);
 	}

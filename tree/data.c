@@ -49,7 +49,7 @@ struct ff_data *ff_tree_open_data(const struct ff_tree *tree, const struct ff_no
 	d->mem = NULL;
 	d->path[0] = '\0';
 	d->size = n->size;
-	if (n->src_path || n->src_in_dir) {
+	if (n->src_kind == FF_SRC_HOST) {
 		/* d->path is for messages (it may cut a long src_path short) */
 		const char *p = ff_node_host_path(n, d->path, sizeof(d->path));
 
@@ -68,13 +68,16 @@ struct ff_data *ff_tree_open_data(const struct ff_tree *tree, const struct ff_no
 	}
 	if (ff_node_path(n, d->path, sizeof(d->path)) < 0)
 		snprintf(d->path, sizeof(d->path), "%s", n->name);
-	d->mem = n->mem;
-	d->img = n->img;
-	d->handle = n->img_handle;
-	d->fd = -1;
-	if (d->img)
+	if (n->src_kind == FF_SRC_IMG) {
+		d->img = tree->img;
+		d->handle = n->img_handle;
 		return d;
-	d->fd = n->mem ? -1 : tree->spool_fd;
+	}
+	if (n->src_kind == FF_SRC_MEM) {
+		d->mem = n->mem;
+		return d;
+	}
+	d->fd = tree->spool_fd;
 	d->base = n->spool_off;
 	if (d->fd < 0 && !d->mem && n->size) {
 		ff_err_set(err, EINVAL, "%s: no content source", d->path);

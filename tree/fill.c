@@ -80,9 +80,8 @@ int ff_tree_set_mem(struct ff_node *n, const void *buf, uint64_t len, struct ff_
 	if (len && !buf)
 		return ff_err_set(err, EINVAL, "%s: no content for %llu bytes", n->name,
 				  (unsigned long long)len);
-	free(n->src_path);
-	n->src_path = NULL;
-	n->src_in_dir = 0;
+	ff_node_clear_src(n);
+	n->src_kind = FF_SRC_MEM;
 	n->mem = buf;
 	n->size = len;
 	return 0;
@@ -95,7 +94,6 @@ int ff_tree_set_host_file(struct ff_node *n, const char *host_path, uint64_t len
 		return ff_err_set(err, EINVAL, "%s: not a regular file", n->name);
 	if (ff_node_set_src(n, host_path, err))
 		return -1;
-	n->mem = NULL;
 	n->size = len;
 	return 0;
 }

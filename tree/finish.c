@@ -57,17 +57,17 @@ void ff_node_take_content(struct ff_node *to, struct ff_node *from)
 	to->target = from->target;
 	to->xattrs = from->xattrs;
 	to->n_xattrs = from->n_xattrs;
-	to->src_path = from->src_path; /* never src_in_dir: a link target has its own */
-	to->mem = from->mem;
+	/* the whole content union (its members are 8 bytes); never
+	 * src_in_dir: a link target has its own src_path */
 	to->spool_off = from->spool_off;
-	to->img = from->img;
-	to->img_handle = from->img_handle;
+	to->src_kind = from->src_kind;
 	to->link = NULL;
 	from->target = tmp.target;
 	from->xattrs = tmp.xattrs;
 	from->n_xattrs = tmp.n_xattrs;
-	from->src_path = tmp.src_path;
-	from->mem = tmp.mem;
+	from->spool_off = tmp.spool_off;
+	from->src_kind = tmp.src_kind;
+	from->src_in_dir = tmp.src_in_dir;
 	from->link = to;
 }
 
@@ -218,7 +218,7 @@ int ff_tree_finish(struct ff_tree *tree, struct ff_err *err)
 	canonical_primaries(tree);
 	for (struct ff_node *n = tree->root; n; n = ff_tree_next(tree, n)) {
 		/* an appended image's objects stay as they are, as in mksquashfs */
-		if (n->link || n->img)
+		if (n->link || n->src_kind == FF_SRC_IMG)
 			continue;
 		apply_opts(&tree->opts, n);
 		if (tree->opts.no_xattrs)

@@ -82,8 +82,10 @@ static int copy_content(struct walk *w, struct ff_node *n, uint64_t handle,
 	n->mtime = st->mtime;
 	n->rdev_major = st->rdev_major;
 	n->rdev_minor = st->rdev_minor;
-	n->img = w->fs;
-	n->img_handle = handle;
+	ff_node_clear_src(n);
+	n->src_kind = FF_SRC_IMG;   /* tree->img is w->fs */
+	if (S_ISREG(st->mode))
+		n->img_handle = handle;
 	if (S_ISREG(st->mode)) {
 		n->size = st->size;
 	} else if (S_ISLNK(st->mode)) {
@@ -183,7 +185,13 @@ int ff_tree_add_image(struct ff_tree *tree, struct ff_fs *fs, struct ff_err *err
 	struct ff_dirlist l;
 	int ret = 0;
 
-	if (ff_tree_check_open(tree, err) || list_dir(&w, fs->ops->root(fs), "", &l, err))
+	if (ff_tree_check_open(tree, err))
+		return -1;
+	/* nodes name their image through the tree (ff_node_image) */
+	if (tree->img && tree->img != fs)
+		return ff_err_set(err, EINVAL, "only one image can be appended to");
+	tree->img = fs;
+	if (list_dir(&w, fs->ops->root(fs), "", &l, err))
 		return -1;
 	for (size_t i = 0; i < l.n && !ret; i++)
 		ret = make_room(&w, &l.v[i], err);

@@ -17,10 +17,24 @@ void ff_node_free(struct ff_node *n)
 	free(n->xattrs);
 	free(n->children);
 	free(n->target);
-	free(n->src_path);
+	ff_node_clear_src(n);
 	ff_node_free_name(n);
 	if (!n->in_slab)
 		free(n);
+}
+
+void ff_node_clear_src(struct ff_node *n)
+{
+	if (n->src_kind == FF_SRC_HOST)
+		free(n->src_path);
+	n->src_kind = FF_SRC_SPOOL;
+	n->spool_off = 0;
+	n->src_in_dir = 0;
+}
+
+struct ff_fs *ff_node_image(const struct ff_tree *tree, const struct ff_node *n)
+{
+	return n->src_kind == FF_SRC_IMG ? tree->img : NULL;
 }
 
 void ff_node_free_name(struct ff_node *n)
@@ -47,13 +61,7 @@ int ff_node_reset(struct ff_node *n, uint32_t new_mode, struct ff_err *err)
 	n->n_xattrs = 0;
 	free(n->target);
 	n->target = NULL;
-	free(n->src_path);
-	n->src_path = NULL;
-	n->src_in_dir = 0;
-	n->mem = NULL;
-	n->spool_off = 0;
-	n->img = NULL;
-	n->img_handle = 0;
+	ff_node_clear_src(n);
 	n->size = 0;
 	n->link = NULL;
 	n->rdev_major = n->rdev_minor = 0;
@@ -81,9 +89,9 @@ int ff_node_set_src(struct ff_node *n, const char *path, struct ff_err *err)
 
 	if (!p)
 		return ff_err_set(err, ENOMEM, "%s: out of memory", n->name);
-	free(n->src_path);
+	ff_node_clear_src(n);
+	n->src_kind = FF_SRC_HOST;
 	n->src_path = p;
-	n->src_in_dir = 0;
 	return 0;
 }
 
@@ -91,9 +99,13 @@ const char *ff_node_host_path(const struct ff_node *n, char *buf, size_t cap)
 {
 	size_t dlen;
 
+	if (n->src_kind != FF_SRC_HOST)
+		return NULL;
 	if (n->src_path || !n->src_in_dir)
 		return n->src_path;
 	/* memcpy: snprintf was 13% of a small-file build's instructions */
+	if (n->parent->src_kind != FF_SRC_HOST || !n->parent->src_path)
+		return NULL;
 	dlen = strlen(n->parent->src_path);
 	if (dlen + 1 + n->name_len >= cap)
 		return NULL;
@@ -130,6 +142,11 @@ int ff_node_set_xattr(struct ff_node *n, const char *name, const void *value, si
 	if (len > UINT32_MAX || !(v = malloc(len ? len : 1)))
 		return ff_err_set(err, ENOMEM, "%s: xattr %s: out of memory", n->name, name);
 	memcpy(v, value, len);
+	if (!x && n->n_xattrs == UINT16_MAX) {
+		free(v);
+		return ff_err_set(err, E2BIG, "%s: xattr %s: more than %u xattrs", n->name, name,
+				  (unsigned)UINT16_MAX);
+	}
 	if (!x) {
 		tab = realloc(n->xattrs, (n->n_xattrs + 1) * sizeof(*tab));
 		if (!tab)

@@ -105,6 +105,7 @@ static int run_command(struct ff_tree *tree, struct ff_node *n, const char *cmd,
 
 	if (!f)
 		return ff_err_sys(err, errno, "cannot run \"%s\"", cmd);
+	ff_node_clear_src(n);
 	rc = ff_spool_append_fd(tree, fileno(f), &n->spool_off, &n->size, err);
 	status = pclose(f);
 	if (rc)

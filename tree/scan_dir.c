@@ -230,7 +230,7 @@ static struct ff_node **hardlink_slot(struct scan *s, const struct stat *st)
 /* Whether n's host path (s->path) is its parent's src_path and its name. */
 static int in_dir(const struct scan *s, const struct ff_node *n)
 {
-	const char *d = n->parent->src_path;
+	const char *d = n->parent->src_kind == FF_SRC_HOST ? n->parent->src_path : NULL;
 	size_t len = d ? strlen(d) : 0;
 
 	return d && !strncmp(s->path, d, len) && s->path[len] == '/' &&
@@ -258,7 +258,8 @@ static int set_content(struct scan *s, struct ff_node *n, const struct stat *st)
 	n->size = (uint64_t)st->st_size;
 	n->dense = (uint64_t)st->st_blocks * 512 >= n->size;
 	if (st->st_nlink == 1 && in_dir(s, n)) {
-		free(n->src_path);
+		ff_node_clear_src(n);
+		n->src_kind = FF_SRC_HOST;
 		n->src_path = NULL;
 		n->src_in_dir = 1;
 		return 0;

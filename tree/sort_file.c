@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void set_priority(struct ff_node *n, int32_t prio)
+static void set_priority(struct ff_node *n, int16_t prio)
 {
 	n->sort_priority = prio;
 	for (uint32_t i = 0; i < n->n_children; i++)
@@ -52,7 +52,7 @@ static int sort_line(void *ctx, const char *line, unsigned lineno, struct ff_err
 	rc = 0;
 	n = ff_tree_lookup(tree, t.v[0]);
 	if (n)
-		set_priority(n, (int32_t)prio);
+		set_priority(n, (int16_t)prio);
 	else
 		ff_tree_warn(tree, FF_WARN_IGNORED, NULL, "%s:%u: \"%s\" is not in the image, ignored", c->path, lineno,
 			     t.v[0]);

@@ -132,7 +132,6 @@ static int set_source(struct spec_ctx *c, struct ff_node *n, const char *src, st
 	close(fd);
 	n->size = (uint64_t)st.st_size;
 	n->dense = (uint64_t)st.st_blocks * 512 >= n->size;
-	n->spool_off = 0;
 	return ff_node_set_src(n, path, err);
 }
 

@@ -210,6 +210,7 @@ static int file_data(struct tar_ctx *c, struct member *m, struct ff_node *n, uin
 	n->dense = !m->sparse;
 	if (n->size && ff_spool_reserve(c->tree, n->size, &base, c->err))
 		return -1;
+	ff_node_clear_src(n);
 	n->spool_off = base;
 	if (!m->sparse) {
 		*used = m->stored;

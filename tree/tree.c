@@ -81,7 +81,7 @@ int ff_tree_rename(struct ff_tree *tree, struct ff_node *n, const char *name, si
 {
 	char *copy = len <= FF_NAME_MAX ? malloc(len + 1) : NULL;
 	char *old = n->name;
-	uint32_t old_len = n->name_len;
+	uint16_t old_len = n->name_len;
 
 	if (!copy || index_children(tree, n->parent) || ff_node_own_src(n, err)) {
 		free(copy);
@@ -90,7 +90,7 @@ int ff_tree_rename(struct ff_tree *tree, struct ff_node *n, const char *name, si
 	memcpy(copy, name, len);
 	copy[len] = '\0';
 	n->name = copy;
-	n->name_len = (uint32_t)len;
+	n->name_len = (uint16_t)len;
 	if (child_index(tree, n)) {
 		n->name = old;
 		n->name_len = old_len;
@@ -143,6 +143,11 @@ struct ff_node_slab {
 	size_t used;
 	_Alignas(struct ff_node) unsigned char data[];
 };
+
+#if UINTPTR_MAX == UINT64_MAX
+/* ten million tar members hold ten million nodes: keep an eye on growth */
+_Static_assert(sizeof(struct ff_node) == 120, "struct ff_node grew past 120 bytes on LP64");
+#endif
 
 static struct ff_node *slab_node(struct ff_tree *tree, size_t len)
 {
@@ -215,7 +220,7 @@ struct ff_node *ff_tree_add_child(struct ff_tree *tree, struct ff_node *dir,
 	n->name = (char *)(n + 1);
 	memcpy(n->name, name, len);
 	n->name[len] = '\0';
-	n->name_len = (uint32_t)len;
+	n->name_len = (uint16_t)len; /* <= FF_NAME_MAX */
 	n->parent = dir;
 	n->mode = mode;
 	n->mtime = ff_tree_default_mtime(tree);

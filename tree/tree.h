@@ -31,9 +31,9 @@ struct ff_xattr {
 };
 
 struct ff_node {
-	/* Pointers, then 64-bit, then 32-bit fields, then flags: no padding
-	 * (152 bytes on LP64).  A million-file tree holds a million of these,
-	 * packed with their names in slabs (tree.c). */
+	/* Pointers, then 64-, 32- and 16-bit fields, then flags: no padding
+	 * (120 bytes on LP64).  A ten-million-entry tar holds ten million of
+	 * these, packed with their names in slabs (tree.c). */
 	char *name;             /* one component; "" for the root.  Allocated
 				   with the node, just after it, unless renamed */
 	struct ff_node *parent; /* NULL for the root */
@@ -43,51 +43,58 @@ struct ff_node {
 	 * the metadata and content; `link` is NULL on the primary itself. */
 	struct ff_node *link;
 	struct ff_xattr *xattrs; /* after finish: sorted by name */
-
-	/* Content source (regular files). */
-	char *src_path;         /* host path to read, or NULL (then see
-				   src_in_dir); read it with ff_node_host_path */
-	const uint8_t *mem;     /* else the caller's bytes (ff_tree_set_mem), or NULL */
-	struct ff_fs *img;      /* else an object (img_handle) of an existing
-				   image (append): a builder may copy a file's
-				   stored data; finish leaves its attributes
-				   alone */
 	void *priv;             /* builder's scratch (one writer at a time) */
+
+	/* Content source (regular files): one of these, which one src_kind
+	 * (tree/ private) says.  A union: four separate fields were 24 bytes
+	 * more per node, 230 MiB at ten million tar members (issue 33).
+	 * Builders read a file through ff_tree_open_data and ask
+	 * ff_node_image for an appended image's object. */
+	union {
+		char *src_path;       /* a host path to read (NULL for a
+					 src_in_dir file: ff_node_host_path);
+					 also a scanned directory's host path */
+		const uint8_t *mem;   /* the caller's bytes (ff_tree_set_mem) */
+		uint64_t spool_off;   /* an offset in the tree's spool (tar,
+					 pseudo-file and API contents) */
+		uint64_t img_handle;  /* the object in the tree's appended image
+					 (regular files only) */
+	};
 
 	int64_t mtime;
 	uint64_t size;          /* regular files: content length */
-	union {
-		uint64_t spool_off;  /* no src_path, mem or img: offset in the
-					tree's spool */
-		uint64_t img_handle; /* img: the object in that image */
-	};
 
-	uint32_t name_len;
 	uint32_t n_children;
 	uint32_t mode;          /* S_IFMT | permissions */
 	uint32_t uid, gid;
 	uint32_t rdev_major, rdev_minor;
 	uint32_t nlink;         /* after finish: names of a file; 2 + subdirs for a dir */
-	uint32_t n_xattrs;
-	int32_t sort_priority;  /* --sort: higher is placed first (default 0) */
 	uint32_t index;         /* after finish: 1..n in depth-first pre-order */
+	/* 16 bits each, which is all they need: 8 bytes less a node */
+	uint16_t name_len;      /* at most FF_NAME_MAX */
+	uint16_t n_xattrs;      /* an inode's xattrs fit in 64 KiB anyway */
+	int16_t sort_priority;  /* --sort, -32768..32767: higher is placed
+				   first (default 0) */
 
 	/* A host file without holes (st_blocks * 512 >= size).  Its all-zero
 	 * blocks are still stored sparse, but like mksquashfs the inode then
 	 * reports no sparse bytes (and so stays a basic inode). */
 	uint8_t dense;
+	/* tree/ private: a scanned file whose host path is its parent's
+	 * src_path, "/" and its name (src_path is then NULL): a million
+	 * "dir/file" copies would cost 48 MB.  Renames, hard links and new
+	 * sources give the node its own src_path first. */
+	unsigned src_in_dir : 1;
 	/* tree/ private: this directory's children are not in the tree's
 	 * (parent, name) map yet (a directory scan adds them unindexed; the
 	 * first lookup indexes them). */
-	uint8_t unindexed;
-	/* A scanned file whose host path is its parent's src_path, "/" and its
-	 * name (src_path is then NULL): a million "dir/file" copies would cost
-	 * 48 MB.  Renames, hard links and new sources give the node its own
-	 * src_path first. */
-	uint8_t src_in_dir;
+	unsigned unindexed : 1;
 	/* tree/ private: allocated in one of the tree's node slabs, freed
-	 * with the tree, not on its own (fits the padding: still 152). */
-	uint8_t in_slab;
+	 * with the tree, not on its own. */
+	unsigned in_slab : 1;
+	/* tree/ private: which member of the content union is meant
+	 * (enum ff_src_kind in tree_priv.h; 0, the spool, for a new node). */
+	unsigned src_kind : 2;
 };
 
 struct ff_actions;
@@ -215,6 +222,10 @@ uint64_t ff_tree_data_bytes(const struct ff_tree *tree); /* sum of file sizes */
 /* The host file a node's content is read from: n->src_path, or (src_in_dir)
  * the path put together in buf; NULL when there is none or it does not fit. */
 const char *ff_node_host_path(const struct ff_node *n, char *buf, size_t cap);
+/* The appended image (ff_tree_add_image) whose object n is, its
+ * img_handle the object for a regular file; NULL for a node from any
+ * other source. */
+struct ff_fs *ff_node_image(const struct ff_tree *tree, const struct ff_node *n);
 /* Full path of a node relative to the root, "/"-joined, no leading slash. */
 int ff_node_path(const struct ff_node *n, char *buf, size_t cap);
 /* Nodes in pre-order (root first, children in sorted order). */

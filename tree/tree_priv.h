@@ -37,11 +37,25 @@ struct ff_tree {
 	/* -pseudo-override: the owners pseudo definitions gave, restored
 	 * after --all-root/--force-uid/--force-gid (attr_opts.c). */
 	struct ff_vec kept;         /* struct ff_owner_keep, definition order */
+	/* The image ff_tree_add_image copied (its nodes have src_kind
+	 * FF_SRC_IMG), or NULL: one per tree, so a node needs no pointer. */
+	struct ff_fs *img;
 	int spool_fd;             /* -1 until a source needs it */
 	uint64_t spool_end;
 	int finished;
 	int numbered;             /* every node's index is its pre-order number */
 };
+
+/* Which member of a node's content union is meant (ff_node.src_kind). */
+enum ff_src_kind {
+	FF_SRC_SPOOL,   /* spool_off (a new node: 0, nothing written) */
+	FF_SRC_HOST,    /* src_path (or src_in_dir); a scanned directory's path */
+	FF_SRC_MEM,     /* mem */
+	FF_SRC_IMG,     /* from tree->img: img_handle for a regular file */
+};
+
+/* Forget n's content source (frees an owned src_path); the spool, 0. */
+void ff_node_clear_src(struct ff_node *n);
 
 /* tree.c: node creation (lookup, ff_tree_child, is in tree.h).  Names
  * are one component. */
