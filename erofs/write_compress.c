@@ -211,6 +211,7 @@ static int compress_file(struct zctx *z, unsigned worker, const struct ew_ino *e
 		return 0; /* copied whole into the packed inode when placed */
 	if (!packed && !(win.d = ff_tree_open_data(w->tree, e->n, err)))
 		return -1;
+	ew_codec_new_file(z->codecs[worker]);
 	if (!(win.buf = malloc(w->ext_cap))) {
 		ff_data_close(win.d);
 		return ff_err_set(err, ENOMEM, "compression window: out of memory");
