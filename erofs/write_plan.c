@@ -122,32 +122,74 @@ int ew_plan(struct ew *w, struct ff_err *err)
 	return 0;
 }
 
-/* e's nid at the next 32-byte slot from *pos, never across a block when
- * it fits in one (the kernel reads an inline tail from one block). */
-static void place_one(const struct ew *w, struct ew_ino *e, uint64_t *pos)
-{
-	uint64_t off = *pos % w->blksz;
+/* Where inodes go: the next 32-byte slot, and the ends of blocks that an
+ * inode too long for them skipped (holes), which later shorter inodes
+ * fill first (small files with inline tails would otherwise leave a
+ * tenth of the meta area empty). */
+#define EW_HOLES 256
+struct placer {
+	uint64_t pos;
+	uint64_t hole_at[EW_HOLES];
+	uint32_t hole_len[EW_HOLES];
+	unsigned n;
+};
 
-	if (off && (e->slot > w->blksz || off + e->slot > w->blksz))
-		*pos = ew_align(*pos, w->blksz);
-	e->nid = *pos >> 5;
-	*pos = ew_align(*pos + e->slot, 32);
+/* The smallest hole e fits in: 1 and its nid, else 0. */
+static int fill_hole(struct placer *pl, struct ew_ino *e)
+{
+	uint32_t need = (uint32_t)ew_align(e->slot, 32);
+	unsigned best = pl->n;
+
+	for (unsigned i = 0; i < pl->n; i++)
+		if (pl->hole_len[i] >= need &&
+		    (best == pl->n || pl->hole_len[i] < pl->hole_len[best]))
+			best = i;
+	if (best == pl->n)
+		return 0;
+	e->nid = pl->hole_at[best] >> 5;
+	pl->hole_at[best] += need;
+	pl->hole_len[best] -= need;
+	if (pl->hole_len[best] < 32) {
+		pl->n--;
+		pl->hole_at[best] = pl->hole_at[pl->n];
+		pl->hole_len[best] = pl->hole_len[pl->n];
+	}
+	return 1;
+}
+
+/* e's nid: in a hole, or at the next slot, never across a block when it
+ * fits in one (the kernel reads an inline tail from one block). */
+static void place_one(const struct ew *w, struct ew_ino *e, struct placer *pl)
+{
+	uint64_t off = pl->pos % w->blksz;
+
+	if (e->slot <= w->blksz && fill_hole(pl, e))
+		return;
+	if (off && (e->slot > w->blksz || off + e->slot > w->blksz)) {
+		if (pl->n < EW_HOLES && w->blksz - off >= 32) {
+			pl->hole_at[pl->n] = pl->pos;
+			pl->hole_len[pl->n++] = (uint32_t)(w->blksz - off);
+		}
+		pl->pos = ew_align(pl->pos, w->blksz);
+	}
+	e->nid = pl->pos >> 5;
+	pl->pos = ew_align(pl->pos + e->slot, 32);
 }
 
 /* nids: 32-byte slots from just after the superblock (and the compression
  * configs), the late ones left for ew_write_late. */
 int ew_place_inodes(struct ew *w, struct ff_err *err)
 {
-	uint64_t pos = ew_align(w->meta_end, 32);
+	struct placer pl = { .pos = ew_align(w->meta_end, 32) };
 
 	for (uint32_t i = 0; i < w->n_inos; i++)
 		if (!w->inos[i].late)
-			place_one(w, &w->inos[i], &pos);
+			place_one(w, &w->inos[i], &pl);
 	if (w->inos[0].nid > 0xffff)
 		return ff_err_set(err, EINVAL, "root inode: nid %llu past 65535",
 				  (unsigned long long)w->inos[0].nid);
-	w->meta_end = pos;
-	w->xattr_blkaddr = (uint32_t)(ew_align(pos, w->blksz) >> w->blkbits);
+	w->meta_end = pl.pos;
+	w->xattr_blkaddr = (uint32_t)(ew_align(pl.pos, w->blksz) >> w->blkbits);
 	w->data_start = w->xattr_blkaddr + (uint32_t)(ew_align(w->shared_len, w->blksz) >> w->blkbits);
 	w->next_blk = w->data_start;
 	return 0;
@@ -164,18 +206,19 @@ uint32_t ew_ztail_room(const struct ew *w, const struct ew_ino *e)
 
 int ew_write_late(struct ew *w, struct ff_err *err)
 {
-	uint64_t start = (uint64_t)w->next_blk << w->blkbits, pos = start, len;
+	uint64_t start = (uint64_t)w->next_blk << w->blkbits, len;
+	struct placer pl = { .pos = start };
 	uint8_t *buf;
 	int r;
 
 	for (uint32_t i = 0; i < w->n_inos; i++)
 		if (w->inos[i].late)
-			place_one(w, &w->inos[i], &pos);
+			place_one(w, &w->inos[i], &pl);
 	if (w->packed.n)
-		place_one(w, &w->packed, &pos);
-	if (pos == start)
+		place_one(w, &w->packed, &pl);
+	if (pl.pos == start)
 		return 0;
-	len = ew_align(pos - start, w->blksz);
+	len = ew_align(pl.pos - start, w->blksz);
 	if (!(buf = calloc(1, (size_t)len)))
 		return ff_err_set(err, ENOMEM, "late inodes: out of memory (%llu bytes)",
 				  (unsigned long long)len);
