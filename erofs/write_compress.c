@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Copyright (C) 2026 The flashfs-tools authors */
-/* Compressed files, one pool job each (common/pool.h, ordered): a worker
+/* Compressed files, one pool job each (common/pool.h, ordered; a large
+ * file one job per segment, see seg_size): a worker
  * cuts its file into extents, each the longest run of input whose stream
  * fits in one pcluster, kept compressed only when that saves at least a
  * block, else one block stored as is; the stream sits at the end of its
