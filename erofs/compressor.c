@@ -4,8 +4,9 @@
  * physical cluster filled: "compress as much of this input as fits in
  * CAP bytes".  liblz4 (LZ4_compress_destSize, LZ4_compress_HC_destSize)
  * and liblzma's MicroLZMA encoder do that themselves; for deflate
- * (libdeflate) and zstd (libzstd) the longest prefix that fits is found
- * by bisection, deterministic as each attempt is.  A stream starting with
+ * (libdeflate) and zstd (libzstd) a prefix that fills it is searched
+ * from the stream sizes of a few attempts (fit_search), deterministic as
+ * each attempt is.  A stream starting with
  * a zero byte is refused (0 returned): with 0-padding the kernel skips
  * the zeros in front of a stream, so its first byte must not be one. */
 #include <errno.h>
@@ -29,8 +30,10 @@ struct ew_codec {
 	int lz_ready;
 	struct libdeflate_compressor *dfl;
 	ZSTD_CCtx *zc;
-	uint8_t *tmp;              /* bisection's attempts */
+	uint8_t *tmp;              /* the attempts of the search for a fit */
 	size_t tmp_cap;
+	uint32_t ratio;            /* the file's last extent: input bytes per
+				      stream byte, times 256; 0: none yet */
 };
 
 int ew_codec_default_level(enum ff_erofs_codec kind)
@@ -73,8 +76,13 @@ static int setup(struct ew_codec *c, uint32_t cap)
 	}
 	if (c->kind == FF_EROFS_DEFLATE && !c->dfl)
 		return -1;
-	c->tmp_cap = cap;
-	return (c->tmp = malloc(cap)) ? 0 : -1;
+	/* room for the whole of the largest input: an attempt always learns
+	 * its stream's size */
+	c->tmp_cap = c->kind == FF_EROFS_DEFLATE
+			     ? libdeflate_deflate_compress_bound(c->dfl, c->dict)
+			     : ZSTD_compressBound(c->dict);
+	(void)cap;
+	return (c->tmp = malloc(c->tmp_cap)) ? 0 : -1;
 }
 
 unsigned ew_codec_log2(uint32_t v)
@@ -104,6 +112,11 @@ struct ew_codec *ew_codec_new(enum ff_erofs_codec kind, int level, uint32_t dict
 		return NULL;
 	}
 	return c;
+}
+
+void ew_codec_new_file(struct ew_codec *c)
+{
+	c->ratio = 0;
 }
 
 void ew_codec_free(struct ew_codec *c)
@@ -144,51 +157,101 @@ static long fit_lzma(struct ew_codec *c, const uint8_t *in, size_t *n, uint8_t *
 	return (long)c->lz.total_out;
 }
 
-/* One attempt at the whole of n bytes into tmp: its size, or 0. */
-static size_t attempt(struct ew_codec *c, const uint8_t *in, size_t n, size_t cap)
+/* One attempt at the whole of n bytes into tmp (which holds the bound
+ * of the largest input): the stream's full size, 0 on a codec failure. */
+static size_t attempt(struct ew_codec *c, const uint8_t *in, size_t n)
 {
 	size_t r;
 
 	if (c->kind == FF_EROFS_DEFLATE)
-		return libdeflate_deflate_compress(c->dfl, in, n, c->tmp, cap);
-	r = ZSTD_compress2(c->zc, c->tmp, cap, in, n);
+		return libdeflate_deflate_compress(c->dfl, in, n, c->tmp, c->tmp_cap);
+	r = ZSTD_compress2(c->zc, c->tmp, c->tmp_cap, in, n);
 	return ZSTD_isError(r) ? 0 : r;
 }
 
-/* The longest prefix (to within 1/256 of the bracket, and 64 bytes)
- * whose stream fits in cap: doubling from 4 * cap while it fits (zeros
- * compress a thousandfold), then bisection. */
+/* The first length to try: the input per output byte of the file's last
+ * extent (reset per file, so the guess does not depend on which worker
+ * had which file before), else 4 * cap; all of it when that is close. */
+static size_t first_guess(const struct ew_codec *c, size_t n, size_t cap)
+{
+	uint64_t g = c->ratio ? (uint64_t)cap * c->ratio / 256 : 4 * (uint64_t)cap;
+
+	g -= g / 128; /* a little short: growing is cheaper than a miss */
+	return g + n / 16 < n ? (g ? (size_t)g : 1) : n;
+}
+
+/* One attempt's length and stream size. */
+struct fit_pt {
+	size_t p, s;
+};
+
+/* The next length inside (lo, hi): where the line through the last two
+ * attempts reaches the target (through the origin when they tie), the
+ * whole input when that is past it and no attempt failed yet, else the
+ * midpoint; the midpoint too after a step that kept more than 3/4 of
+ * the bracket (a secant can crawl along a flat run). */
+static size_t next_guess(struct fit_pt a, struct fit_pt b, size_t lo, size_t hi, size_t n,
+			 size_t target, int crawl)
+{
+	int64_t p;
+
+	if (crawl)
+		return lo + (hi - lo) / 2;
+	if (a.p && a.s != b.s)
+		p = (int64_t)b.p + ((int64_t)target - (int64_t)b.s) *
+					   ((int64_t)b.p - (int64_t)a.p) /
+					   ((int64_t)b.s - (int64_t)a.s);
+	else
+		p = (int64_t)((uint64_t)b.p * target / b.s);
+	if (p >= (int64_t)hi && hi == n + 1)
+		return n;
+	if (p <= (int64_t)lo || p >= (int64_t)hi)
+		return lo + (hi - lo) / 2;
+	return (size_t)p;
+}
+
+/* A prefix whose stream fills cap to within cap / 512 (or the whole input,
+ * or one that cannot be lengthened by more than 64 bytes), found in a few
+ * attempts: each gives the stream's full size, so the next length comes
+ * from the sizes seen (secant) instead of halving a bracket.  Deflate and
+ * zstd streams grow nearly in step with their input, so two or three
+ * attempts usually do.  Input that does not shrink at all gives 0. */
 static long fit_search(struct ew_codec *c, const uint8_t *in, size_t *n, uint8_t *out,
 		       size_t cap)
 {
-	size_t lo = 0, hi = *n, best = 0, got, step;
-	size_t probe = 4 * cap < *n ? 4 * cap : *n;
+	size_t lo = 0, s_lo = 0, hi = *n + 1, target = cap - cap / 1024, width;
+	struct fit_pt prev = { 0, 0 }, cur = { first_guess(c, *n, cap), 0 };
+	struct fit_pt last;
+	int crawl;
 
-	if (cap > c->tmp_cap)
-		return -1;
-	while ((got = attempt(c, in, probe, cap)) > 0) {
-		lo = probe;
-		best = got;
-		memcpy(out, c->tmp, got);
-		if (probe == *n)
-			return (long)got;
-		probe = 2 * probe < *n ? 2 * probe : *n;
-	}
-	hi = probe;
-	step = (hi - lo) / 256 > 64 ? (hi - lo) / 256 : 64;
-	while (hi - lo > step) {
-		size_t mid = lo + (hi - lo) / 2, r = attempt(c, in, mid, cap);
-
-		if (r > 0) {
-			lo = mid;
-			best = r;
-			memcpy(out, c->tmp, r);
+	for (int tries = 0; tries < 16; tries++) {
+		if (!(cur.s = attempt(c, in, cur.p)))
+			return -1;
+		width = hi <= *n ? hi - lo : 0; /* 0: no bracket yet */
+		if (cur.s <= cap) {
+			lo = cur.p;
+			s_lo = cur.s;
+			memcpy(out, c->tmp, cur.s);
+			if (cur.p == *n || cap - cur.s <= cap / 512)
+				break;
+		} else if (cur.s >= cur.p) {
+			*n = cur.p; /* noise: the span that did not shrink */
+			return 0;
 		} else {
-			hi = mid;
+			hi = cur.p;
 		}
+		if (hi - lo <= 64)
+			break;
+		crawl = width && 4 * (hi - lo) > 3 * width;
+		last = cur;
+		cur.p = next_guess(prev, last, lo, hi, *n, target, crawl);
+		prev = last;
 	}
 	*n = lo;
-	return (long)best;
+	if (!lo)
+		return 0;
+	c->ratio = (uint32_t)((uint64_t)lo * 256 / s_lo);
+	return (long)s_lo;
 }
 
 long ew_codec_fit(struct ew_codec *c, const uint8_t *in, size_t *n, uint8_t *out, size_t cap)

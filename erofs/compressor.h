@@ -17,9 +17,16 @@ struct ew_codec;
 struct ew_codec *ew_codec_new(enum ff_erofs_codec kind, int level, uint32_t dict, uint32_t cap,
 			      struct ff_err *err);
 void ew_codec_free(struct ew_codec *c);
+/* Before a file's first extent: forgets what the last file's extents
+ * taught the search for a fit (the image must not depend on which worker
+ * compressed which file). */
+void ew_codec_new_file(struct ew_codec *c);
 /* Compresses the longest prefix of the *n bytes at in whose stream fits in
  * cap bytes at out; *n becomes that prefix's length.  Returns the stream's
- * size, 0 when nothing useful fits, -1 on a codec failure. */
+ * size, 0 when nothing useful fits (*n then the length found not to
+ * shrink at all, which the caller stores as is, or 0), -1 on a codec
+ * failure.  Deflate and zstd come within cap / 512 of cap rather than
+ * to the longest prefix. */
 long ew_codec_fit(struct ew_codec *c, const uint8_t *in, size_t *n, uint8_t *out, size_t cap);
 unsigned ew_codec_alg(enum ff_erofs_codec kind);
 int ew_codec_default_level(enum ff_erofs_codec kind);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Copyright (C) 2026 The flashfs-tools authors */
-/* Compressed files, one pool job each (common/pool.h, ordered): a worker
+/* Compressed files, one pool job each (common/pool.h, ordered; a large
+ * file one job per segment, see seg_size): a worker
  * cuts its file into extents, each the longest run of input whose stream
  * fits in one pcluster, kept compressed only when that saves at least a
  * block, else one block stored as is; the stream sits at the end of its
@@ -36,6 +37,7 @@ struct zres {
 
 struct zjob {
 	uint32_t idx;
+	uint32_t seg;              /* which segment of the file (nsegs) */
 	struct zres *res;
 };
 
@@ -84,6 +86,7 @@ struct window {
 	uint8_t *buf;
 	uint64_t bstart;
 	size_t blen;
+	uint64_t end;              /* the segment's end: no extent crosses it */
 	struct ew_fsum *sum;       /* of the bytes read, in order */
 	uint64_t lim;              /* -E dedupe: an extent takes no input from
 				      here on (a match starts there) */
@@ -151,16 +154,18 @@ static int one_extent(struct zctx *z, unsigned worker, struct window *win, uint6
 	size_t n = win->lim - pos < w->ext_cap ? (size_t)(win->lim - pos) : w->ext_cap;
 	const uint8_t *in = win->buf + (pos - win->bstart);
 	int frag = w->o->fragments && win->d; /* not the packed inode itself */
+	int last = win->end == size; /* the file's tail is in this segment */
 	long got = 0;
 	uint32_t cblks;
 
 	*used = size - pos;
-	if (frag && win->lim == size && size - pos <= w->blksz)
+	if (last && frag && win->lim == size && size - pos <= w->blksz)
 		return frag_tail(r, pos, in, (size_t)(size - pos), err);
 
-	/* Input that just failed to save a block is stored as is for half
-	 * the span that failed, without asking the codec again for each of
-	 * its blocks (noise would cost a pcluster's compression per block). */
+	/* Input that just failed to save a block is stored as is for the
+	 * span that failed but its last block, without asking the codec
+	 * again for each of its blocks (noise would cost a pcluster's
+	 * compression per block). */
 	if (pos >= *skip_to)
 		got = ew_codec_fit(z->codecs[worker], in, &n, z->outs[worker], w->pcluster);
 	cblks = got > 0 ? (uint32_t)((got + w->blksz - 1) >> w->blkbits) : 0;
@@ -172,7 +177,7 @@ static int one_extent(struct zctx *z, unsigned worker, struct window *win, uint6
 		return frag_tail(r, pos, in, n, err);
 	if (got > 0 && pos + n == size && (size_t)got < n && (uint32_t)got <= room)
 		return inline_tail(r, pos, z->outs[worker], (size_t)got, 0, err);
-	if (size - pos <= room && size - pos <= w->blksz)
+	if (last && size - pos <= room && size - pos <= w->blksz)
 		return inline_tail(r, pos, in, (size_t)(size - pos), 1, err);
 	if (got > 0 && ((uint64_t)cblks << w->blkbits) < n) {
 		size_t span = (size_t)cblks << w->blkbits;
@@ -187,7 +192,7 @@ static int one_extent(struct zctx *z, unsigned worker, struct window *win, uint6
 		return 0;
 	}
 	if (pos >= *skip_to && n > 2 * (size_t)w->blksz)
-		*skip_to = pos + n / 2;
+		*skip_to = pos + n - w->blksz;
 	n = win->lim - pos < w->blksz ? (size_t)(win->lim - pos) : w->blksz;
 	/* The kernel takes an extent that no head follows to run to the end
 	 * of its last lcluster, and refuses a plain one longer than its block:
@@ -254,17 +259,39 @@ static int dedupe_step(struct ew *w, const struct ff_vec *dm, size_t *mi, struct
 	return 0;
 }
 
-/* With whole (the file's bytes, from its first pass): a pcluster of the
- * dedupe table is tried before each extent. */
-static int compress_file(struct zctx *z, unsigned worker, const struct ew_ino *e,
+/* Segments: a large file is cut at fixed points into pieces that workers
+ * compress apart (no extent crosses a cut), so one large file late in the
+ * tree does not leave a core idle.  Not with fragments or -E dedupe,
+ * whose sums are of whole files: those take one segment. */
+static uint64_t seg_size(const struct ew *w)
+{
+	return 2 * (uint64_t)w->ext_cap;
+}
+
+static uint32_t nsegs(const struct ew *w, const struct ew_ino *e)
+{
+	uint64_t n = e->size / seg_size(w);
+
+	if (w->o->fragments || w->o->dedupe || e == &w->packed || e->frag == 2 || n < 2)
+		return 1;
+	return n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+}
+
+/* One segment of e (all of it when it has one); with whole (the file's
+ * bytes, from its first pass) a pcluster of the dedupe table is tried
+ * before each extent. */
+static int compress_file(struct zctx *z, unsigned worker, const struct ew_ino *e, uint32_t seg,
 			 struct zres *r, const uint8_t *whole, const struct ff_vec *dm,
 			 struct ff_err *err)
 {
 	struct ew *w = z->w;
 	int packed = e == &w->packed;
-	struct window win = { NULL, packed ? w->frag_file : NULL, NULL, 0, 0, &r->sum, e->size };
+	uint64_t pos = seg * seg_size(w), used = 0, skip_to = 0;
+	struct window win = {
+		.f = packed ? w->frag_file : NULL, .bstart = pos, .sum = &r->sum,
+		.end = seg + 1 < nsegs(w, e) ? pos + seg_size(w) : e->size,
+	};
 	uint32_t room = e->late && w->o->ztailpacking && !w->o->fragments ? ew_ztail_room(w, e) : 0;
-	uint64_t pos = 0, used = 0, skip_to = 0;
 	size_t mi = 0;
 	int ret = 0, keep = w->dd && !packed && e->size <= DEDUPE_WHOLE_MAX;
 
@@ -272,14 +299,15 @@ static int compress_file(struct zctx *z, unsigned worker, const struct ew_ino *e
 		return 0; /* copied whole into the packed inode when placed */
 	if (!packed && !whole && !(win.d = ff_tree_open_data(w->tree, e->n, err)))
 		return -1;
+	ew_codec_new_file(z->codecs[worker]);
 	if (keep)
 		ret = window_whole(w, &win, e, whole, err);
 	else if (!(win.buf = malloc(w->ext_cap)))
 		ret = ff_err_set(err, ENOMEM, "compression window: out of memory");
-	while (pos < e->size && !ret) {
-		size_t want = e->size - pos < w->ext_cap ? (size_t)(e->size - pos) : w->ext_cap;
+	while (pos < win.end && !ret) {
+		size_t want = win.end - pos < w->ext_cap ? (size_t)(win.end - pos) : w->ext_cap;
 
-		win.lim = e->size;
+		win.lim = win.end;
 		if (dm && (ret = dedupe_step(w, dm, &mi, r, &pos, &win.lim, err)) != 0) {
 			ret = ret < 0;
 			continue;
@@ -304,7 +332,7 @@ static void run_job(void *user, void *job, unsigned worker)
 	const struct ew_ino *e = &z->w->inos[j->idx];
 	char path[4096];
 
-	if (!compress_file(z, worker, e, j->res, NULL, NULL, &j->res->err))
+	if (!compress_file(z, worker, e, j->seg, j->res, NULL, NULL, &j->res->err))
 		return;
 	j->res->failed = 1;
 	if (ff_node_path(e->n, path, sizeof(path)) >= 0)
@@ -367,7 +395,7 @@ static int dedupe_again(struct zctx *z, struct ew_ino *e, struct zres *r, struct
 		ff_vec_free(&dm);
 		return ff_err_set(err, ENOMEM, "dedupe: out of memory");
 	}
-	if (compress_file(z, z->self, e, n, r->whole, &dm, err))
+	if (compress_file(z, z->self, e, 0, n, r->whole, &dm, err))
 		refs = (size_t)-1;
 	ff_vec_free(&dm);
 	for (size_t k = 0; refs != (size_t)-1 && k < n->n; k++)
@@ -506,28 +534,94 @@ static void zctx_free(struct zctx *z, unsigned threads)
 	free(z->outs);
 }
 
+/* A segment's result appended to its file's results so far: its
+ * pclusters and extents; the last segment's tail moves over. */
+static void merge(struct zres *acc, struct zres *r)
+{
+	if (!acc->failed && r->failed) {
+		acc->failed = 1;
+		acc->err = r->err;
+	}
+	if (!acc->failed && res_grow(acc, r->len)) {
+		acc->failed = 1;
+		ff_err_set(&acc->err, ENOMEM, "compressed data: out of memory");
+	}
+	for (size_t i = 0; !acc->failed && i < r->n; i++) {
+		if (res_extent(acc, 0, 0, 0)) {
+			acc->failed = 1;
+			ff_err_set(&acc->err, ENOMEM, "compressed data: out of memory");
+		} else {
+			acc->x[acc->n - 1] = r->x[i];
+		}
+	}
+	if (!acc->failed) {
+		if (r->len)
+			memcpy(acc->data + acc->len, r->data, r->len);
+		acc->len += r->len;
+		acc->tail = r->tail;
+		acc->tail_len = r->tail_len;
+		acc->frag = r->frag;
+		r->tail = NULL;
+	}
+	free(r->data);
+	free(r->x);
+	free(r->tail);
+	free(r);
+}
+
+/* A finished job: a file of one segment placed; a segment kept in *acc
+ * until its file's last one is in. */
+static void retire(struct zctx *z, struct zjob *j, struct zres **acc, int *ret,
+		   struct ff_err *err)
+{
+	struct ew *w = z->w;
+	struct ew_ino *e = &w->inos[j->idx];
+	uint32_t k = nsegs(w, e);
+
+	if (k == 1) {
+		place(z, e, j->res, ret, err);
+		return;
+	}
+	if (j->seg == 0)
+		*acc = j->res;
+	else
+		merge(*acc, j->res);
+	if (j->seg + 1 == k) {
+		place(z, e, *acc, ret, err);
+		*acc = NULL;
+	}
+}
+
 static int submit_all(struct zctx *z, struct ff_pool *pool, size_t queue, struct ff_err *err)
 {
 	struct ew *w = z->w;
+	struct zres *acc = NULL;
 	struct zjob j;
 	int ret = 0;
 
-	for (uint32_t i = 0; i < w->n_inos; i++) {
-		if (!w->inos[i].compressed)
-			continue;
-		if (ff_pool_pending(pool) == queue && ff_pool_retire(pool, &j))
-			place(z, &w->inos[j.idx], j.res, &ret, err);
-		if (ret)
-			break;
-		j.idx = i;
-		if (!(j.res = calloc(1, sizeof(*j.res)))) {
-			ret = ff_err_set(err, ENOMEM, "compression: out of memory");
-			break;
+	for (uint32_t i = 0; i < w->n_inos && !ret; i++) {
+		for (uint32_t seg = 0; w->inos[i].compressed && seg < nsegs(w, &w->inos[i]);
+		     seg++) {
+			if (ff_pool_pending(pool) == queue && ff_pool_retire(pool, &j))
+				retire(z, &j, &acc, &ret, err);
+			if (ret)
+				break;
+			j.idx = i;
+			j.seg = seg;
+			if (!(j.res = calloc(1, sizeof(*j.res)))) {
+				ret = ff_err_set(err, ENOMEM, "compression: out of memory");
+				break;
+			}
+			ff_pool_submit(pool, &j);
 		}
-		ff_pool_submit(pool, &j);
 	}
 	while (ff_pool_retire(pool, &j))
-		place(z, &w->inos[j.idx], j.res, &ret, err);
+		retire(z, &j, &acc, &ret, err);
+	if (acc) { /* after a failure: a file whose last segment never came */
+		int failed = -1;
+
+		place(z, &w->packed, acc, &failed, err);
+	}
 	return ret;
 }
 
@@ -543,7 +637,7 @@ static int compress_packed(struct ew *w, struct zctx *z, unsigned worker, struct
 	ew_frag_packed_setup(w);
 	if (!(r = calloc(1, sizeof(*r))))
 		return ff_err_set(err, ENOMEM, "packed inode: out of memory");
-	if (compress_file(z, worker, &w->packed, r, NULL, NULL, err))
+	if (compress_file(z, worker, &w->packed, 0, r, NULL, NULL, err))
 		ret = -1;
 	place(z, &w->packed, r, &ret, err);
 	if (!ret)

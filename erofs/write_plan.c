@@ -62,9 +62,11 @@ static int size_of(struct ew *w, struct ew_ino *e, struct ff_err *err)
 		e->size = n->size;
 		/* a file of one block or less cannot save a block: flat,
 		 * its bytes inline, as mkfs.erofs stores it; with fragments
-		 * it goes whole into the packed inode, compressed there */
+		 * it goes whole into the packed inode, compressed there;
+		 * with ztailpacking its stream may go inline, shorter */
 		e->compressed = w->o->codec != FF_EROFS_NONE &&
-				(n->size > w->blksz || (w->o->fragments && n->size));
+				(n->size > w->blksz ||
+				 ((w->o->fragments || w->o->ztailpacking) && n->size));
 		if (e->compressed && (w->o->all_fragments ||
 				      (w->o->fragments && n->size <= w->blksz)))
 			e->frag = 2;

@@ -3,7 +3,8 @@
 # Copyright (C) 2026 The flashfs-tools authors
 # bench-erofs.sh — ffmkfs.erofs against erofs-utils' mkfs.erofs: Debian's
 # 1.5, and 1.9.3 when ANCHORS=DIR holds mkfs.erofs-1.9.3 (built by
-# ../shared/tools/build-anchors.sh; /tmp/erofs-anchors/bin is tried too),
+# ../shared/tools/build-anchors.sh; DIR/bin and /tmp/erofs-anchors/bin are
+# tried too),
 # at the same codec, level, pcluster and -E options, on a generated tree
 # (small configs, text and noise files of 300 B .. 2 MiB, BENCH_MB, 40),
 # on BENCH_SMALL (default 20000) small files, and on a Debian minbase
@@ -16,7 +17,7 @@ set -u
 . "$(dirname "$0")/lib.sh"
 command -v mkfs.erofs > /dev/null || { echo "bench-erofs: mkfs.erofs not installed" >&2; exit 2; }
 new=
-for d in "${ANCHORS:-}" /tmp/erofs-anchors/bin; do
+for d in "${ANCHORS:-}" "${ANCHORS:+$ANCHORS/bin}" /tmp/erofs-anchors/bin; do
 	[ -n "$d" ] && [ -x "$d/mkfs.erofs-1.9.3" ] && { new=$d/mkfs.erofs-1.9.3; break; }
 done
 
