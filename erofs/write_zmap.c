@@ -40,6 +40,7 @@ struct lci {
 	uint32_t blk;              /* head: pcluster block */
 	uint32_t cblks;            /* head: pcluster blocks; first nonhead of a big
 				      pcluster: the count it carries (else 0) */
+	uint8_t eof;               /* the head at the end of the file (eof_head) */
 };
 
 static uint64_t lcount(const struct ew *w, uint64_t size)
@@ -110,6 +111,25 @@ static void lci_fill(const struct ew *w, struct lci *lc, uint64_t nlc, const str
 		if (!x[k].ref)
 			blk += x[k].cblks;
 	}
+}
+
+/* A plain inline tail (ztailpacking) that runs from one lcluster into
+ * the last: the last gets a PLAIN head at the end of the file, as
+ * mkfs.erofs writes it.  The kernel clamps the tail extent to the file's
+ * size only when the EOF lcluster holds a head; through a NONHEAD the
+ * plain tail would run to the end of that lcluster, past the bytes stored
+ * inline, and the kernel refuses it (EFSCORRUPTED: a plain extent longer
+ * than its data).  The head is never mapped (every offset of the file is
+ * before it), so its block is none. */
+static void eof_head(const struct ew *w, const struct ew_ino *e, struct lci *lc, uint64_t nlc,
+		     const struct ew_extent *x, size_t n)
+{
+	uint32_t ofs = (uint32_t)(e->size & (w->blksz - 1));
+
+	if (!e->inline_len || !n || !x[n - 1].plain || x[n - 1].frag || !ofs ||
+	    lc[nlc - 1].type != ER_LC_NONHEAD)
+		return;
+	lc[nlc - 1] = (struct lci){ .type = ER_LC_PLAIN, .ofs = (uint16_t)ofs, .eof = 1 };
 }
 
 static uint16_t clip16(uint32_t v)
@@ -196,7 +216,7 @@ static int encode_pack(const struct ew *w, uint8_t *out, const struct lci *p, un
 
 		put_bits(out, encodebits * i, compact_value(&p[i], i + 1 == vcnt) |
 					      (uint32_t)p[i].type << lobits);
-		if (p[i].type == ER_LC_NONHEAD)
+		if (p[i].type == ER_LC_NONHEAD || p[i].eof)
 			continue;
 		if ((nblk = pack_nblk(p, (int)i, big)) < 0)
 			return -1;
@@ -295,6 +315,7 @@ int ew_zmap_encode(const struct ew *w, struct ew_ino *e, const struct ew_extent 
 	b[6] = (uint8_t)ew_codec_alg(w->o->codec);
 	b[7] = 0; /* lcluster = one block */
 	lci_fill(w, lc, nlc, x, n, e->blkaddr, big);
+	eof_head(w, e, lc, nlc, x, n);
 	if (fragment_tail(w, e, b, lc, x, n, compact, err)) {
 		free(b);
 		free(lc);

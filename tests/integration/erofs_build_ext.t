@@ -49,6 +49,20 @@ for i, n in enumerate([4_300_000, 700_001, 70_001]):
     with open(os.path.join(sys.argv[1], 'f%d' % i), 'wb') as f:
         f.write(out[:n])
 PY
+# files of two lclusters and a few bytes, text then noise: stored blocks
+# after a compressed start, and with ztailpacking a plain tail that runs
+# from the last but one lcluster into the last (the kernel maps it only
+# when the last lcluster holds a head at the end of the file)
+python3 - "$T/src/tails" << 'PY' || skip_all "cannot build the tail files"
+import os, random, sys
+os.makedirs(sys.argv[1])
+r = random.Random(11)
+text = b''.join(b'line %d of a text file\n' % k for k in range(4000))
+for i in range(8):
+    size, t = 32768 + r.randint(1, 200), r.randint(2000, 16000)
+    with open(os.path.join(sys.argv[1], 't%d' % i), 'wb') as f:
+        f.write(text[:t] + r.randbytes(size - t))
+PY
 mkdir -p "$T/mnt" "$T/x"
 $MANIFEST "$T/src" > "$T/src.man"
 
@@ -82,6 +96,7 @@ build ztail-lzma-C128k 1 -z lzma -C 131072 -E ztailpacking
 build ztail-zstd-C16k 0 -z zstd,6 -C 16384 -E ztailpacking
 build ztail-deflate 0 -z deflate -E ztailpacking
 build ztail-legacy-lz4hc 1 -z lz4hc -E legacy-compress,ztailpacking
+build ztail-legacy-lz4hc-C16k 1 -z lz4hc -C 16384 -E legacy-compress,ztailpacking
 build ztail-b2048 0 -z lzma -b 2048 -E ztailpacking
 build chunk4k 1 --chunksize 4096
 build chunk64k 1 --chunksize=64KiB -E noinline_data
