@@ -126,6 +126,7 @@ struct ubifs_jstats {
 };
 
 #define UBIFS_PROBLEMS_KEPT 200
+#define UBIFS_DCTX_KEPT 8
 
 struct ubifs_dircache;
 struct ubifs_wcache;
@@ -150,6 +151,8 @@ struct ubifs_fs {
 	uint64_t inode_count;   /* 0 until counted */
 	uint32_t *bud_lnum;     /* the journal's buds (LEBs the LPT lags behind) */
 	size_t n_buds;
+	void *dctx[UBIFS_DCTX_KEPT]; /* spare zstd contexts (compr.c) */
+	unsigned n_dctx;
 };
 
 /* node.c */
@@ -167,6 +170,11 @@ int ubifs_read_node(struct ubifs_fs *u, const struct ubifs_loc *loc, int want, u
  * buf, loc within the volume). */
 int ubifs_node_verify(struct ubifs_fs *u, const struct ubifs_loc *loc, int want,
 		      const uint8_t *buf, const char *what);
+/* The same two for a data node read for its contents, without its CRC
+ * (the kernel's default, no_chk_data_crc). */
+int ubifs_read_data_node(struct ubifs_fs *u, const struct ubifs_loc *loc, uint8_t *buf,
+			 size_t cap);
+int ubifs_data_node_verify(struct ubifs_fs *u, const struct ubifs_loc *loc, const uint8_t *buf);
 /* len bytes at offs of LEB lnum (erased past the source's end); small
  * reads through the cached windows of window.c, _raw straight from the
  * source. */
@@ -273,8 +281,11 @@ ssize_t ubifs_read_data(struct ubifs_fs *u, const struct ubifs_ino *ino, uint8_t
 int ubifs_data_block(struct ubifs_fs *u, uint64_t inum, uint32_t block,
 		     uint8_t out[UBIFS_BLOCK_SIZE], uint32_t *got);
 ssize_t ubifs_decompress(int type, const uint8_t *src, size_t n, uint8_t *dst, size_t cap);
-void *ubifs_zstd_dctx_new(void);   /* NULL when out of memory */
-void ubifs_zstd_dctx_free(void *dctx);
+/* A zstd context from the fs's spares or new (NULL when out of memory),
+ * given back with _put (NULL is fine); _clear frees the spares. */
+void *ubifs_zstd_dctx_get(struct ubifs_fs *u);
+void ubifs_zstd_dctx_put(struct ubifs_fs *u, void *dctx);
+void ubifs_zstd_dctx_clear(struct ubifs_fs *u);
 /* The same with a zstd context to reuse (ZSTD_DCtx *; NULL: one made for
  * the call). */
 ssize_t ubifs_decompress_ctx(int type, const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
