@@ -129,6 +129,7 @@ struct ubifs_jstats {
 #define UBIFS_DCTX_KEPT 8
 
 struct ubifs_dircache;
+struct ubifs_icache;
 struct ubifs_wcache;
 
 struct ubifs_fs {
@@ -147,6 +148,7 @@ struct ubifs_fs {
 	size_t zcache_bytes, cache_budget;
 	struct ubifs_dircache *dirs;
 	struct ubifs_wcache *wc; /* window.c */
+	struct ubifs_icache *ic; /* icache.c */
 	struct ff_hmap damaged; /* (lnum << 32 | offs) of entries left out */
 	uint64_t inode_count;   /* 0 until counted */
 	uint32_t *bud_lnum;     /* the journal's buds (LEBs the LPT lags behind) */
@@ -180,6 +182,8 @@ int ubifs_data_node_verify(struct ubifs_fs *u, const struct ubifs_loc *loc, cons
  * source. */
 int ubifs_leb_read(struct ubifs_fs *u, uint32_t lnum, uint32_t offs, void *buf, size_t len);
 int ubifs_leb_read_raw(struct ubifs_fs *u, uint32_t lnum, uint32_t offs, void *buf, size_t len);
+/* From a window already read, else straight from the source. */
+int ubifs_leb_read_near(struct ubifs_fs *u, uint32_t lnum, uint32_t offs, void *buf, size_t len);
 void ubifs_wcache_free(struct ubifs_fs *u);
 void ubifs_problem(struct ubifs_fs *u, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -294,6 +298,11 @@ ssize_t ubifs_decompress_ctx(int type, const uint8_t *src, size_t n, uint8_t *ds
  * because the build has no LZO (`make LZO=0`); else 0. */
 int ubifs_lzo_missing(unsigned type, char *why, size_t cap);
 const char *ubifs_compr_name(unsigned type);
+
+/* icache.c: decoded inodes by number (1: found in the cache) */
+int ubifs_icache_get(struct ubifs_fs *u, uint64_t inum, struct ubifs_ino *ino);
+void ubifs_icache_put(struct ubifs_fs *u, const struct ubifs_ino *ino);
+void ubifs_icache_free(struct ubifs_fs *u);
 
 /* dircache.c */
 struct ubifs_dl_ent {

@@ -70,6 +70,20 @@ static void install(struct ubifs_wcache *c, uint32_t lnum, uint32_t start, uint3
 	c->w[old].used = ++c->clock;
 }
 
+int ubifs_leb_read_near(struct ubifs_fs *u, uint32_t lnum, uint32_t offs, void *buf, size_t len)
+{
+	int found = 0;
+
+	if (lnum >= u->sb.leb_cnt || offs > u->sb.leb_size || len > u->sb.leb_size - offs)
+		return -EINVAL;
+	if (len && len <= WIN_SMALL) {
+		pthread_mutex_lock(&u->lock);
+		found = u->wc && hit(u->wc, lnum, offs, buf, len);
+		pthread_mutex_unlock(&u->lock);
+	}
+	return found ? 0 : ubifs_leb_read_raw(u, lnum, offs, buf, len);
+}
+
 int ubifs_leb_read(struct ubifs_fs *u, uint32_t lnum, uint32_t offs, void *buf, size_t len)
 {
 	uint32_t start = offs / WIN_SIZE * WIN_SIZE, wlen;
