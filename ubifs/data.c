@@ -154,7 +154,7 @@ static int read_run(struct run_ctx *c, uint32_t first, uint32_t n, uint8_t **out
 		while (j < n && have[j] && runnable(c->u, &loc[j]) && follows(&loc[j - 1], &loc[j]))
 			j++;
 		span = loc[j - 1].offs + loc[j - 1].len - loc[i].offs;
-		if (ubifs_leb_read(c->u, loc[i].lnum, loc[i].offs, c->buf, span) < 0) {
+		if (ubifs_leb_read_ahead(c->u, loc[i].lnum, loc[i].offs, c->buf, span) < 0) {
 			ff_fs_log(&c->u->fs, "data: read of LEB %u:%u failed", loc[i].lnum,
 				  loc[i].offs);
 			return -EIO;
@@ -235,12 +235,13 @@ ssize_t ubifs_read_data(struct ubifs_fs *u, const struct ubifs_ino *ino, uint8_t
 		len = (size_t)(ino->size - off);
 	if (len > (size_t)SSIZE_MAX)
 		len = (size_t)SSIZE_MAX;
-	if (!(c = calloc(1, sizeof(*c))))
+	/* not zeroed: the edge blocks are written before they are read */
+	if (!(c = malloc(sizeof(*c))))
 		return -ENOMEM;
 	c->u = u;
 	c->ino = ino;
-	if (len > UBIFS_BLOCK_SIZE) /* without it: node by node */
-		c->buf = malloc(RUN_BUF);
+	c->dctx = NULL;
+	c->buf = len > UBIFS_BLOCK_SIZE ? malloc(RUN_BUF) : NULL; /* NULL: node by node */
 	while (done < len && (r = read_some(c, buf, len, off, done)) >= 0)
 		done += (size_t)r;
 	ubifs_zstd_dctx_put(u, c->dctx);

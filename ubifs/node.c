@@ -154,8 +154,14 @@ static int read_node(struct ubifs_fs *u, const struct ubifs_loc *loc, int want, 
 			  u->sb.leb_size);
 		return -EIO;
 	}
-	ret = want == UBIFS_INO_NODE ? ubifs_leb_read_near(u, loc->lnum, loc->offs, buf, loc->len)
-				     : ubifs_leb_read(u, loc->lnum, loc->offs, buf, loc->len);
+	/* an inode lies among its file's data: read alone unless a window
+	 * has it; data forwards; the rest (entries, index) clustered */
+	if (want == UBIFS_INO_NODE)
+		ret = ubifs_leb_read_near(u, loc->lnum, loc->offs, buf, loc->len);
+	else if (want == UBIFS_DATA_NODE)
+		ret = ubifs_leb_read_ahead(u, loc->lnum, loc->offs, buf, loc->len);
+	else
+		ret = ubifs_leb_read(u, loc->lnum, loc->offs, buf, loc->len);
 	if (ret < 0) {
 		ff_fs_log(&u->fs, "%s: read of LEB %u:%u failed", what, loc->lnum, loc->offs);
 		return -EIO;

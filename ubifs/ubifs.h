@@ -184,6 +184,9 @@ int ubifs_leb_read(struct ubifs_fs *u, uint32_t lnum, uint32_t offs, void *buf, 
 int ubifs_leb_read_raw(struct ubifs_fs *u, uint32_t lnum, uint32_t offs, void *buf, size_t len);
 /* From a window already read, else straight from the source. */
 int ubifs_leb_read_near(struct ubifs_fs *u, uint32_t lnum, uint32_t offs, void *buf, size_t len);
+/* As ubifs_leb_read, a missed window starting at offs: data nodes are
+ * read in the order they were written, forwards. */
+int ubifs_leb_read_ahead(struct ubifs_fs *u, uint32_t lnum, uint32_t offs, void *buf, size_t len);
 void ubifs_wcache_free(struct ubifs_fs *u);
 void ubifs_problem(struct ubifs_fs *u, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
