@@ -43,6 +43,10 @@ struct ubifs_zbr {
 struct ubifs_znode {
 	atomic_uint refs;
 	uint32_t level, cnt;
+	/* above level 0: each branch's znode once a walk has read it, with a
+	 * reference of this znode's (index.c), so later walks need neither
+	 * the cache's lock nor its table */
+	_Atomic(struct ubifs_znode *) *kid;
 	struct ubifs_zbr br[];
 };
 
@@ -145,6 +149,7 @@ struct ubifs_fs {
 	size_t n_problems, total_problems;
 	pthread_mutex_t lock;   /* guards everything below */
 	struct ff_hmap zcache;  /* (lnum << 32 | offs) -> struct ubifs_znode * */
+	struct ubifs_znode *zroot; /* the index root, while the cache holds it */
 	size_t zcache_bytes, cache_budget;
 	struct ubifs_dircache *dirs;
 	struct ubifs_wcache *wc; /* window.c */
