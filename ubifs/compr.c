@@ -2,7 +2,8 @@
 /* Copyright (C) 2026 The flashfs-tools authors */
 /* The data node codecs, each a library call: LZO1X (liblzo2), zlib's raw
  * deflate stream (no zlib header: the kernel's crypto deflate uses window
- * bits -15) and zstd.  Stateless, so safe from any thread.  Built with
+ * bits -15) and zstd.  Safe from any thread: the only state is the
+ * fs's spare zstd contexts, under its lock.  Built with
  * `make LZO=0` an LZO node does not decode; the callers name the build
  * (ubifs_lzo_missing). */
 #ifndef FF_NO_LZO
@@ -70,14 +71,37 @@ static ssize_t lzo_decode(const uint8_t *src, size_t n, uint8_t *dst, size_t cap
 }
 #endif
 
-void *ubifs_zstd_dctx_new(void)
+/* zstd contexts are kept for reuse: making one (about 160 KiB, zeroed)
+ * for each read of a file cost 1% of an extract.  As many are kept as
+ * threads read at once, up to UBIFS_DCTX_KEPT. */
+void *ubifs_zstd_dctx_get(struct ubifs_fs *u)
 {
-	return ZSTD_createDCtx();
+	void *d = NULL;
+
+	pthread_mutex_lock(&u->lock);
+	if (u->n_dctx)
+		d = u->dctx[--u->n_dctx];
+	pthread_mutex_unlock(&u->lock);
+	return d ? d : ZSTD_createDCtx();
 }
 
-void ubifs_zstd_dctx_free(void *dctx)
+void ubifs_zstd_dctx_put(struct ubifs_fs *u, void *dctx)
 {
+	if (!dctx)
+		return;
+	pthread_mutex_lock(&u->lock);
+	if (u->n_dctx < UBIFS_DCTX_KEPT) {
+		u->dctx[u->n_dctx++] = dctx;
+		dctx = NULL;
+	}
+	pthread_mutex_unlock(&u->lock);
 	ZSTD_freeDCtx(dctx);
+}
+
+void ubifs_zstd_dctx_clear(struct ubifs_fs *u)
+{
+	while (u->n_dctx)
+		ZSTD_freeDCtx(u->dctx[--u->n_dctx]);
 }
 
 ssize_t ubifs_decompress(int type, const uint8_t *src, size_t n, uint8_t *dst, size_t cap)

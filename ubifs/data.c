@@ -12,19 +12,18 @@
 #include "common/endian.h"
 #include "ubifs/ubifs.h"
 
-/* The data node for block of inode inum, read whole at buf: checked,
- * then decompressed into out (*got bytes). */
+/* The data node for block of inode inum, read whole at buf and its
+ * header checked: its key and size checked, then decompressed into out
+ * (*got bytes). */
 static int decode_node(struct ubifs_fs *u, uint64_t inum, uint32_t block,
 		       const struct ubifs_loc *loc, const uint8_t *buf,
-		       uint8_t out[UBIFS_BLOCK_SIZE], uint32_t *got, void *dctx)
+		       uint8_t out[UBIFS_BLOCK_SIZE], uint32_t *got, void **dctx)
 {
 	char why[FF_ERR_MSG_MAX];
 	struct ubifs_key k = ubifs_key_make((uint32_t)inum, UBIFS_DATA_NODE, block), nk;
 	uint32_t size;
 	ssize_t n;
 
-	if (ubifs_node_verify(u, loc, UBIFS_DATA_NODE, buf, "data") < 0)
-		return -EIO;
 	ubifs_key_decode(buf + UBIFS_KEY_OFF, &nk);
 	size = ff_get_le32(buf + DATA_SIZE);
 	if (ubifs_key_cmp(&nk, &k) || size > UBIFS_BLOCK_SIZE) {
@@ -37,8 +36,11 @@ static int decode_node(struct ubifs_fs *u, uint64_t inum, uint32_t block,
 		ff_fs_log(&u->fs, "inode %llu: block %u: %s", (unsigned long long)inum, block, why);
 		return -ENOTSUP;
 	}
+	/* a zstd context once a zstd node shows: not for other codecs */
+	if (!*dctx && ff_get_le16(buf + DATA_COMPR) == UBIFS_COMPR_ZSTD)
+		*dctx = ubifs_zstd_dctx_get(u);
 	n = ubifs_decompress_ctx(ff_get_le16(buf + DATA_COMPR), buf + UBIFS_DATA_NODE_SZ,
-				 loc->len - UBIFS_DATA_NODE_SZ, out, UBIFS_BLOCK_SIZE, dctx);
+				 loc->len - UBIFS_DATA_NODE_SZ, out, UBIFS_BLOCK_SIZE, *dctx);
 	if (n != (ssize_t)size) {
 		ff_fs_log(&u->fs, "inode %llu: block %u: data node at LEB %u:%u (%s) %s %u bytes",
 			  (unsigned long long)inum, block, loc->lnum, loc->offs,
@@ -56,21 +58,23 @@ int ubifs_data_block(struct ubifs_fs *u, uint64_t inum, uint32_t block,
 	uint8_t buf[UBIFS_DATA_NODE_SZ + UBIFS_BLOCK_SIZE];
 	struct ubifs_key k = ubifs_key_make((uint32_t)inum, UBIFS_DATA_NODE, block);
 	struct ubifs_loc loc;
+	void *dctx = NULL;
 	int ret = ubifs_lookup(u, &k, &loc);
 
 	*got = 0;
 	if (ret == -ENOENT)
 		return 0;
-	if (ret < 0 || (ret = ubifs_read_node(u, &loc, UBIFS_DATA_NODE, buf, sizeof(buf),
-					      "data")) < 0)
+	if (ret < 0 || (ret = ubifs_read_data_node(u, &loc, buf, sizeof(buf))) < 0)
 		return ret;
-	return decode_node(u, inum, block, &loc, buf, out, got, NULL);
+	ret = decode_node(u, inum, block, &loc, buf, out, got, &dctx);
+	ubifs_zstd_dctx_put(u, dctx);
+	return ret;
 }
 
 /* A range of blocks is read in runs: the nodes of consecutive blocks that
  * lie one after the other in a LEB (as a builder writes a file) come in
  * one read of up to RUN_BLOCKS nodes rather than one each, and share one
- * zstd context (made at the first zstd node); 4 KiB blocks otherwise
+ * zstd context (taken at the first zstd node); 4 KiB blocks otherwise
  * cost a system call each. */
 #define RUN_BLOCKS 16u
 #define RUN_NODE_MAX (UBIFS_DATA_NODE_SZ + UBIFS_BLOCK_SIZE)
@@ -150,19 +154,20 @@ static int read_run(struct run_ctx *c, uint32_t first, uint32_t n, uint8_t **out
 		while (j < n && have[j] && runnable(c->u, &loc[j]) && follows(&loc[j - 1], &loc[j]))
 			j++;
 		span = loc[j - 1].offs + loc[j - 1].len - loc[i].offs;
-		if (ubifs_leb_read(c->u, loc[i].lnum, loc[i].offs, c->buf, span) < 0) {
+		if (ubifs_leb_read_ahead(c->u, loc[i].lnum, loc[i].offs, c->buf, span) < 0) {
 			ff_fs_log(&c->u->fs, "data: read of LEB %u:%u failed", loc[i].lnum,
 				  loc[i].offs);
 			return -EIO;
 		}
-		/* a zstd context once a zstd node shows: not for other codecs */
-		if (!c->dctx && ff_get_le16(c->buf + DATA_COMPR) == UBIFS_COMPR_ZSTD)
-			c->dctx = ubifs_zstd_dctx_new();
-		for (uint32_t m = i; m < j; m++)
-			if ((ret = decode_node(c->u, c->ino->inum, first + m, &loc[m],
-					       c->buf + (loc[m].offs - loc[i].offs), out[m],
-					       &got[m], c->dctx)) < 0)
+		for (uint32_t m = i; m < j; m++) {
+			const uint8_t *node = c->buf + (loc[m].offs - loc[i].offs);
+
+			if (ubifs_data_node_verify(c->u, &loc[m], node) < 0)
+				return -EIO;
+			if ((ret = decode_node(c->u, c->ino->inum, first + m, &loc[m], node,
+					       out[m], &got[m], &c->dctx)) < 0)
 				return ret;
+		}
 	}
 	return 0;
 }
@@ -230,15 +235,16 @@ ssize_t ubifs_read_data(struct ubifs_fs *u, const struct ubifs_ino *ino, uint8_t
 		len = (size_t)(ino->size - off);
 	if (len > (size_t)SSIZE_MAX)
 		len = (size_t)SSIZE_MAX;
-	if (!(c = calloc(1, sizeof(*c))))
+	/* not zeroed: the edge blocks are written before they are read */
+	if (!(c = malloc(sizeof(*c))))
 		return -ENOMEM;
 	c->u = u;
 	c->ino = ino;
-	if (len > UBIFS_BLOCK_SIZE) /* without it: node by node */
-		c->buf = malloc(RUN_BUF);
+	c->dctx = NULL;
+	c->buf = len > UBIFS_BLOCK_SIZE ? malloc(RUN_BUF) : NULL; /* NULL: node by node */
 	while (done < len && (r = read_some(c, buf, len, off, done)) >= 0)
 		done += (size_t)r;
-	ubifs_zstd_dctx_free(c->dctx);
+	ubifs_zstd_dctx_put(u, c->dctx);
 	free(c->buf);
 	free(c);
 	return r < 0 ? r : (ssize_t)done;

@@ -16,10 +16,16 @@
 
 #define DEFAULT_CACHE (32u << 20)
 
+/* Levels strictly fall from a znode to its kids (ubifs_znode_get checks
+ * each one's level), so kids never lead back up: no reference cycle. */
 void ubifs_znode_put(struct ubifs_znode *z)
 {
-	if (z && atomic_fetch_sub(&z->refs, 1) == 1)
-		free(z);
+	if (!z || atomic_fetch_sub(&z->refs, 1) != 1)
+		return;
+	if (z->kid)
+		for (uint32_t i = 0; i < z->cnt; i++)
+			ubifs_znode_put(atomic_load(&z->kid[i]));
+	free(z);
 }
 
 static void put_any(void *z)
@@ -29,6 +35,8 @@ static void put_any(void *z)
 
 void ubifs_zcache_clear(struct ubifs_fs *u)
 {
+	ubifs_znode_put(u->zroot);
+	u->zroot = NULL;
 	ff_hmap_free(&u->zcache, put_any);
 	u->zcache_bytes = 0;
 }
@@ -77,12 +85,18 @@ static int decode(struct ubifs_fs *u, const struct ubifs_loc *at, const uint8_t 
 			  "(fanout %u)", at->lnum, at->offs, cnt, level, at->len, u->sb.fanout);
 		return -EIO;
 	}
-	z = malloc(sizeof(*z) + cnt * sizeof(z->br[0]));
+	z = malloc(sizeof(*z) + cnt * sizeof(z->br[0]) + (level ? cnt * sizeof(*z->kid) : 0));
 	if (!z)
 		return -ENOMEM;
 	atomic_init(&z->refs, 1);
 	z->level = level;
 	z->cnt = cnt;
+	z->kid = NULL;
+	if (level) {
+		z->kid = (_Atomic(struct ubifs_znode *) *)(void *)&z->br[cnt];
+		for (uint32_t i = 0; i < cnt; i++)
+			atomic_init(&z->kid[i], NULL);
+	}
 	for (uint32_t i = 0; i < cnt; i++) {
 		const uint8_t *b = p + UBIFS_IDX_NODE_SZ + i * bsz;
 
@@ -100,7 +114,7 @@ static int decode(struct ubifs_fs *u, const struct ubifs_loc *at, const uint8_t 
 
 static void cache_add(struct ubifs_fs *u, uint64_t id, struct ubifs_znode *z)
 {
-	size_t bytes = sizeof(*z) + z->cnt * sizeof(z->br[0]) + 48;
+	size_t bytes = sizeof(*z) + z->cnt * (sizeof(z->br[0]) + sizeof(*z->kid)) + 48;
 
 	pthread_mutex_lock(&u->lock);
 	if (u->zcache_bytes + bytes > u->cache_budget)
@@ -163,8 +177,56 @@ static uint32_t branch_below(const struct ubifs_znode *z, const struct ubifs_key
 	return lo ? lo - 1 : 0;
 }
 
-static int push(struct ubifs_fs *u, struct ubifs_fiter *it, const struct ubifs_loc *loc,
-		uint32_t level)
+/* Branch i of parent's znode, from its kids or read (and kept there):
+ * the parent, held by the walk, holds the kid, so taking a reference
+ * after the load is safe. */
+static int kid_get(struct ubifs_fs *u, struct ubifs_znode *parent, uint32_t i,
+		   struct ubifs_znode **out)
+{
+	struct ubifs_znode *z = atomic_load(&parent->kid[i]), *none = NULL;
+	int ret;
+
+	if (z) {
+		atomic_fetch_add(&z->refs, 1);
+		*out = z;
+		return 0;
+	}
+	if ((ret = ubifs_znode_get(u, &parent->br[i].loc, parent->level - 1, &z)) < 0)
+		return ret;
+	atomic_fetch_add(&z->refs, 1); /* the parent's */
+	if (!atomic_compare_exchange_strong(&parent->kid[i], &none, z))
+		atomic_fetch_sub(&z->refs, 1); /* another walk was first */
+	*out = z;
+	return 0;
+}
+
+/* The root, kept apart from the cache's table: every walk starts there. */
+static int root_get(struct ubifs_fs *u, struct ubifs_znode **out)
+{
+	struct ubifs_znode *z;
+	int ret;
+
+	pthread_mutex_lock(&u->lock);
+	if ((z = u->zroot))
+		atomic_fetch_add(&z->refs, 1);
+	pthread_mutex_unlock(&u->lock);
+	if (!z) {
+		if ((ret = ubifs_znode_get(u, &u->mst.root, UINT32_MAX, &z)) < 0)
+			return ret;
+		pthread_mutex_lock(&u->lock);
+		if (!u->zroot) {
+			atomic_fetch_add(&z->refs, 1);
+			u->zroot = z;
+		}
+		pthread_mutex_unlock(&u->lock);
+	}
+	*out = z;
+	return 0;
+}
+
+/* parent NULL: the root; else branch i of parent. */
+static int push(struct ubifs_fs *u, struct ubifs_fiter *it, struct ubifs_znode *parent,
+		uint32_t i)
 {
 	struct ubifs_znode *z;
 	int ret;
@@ -174,7 +236,8 @@ static int push(struct ubifs_fs *u, struct ubifs_fiter *it, const struct ubifs_l
 			  "(a loop?)", UBIFS_MAX_LEVELS, (unsigned long long)it->max_loads);
 		return -EIO;
 	}
-	if ((ret = ubifs_znode_get(u, loc, level, &z)) < 0)
+	ret = parent ? kid_get(u, parent, i, &z) : root_get(u, &z);
+	if (ret < 0)
 		return ret;
 	it->path[it->depth] = z;
 	it->pos[it->depth] = 0;
@@ -194,7 +257,7 @@ static int descend(struct ubifs_fs *u, struct ubifs_fiter *it, const struct ubif
 			it->pos[it->depth - 1] = branch_below(z, k);
 		if (z->level == 0)
 			return 0;
-		ret = push(u, it, &z->br[it->pos[it->depth - 1]].loc, z->level - 1);
+		ret = push(u, it, z, it->pos[it->depth - 1]);
 		if (ret < 0)
 			return ret;
 	}
@@ -206,7 +269,7 @@ int ubifs_fiter_seek(struct ubifs_fs *u, struct ubifs_fiter *it, const struct ub
 
 	memset(it, 0, sizeof(*it));
 	it->max_loads = u->src->size / UBIFS_IDX_NODE_SZ + 64;
-	if ((ret = push(u, it, &u->mst.root, UINT32_MAX)) < 0)
+	if ((ret = push(u, it, NULL, 0)) < 0)
 		return ret;
 	if ((ret = descend(u, it, lo)) < 0)
 		return ret;

@@ -48,6 +48,8 @@ int ubifs_read_inode(struct ubifs_fs *u, uint64_t inum, struct ubifs_ino *ino)
 
 	if (inum == 0 || inum > UINT32_MAX)
 		return -ENOENT;
+	if (ubifs_icache_get(u, inum, ino))
+		return 0;
 	k = ubifs_key_make((uint32_t)inum, UBIFS_INO_NODE, 0);
 	if ((ret = ubifs_lookup(u, &k, &loc)) < 0)
 		return ret;
@@ -62,6 +64,7 @@ int ubifs_read_inode(struct ubifs_fs *u, uint64_t inum, struct ubifs_ino *ino)
 	/* a size recovered from the journal's data nodes (unclean unmount) */
 	if (u->ov.sizes.n && ff_hmap_find(&u->ov.sizes, &inum, sizeof(inum), &fixed))
 		ino->size = fixed - 1;
+	ubifs_icache_put(u, ino);
 	return 0;
 }
 

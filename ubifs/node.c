@@ -79,10 +79,11 @@ static void len_range(const struct ubifs_fs *u, unsigned type, uint32_t *min, ui
 	}
 }
 
-int ubifs_node_check(const struct ubifs_fs *u, const uint8_t *p, size_t avail, uint32_t offs,
-		     struct ubifs_ch *ch, char *why, size_t cap)
+/* Everything ubifs_node_check checks but the CRC. */
+static int check_head(const struct ubifs_fs *u, const uint8_t *p, size_t avail, uint32_t offs,
+		      struct ubifs_ch *ch, char *why, size_t cap)
 {
-	uint32_t min, max, crc;
+	uint32_t min, max;
 
 	if (avail < UBIFS_CH_SZ)
 		return snprintf(why, cap, "node header cut short (%zu bytes)", avail), -1;
@@ -101,6 +102,16 @@ int ubifs_node_check(const struct ubifs_fs *u, const uint8_t *p, size_t avail, u
 	if (ch->len > avail)
 		return snprintf(why, cap, "node of %u bytes cut short (%zu bytes)", ch->len,
 				avail), -1;
+	return 0;
+}
+
+int ubifs_node_check(const struct ubifs_fs *u, const uint8_t *p, size_t avail, uint32_t offs,
+		     struct ubifs_ch *ch, char *why, size_t cap)
+{
+	uint32_t crc;
+
+	if (check_head(u, p, avail, offs, ch, why, cap) < 0)
+		return -1;
 	crc = ubifs_crc(p + 8, ch->len - 8);
 	if (crc != ch->crc)
 		return snprintf(why, cap, "bad CRC 0x%08x, computed 0x%08x", ch->crc, crc), -1;
@@ -127,8 +138,12 @@ int ubifs_leb_read_raw(struct ubifs_fs *u, uint32_t lnum, uint32_t offs, void *b
 	return 0;
 }
 
-int ubifs_read_node(struct ubifs_fs *u, const struct ubifs_loc *loc, int want, uint8_t *buf,
-		    size_t cap, const char *what)
+static int verify(struct ubifs_fs *u, const struct ubifs_loc *loc, int want, const uint8_t *buf,
+		  const char *what, int crc);
+
+/* crc 0: the node's CRC is not checked. */
+static int read_node(struct ubifs_fs *u, const struct ubifs_loc *loc, int want, uint8_t *buf,
+		     size_t cap, const char *what, int crc)
 {
 	int ret;
 
@@ -139,22 +154,45 @@ int ubifs_read_node(struct ubifs_fs *u, const struct ubifs_loc *loc, int want, u
 			  u->sb.leb_size);
 		return -EIO;
 	}
-	ret = ubifs_leb_read(u, loc->lnum, loc->offs, buf, loc->len);
+	/* an inode lies among its file's data: read alone unless a window
+	 * has it; data forwards; the rest (entries, index) clustered */
+	if (want == UBIFS_INO_NODE)
+		ret = ubifs_leb_read_near(u, loc->lnum, loc->offs, buf, loc->len);
+	else if (want == UBIFS_DATA_NODE)
+		ret = ubifs_leb_read_ahead(u, loc->lnum, loc->offs, buf, loc->len);
+	else
+		ret = ubifs_leb_read(u, loc->lnum, loc->offs, buf, loc->len);
 	if (ret < 0) {
 		ff_fs_log(&u->fs, "%s: read of LEB %u:%u failed", what, loc->lnum, loc->offs);
 		return -EIO;
 	}
-	return ubifs_node_verify(u, loc, want, buf, what);
+	return verify(u, loc, want, buf, what, crc);
 }
 
-int ubifs_node_verify(struct ubifs_fs *u, const struct ubifs_loc *loc, int want,
-		      const uint8_t *buf, const char *what)
+int ubifs_read_node(struct ubifs_fs *u, const struct ubifs_loc *loc, int want, uint8_t *buf,
+		    size_t cap, const char *what)
+{
+	return read_node(u, loc, want, buf, cap, what, 1);
+}
+
+int ubifs_read_data_node(struct ubifs_fs *u, const struct ubifs_loc *loc, uint8_t *buf,
+			 size_t cap)
+{
+	return read_node(u, loc, UBIFS_DATA_NODE, buf, cap, "data", 0);
+}
+
+/* want < 0: any type; crc 0: the header's CRC is not checked. */
+static int verify(struct ubifs_fs *u, const struct ubifs_loc *loc, int want, const uint8_t *buf,
+		  const char *what, int crc)
 {
 	struct ubifs_ch ch;
 	char why[160];
+	int ret;
 
 	why[0] = 0;
-	if (ubifs_node_check(u, buf, loc->len, loc->offs, &ch, why, sizeof(why)) == 0) {
+	ret = crc ? ubifs_node_check(u, buf, loc->len, loc->offs, &ch, why, sizeof(why))
+		  : check_head(u, buf, loc->len, loc->offs, &ch, why, sizeof(why));
+	if (ret == 0) {
 		if (want >= 0 && ch.type != want)
 			snprintf(why, sizeof(why), "node type %u where type %d was expected",
 				 ch.type, want);
@@ -167,6 +205,20 @@ int ubifs_node_verify(struct ubifs_fs *u, const struct ubifs_loc *loc, int want,
 		return -EIO;
 	}
 	return 0;
+}
+
+int ubifs_node_verify(struct ubifs_fs *u, const struct ubifs_loc *loc, int want,
+		      const uint8_t *buf, const char *what)
+{
+	return verify(u, loc, want, buf, what, 1);
+}
+
+/* As the kernel mounts by default (no chk_data_crc): a data node's
+ * header, type and length are checked, not its CRC.  The other nodes'
+ * CRCs are always checked, and `check` checks every node's. */
+int ubifs_data_node_verify(struct ubifs_fs *u, const struct ubifs_loc *loc, const uint8_t *buf)
+{
+	return verify(u, loc, UBIFS_DATA_NODE, buf, "data", 0);
 }
 
 void ubifs_problem(struct ubifs_fs *u, const char *fmt, ...)

@@ -202,6 +202,8 @@ static void uf_close(struct ff_fs *fs)
 		return;
 	ubifs_zcache_clear(u);
 	ubifs_wcache_free(u);
+	ubifs_zstd_dctx_clear(u);
+	ubifs_icache_free(u);
 	ubifs_dircache_free(u);
 	ff_hmap_free(&u->damaged, NULL);
 	ubifs_ov_free(&u->ov);

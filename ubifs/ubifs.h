@@ -43,6 +43,10 @@ struct ubifs_zbr {
 struct ubifs_znode {
 	atomic_uint refs;
 	uint32_t level, cnt;
+	/* above level 0: each branch's znode once a walk has read it, with a
+	 * reference of this znode's (index.c), so later walks need neither
+	 * the cache's lock nor its table */
+	_Atomic(struct ubifs_znode *) *kid;
 	struct ubifs_zbr br[];
 };
 
@@ -126,8 +130,10 @@ struct ubifs_jstats {
 };
 
 #define UBIFS_PROBLEMS_KEPT 200
+#define UBIFS_DCTX_KEPT 8
 
 struct ubifs_dircache;
+struct ubifs_icache;
 struct ubifs_wcache;
 
 struct ubifs_fs {
@@ -143,13 +149,17 @@ struct ubifs_fs {
 	size_t n_problems, total_problems;
 	pthread_mutex_t lock;   /* guards everything below */
 	struct ff_hmap zcache;  /* (lnum << 32 | offs) -> struct ubifs_znode * */
+	struct ubifs_znode *zroot; /* the index root, while the cache holds it */
 	size_t zcache_bytes, cache_budget;
 	struct ubifs_dircache *dirs;
 	struct ubifs_wcache *wc; /* window.c */
+	struct ubifs_icache *ic; /* icache.c */
 	struct ff_hmap damaged; /* (lnum << 32 | offs) of entries left out */
 	uint64_t inode_count;   /* 0 until counted */
 	uint32_t *bud_lnum;     /* the journal's buds (LEBs the LPT lags behind) */
 	size_t n_buds;
+	void *dctx[UBIFS_DCTX_KEPT]; /* spare zstd contexts (compr.c) */
+	unsigned n_dctx;
 };
 
 /* node.c */
@@ -167,11 +177,21 @@ int ubifs_read_node(struct ubifs_fs *u, const struct ubifs_loc *loc, int want, u
  * buf, loc within the volume). */
 int ubifs_node_verify(struct ubifs_fs *u, const struct ubifs_loc *loc, int want,
 		      const uint8_t *buf, const char *what);
+/* The same two for a data node read for its contents, without its CRC
+ * (the kernel's default, no_chk_data_crc). */
+int ubifs_read_data_node(struct ubifs_fs *u, const struct ubifs_loc *loc, uint8_t *buf,
+			 size_t cap);
+int ubifs_data_node_verify(struct ubifs_fs *u, const struct ubifs_loc *loc, const uint8_t *buf);
 /* len bytes at offs of LEB lnum (erased past the source's end); small
  * reads through the cached windows of window.c, _raw straight from the
  * source. */
 int ubifs_leb_read(struct ubifs_fs *u, uint32_t lnum, uint32_t offs, void *buf, size_t len);
 int ubifs_leb_read_raw(struct ubifs_fs *u, uint32_t lnum, uint32_t offs, void *buf, size_t len);
+/* From a window already read, else straight from the source. */
+int ubifs_leb_read_near(struct ubifs_fs *u, uint32_t lnum, uint32_t offs, void *buf, size_t len);
+/* As ubifs_leb_read, a missed window starting at offs: data nodes are
+ * read in the order they were written, forwards. */
+int ubifs_leb_read_ahead(struct ubifs_fs *u, uint32_t lnum, uint32_t offs, void *buf, size_t len);
 void ubifs_wcache_free(struct ubifs_fs *u);
 void ubifs_problem(struct ubifs_fs *u, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -273,8 +293,11 @@ ssize_t ubifs_read_data(struct ubifs_fs *u, const struct ubifs_ino *ino, uint8_t
 int ubifs_data_block(struct ubifs_fs *u, uint64_t inum, uint32_t block,
 		     uint8_t out[UBIFS_BLOCK_SIZE], uint32_t *got);
 ssize_t ubifs_decompress(int type, const uint8_t *src, size_t n, uint8_t *dst, size_t cap);
-void *ubifs_zstd_dctx_new(void);   /* NULL when out of memory */
-void ubifs_zstd_dctx_free(void *dctx);
+/* A zstd context from the fs's spares or new (NULL when out of memory),
+ * given back with _put (NULL is fine); _clear frees the spares. */
+void *ubifs_zstd_dctx_get(struct ubifs_fs *u);
+void ubifs_zstd_dctx_put(struct ubifs_fs *u, void *dctx);
+void ubifs_zstd_dctx_clear(struct ubifs_fs *u);
 /* The same with a zstd context to reuse (ZSTD_DCtx *; NULL: one made for
  * the call). */
 ssize_t ubifs_decompress_ctx(int type, const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
@@ -283,6 +306,11 @@ ssize_t ubifs_decompress_ctx(int type, const uint8_t *src, size_t n, uint8_t *ds
  * because the build has no LZO (`make LZO=0`); else 0. */
 int ubifs_lzo_missing(unsigned type, char *why, size_t cap);
 const char *ubifs_compr_name(unsigned type);
+
+/* icache.c: decoded inodes by number (1: found in the cache) */
+int ubifs_icache_get(struct ubifs_fs *u, uint64_t inum, struct ubifs_ino *ino);
+void ubifs_icache_put(struct ubifs_fs *u, const struct ubifs_ino *ino);
+void ubifs_icache_free(struct ubifs_fs *u);
 
 /* dircache.c */
 struct ubifs_dl_ent {
