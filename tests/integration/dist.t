@@ -7,7 +7,7 @@
 # under one folder.  (make check-dist builds and checks it unpacked.)
 . "$(dirname "$0")/../lib.sh"
 
-[ -e "$FF_TOP/.git" ] || skip_all "no .git in $FF_TOP (an unpacked make dist tarball): make dist packs a commit"
+[ -e "$FF_TOP/.git" ] || skip_all "no .git (an unpacked make dist tarball): make dist packs a commit"
 command -v xz > /dev/null || skip_all "xz not installed"
 v=$(sed -n 's/^#define FF_VERSION_STRING "\(.*\)"/\1/p' "$FF_TOP/include/flashfs/version.h")
 mkdir -p "$T/a" "$T/b"

@@ -11,7 +11,7 @@
 
 need_root
 [ -x /bin/busybox ] || skip_all "busybox-static not installed"
-[ -e "$FF_TOP/.git" ] || skip_all "no .git in $FF_TOP (an unpacked make dist tarball): fresh-check clones the checkout"
+[ -e "$FF_TOP/.git" ] || skip_all "no .git (an unpacked make dist tarball): fresh-check clones the checkout"
 git -C "$FF_TOP" rev-parse HEAD > /dev/null 2>&1 || skip_all "$FF_TOP is not a git checkout"
 
 R=$T/root

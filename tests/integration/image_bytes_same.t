@@ -13,7 +13,7 @@ need_root
 BASE=ac4cb30
 # An unpacked `make dist` tarball has no history (and a parent folder's
 # repository must not stand in for it).
-[ -e "$FF_TOP/.git" ] || skip_all "no .git in $FF_TOP (an unpacked make dist tarball): commit $BASE's builders cannot be built"
+[ -e "$FF_TOP/.git" ] || skip_all "no .git (an unpacked make dist tarball): the base commit's builders cannot be built"
 git -C "$FF_TOP" cat-file -e "$BASE^{commit}" 2> /dev/null ||
 	skip_all "commit $BASE is not in this checkout's history (a tarball or a shallow clone)"
 cd "$T" || exit 2
