@@ -12,6 +12,7 @@
 
 #include "common/info.h"
 #include "common/json.h"
+#include "common/pool.h"
 
 static void corpus(struct ff_json *j, const struct bench_report *r)
 {
@@ -24,7 +25,7 @@ static void corpus(struct ff_json *j, const struct bench_report *r)
 	ff_json_begin_object(j);
 	ff_json_kv_str(j, "arch", u.machine);
 	ff_json_key(j, "cpus");
-	ff_json_int(j, sysconf(_SC_NPROCESSORS_ONLN));
+	ff_json_int(j, ff_online_cpus());
 	ff_json_end_object(j);
 	ff_json_key(j, "corpus");
 	ff_json_begin_object(j);

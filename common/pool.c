@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum { JOB_QUEUED, JOB_RUNNING, JOB_DONE };
 
@@ -273,4 +274,11 @@ void ff_pool_free(struct ff_pool *p)
 	free(p->scratch);
 	free(p->threads);
 	free(p);
+}
+
+unsigned ff_online_cpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n > 0 ? (unsigned)n : 1;
 }

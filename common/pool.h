@@ -50,6 +50,8 @@ struct ff_pool *ff_pool_new(const struct ff_pool_cfg *cfg, struct ff_err *err);
 struct ff_pool *ff_pool_task(ff_pool_fn run, void *user, struct ff_err *err);
 /* The number of threads that started. */
 unsigned ff_pool_threads(const struct ff_pool *p);
+/* The CPUs online, at least 1: the default thread count everywhere. */
+unsigned ff_online_cpus(void);
 
 /* Queues a copy of job.  Unordered: waits while the ring is full.
  * Ordered: the ring must have room (ff_pool_pending() < queue). */

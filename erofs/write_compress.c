@@ -648,8 +648,7 @@ static int compress_packed(struct ew *w, struct zctx *z, unsigned worker, struct
 
 int ew_compress_all(struct ew *w, struct ff_err *err)
 {
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	unsigned threads = w->o->threads ? w->o->threads : cpus > 0 ? (unsigned)cpus : 1;
+	unsigned threads = w->o->threads ? w->o->threads : ff_online_cpus();
 	struct zctx z = { 0 };
 	struct ff_pool_cfg cfg = { threads, 2 * (size_t)threads, sizeof(struct zjob), 1,
 				   run_job, &z };

@@ -11,6 +11,7 @@
 #include <flashfs/extract.h>
 
 #include "common/api_error.h"
+#include "common/pool.h"
 #include "extract/extract.h"
 
 struct api {
@@ -77,11 +78,9 @@ static void api_progress(void *ctx, uint64_t bytes, uint64_t items)
 
 static int jobs_of(unsigned jobs)
 {
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-
 	if (jobs)
 		return jobs > 1024 ? 1024 : (int)jobs;
-	return cpus > 0 ? (int)cpus : 1;
+	return (int)ff_online_cpus();
 }
 
 int ff_extract(const char *image, const char *dir, const char *const *paths, size_t n,

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/pool.h"
 #include "common/size.h"
 #include "tree/build.h"
 
@@ -204,10 +205,8 @@ static int parse_flash(struct bench_cfg *c, const char *opt, const char *s, int 
 
 static void defaults(struct bench_cfg *c)
 {
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-
 	memset(c, 0, sizeof(*c));
-	c->measure.threads = cpus > 0 ? (unsigned)cpus : 1;
+	c->measure.threads = ff_online_cpus();
 	c->measure.min_time = 0.5;
 	c->measure.min_repeats = 3;
 	c->cpu_scale = 1;

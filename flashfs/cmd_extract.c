@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/pool.h"
 #include "common/progress.h"
 #include "extract/extract.h"
 #include "flashfs/cli.h"
@@ -243,10 +244,9 @@ static int parse(int argc, char **argv, struct args *a)
 		{"progress", no_argument, NULL, 'p'}, {"warn-case", no_argument, NULL, 'W'},
 		{"all", no_argument, NULL, 'a'}, {"help", no_argument, NULL, 'h'},
 		FF_CLI_LONGOPTS, {NULL, 0, NULL, 0}};
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	int c, r;
 
-	a->eo.jobs = cpus > 0 ? (int)cpus : 1;
+	a->eo.jobs = (int)ff_online_cpus();
 	a->eo.umask_cleared = 1;
 	a->out.progress = 1;
 	/* Whole data blocks are decoded straight into the workers' buffers,

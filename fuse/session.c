@@ -141,11 +141,11 @@ int ff_fuse_mount(struct ff_fuse_session **out, struct ff_fs *fs, const struct f
  * threads=1: none, everything inline). */
 static unsigned pool_threads(unsigned threads)
 {
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned cpus = ff_online_cpus();
 
 	if (threads)
 		return threads > 1 ? threads : 0;
-	return cpus > 1 ? 2 * (unsigned)(cpus < 8 ? cpus : 8) : 2;
+	return cpus > 1 ? 2 * (cpus < 8 ? cpus : 8) : 2;
 }
 
 /* FUSE_INIT lowers the read-ahead window to what the kernel proposed, so

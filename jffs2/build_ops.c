@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "common/format.h"
+#include "common/pool.h"
 #include "compress/compress.h"
 #include "jffs2/writer.h"
 #include "jffs2/build_ops.h"
@@ -58,14 +59,6 @@ static int map_codec(const struct ff_build_opts *o, struct ff_jffs2_compr *c, st
 	return flag(o, "rtime") ? 0 : ff_jffs2_compr_enable(c, "rtime", 0, err);
 }
 
-/* ff_build_opts.jobs 0: one per CPU (the bytes never depend on it) */
-static unsigned cpus(void)
-{
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-
-	return n > 0 ? (unsigned)n : 1;
-}
-
 static int geometry(const struct ff_build_opts *o, struct ff_jffs2_write_opts *w,
 		    struct ff_err *err)
 {
@@ -102,7 +95,7 @@ static int j2_build(const struct ff_tree *tree, const struct ff_build_opts *o, c
 	w.summary = flag(o, "summary");
 	if (flag(o, "xattrs"))
 		w.xattrs = FF_J2X_USER | FF_J2X_SECURITY | FF_J2X_ACL | FF_J2X_TRUSTED;
-	w.threads = o->jobs ? o->jobs : cpus();
+	w.threads = o->jobs ? o->jobs : ff_online_cpus(); /* the bytes never depend on it */
 	w.warn = o->warn;
 	w.warn_ctx = o->warn_ctx;
 	memset(&st, 0, sizeof(st));

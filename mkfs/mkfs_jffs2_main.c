@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "common/error.h"
+#include "common/pool.h"
 #include "common/size.h"
 #include "jffs2/writer.h"
 #include "mkfs/mkfs_run.h"
@@ -274,8 +275,7 @@ static void defaults(struct args *a)
 	ff_jffs2_write_opts_init(&a->wo);
 	a->wo.big_endian = *(uint8_t *)&probe == 0;
 	a->wo.page_size = page > 0 ? (uint32_t)page : 4096;
-	page = sysconf(_SC_NPROCESSORS_ONLN);
-	a->wo.threads = page > 0 ? (unsigned)page : 1;
+	a->wo.threads = ff_online_cpus();
 }
 
 static int parse_options(struct args *a, int argc, char **argv, struct ff_err *err)

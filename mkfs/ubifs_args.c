@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/pool.h"
 #include "common/size.h"
 #include "compress/compress.h"
 #include "tree/arg_value.h"
@@ -292,11 +293,8 @@ static int lzo_check(const struct ff_ubifs_args *a, struct ff_err *err)
 
 int ff_ubifs_args_finish(struct ff_ubifs_args *a, const char *epoch, struct ff_err *err)
 {
-	if (!a->have_threads) {
-		long n = sysconf(_SC_NPROCESSORS_ONLN);
-
-		a->wo.threads = n > 0 ? (uint32_t)n : 1;
-	}
+	if (!a->have_threads)
+		a->wo.threads = ff_online_cpus();
 	if (!a->no_positionals)
 		a->src.source = a->root;
 	if (ff_source_args_epoch(&a->src, epoch, err) || required(a, err) || lzo_check(a, err) ||

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "common/fd_size.h"
+#include "common/pool.h"
 #include "common/warn.h"
 #include "common/xattr_query.h"
 #include "squashfs/fs_reader.h"
@@ -322,13 +323,11 @@ static int load_tables(struct sqfs_rd *rd, struct ff_err *err)
  * works, just without read-ahead. */
 static void start_prefetch(struct sqfs_rd *rd, uint64_t want, uint64_t data_budget)
 {
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-
 	if (want > data_budget / 4)
 		want = data_budget / 4;
 	if (want < 4ull * rd->sb.block_size)
 		return; /* the cache's shards would be too small to keep blocks */
-	rd->prefetch = sqfs_prefetch_new(rd, want, cpus > 1 ? (unsigned)cpus : 1u);
+	rd->prefetch = sqfs_prefetch_new(rd, want, ff_online_cpus());
 }
 
 /* The data cache's share of the budget, but never fewer than MIN_BLOCKS

@@ -19,6 +19,7 @@
 
 #include "common/endian.h"
 #include "common/hmap.h"
+#include "common/pool.h"
 #include "squashfs/append_writer.h"
 #include "squashfs/data_writer.h"
 #include "squashfs/dir_table_writer.h"
@@ -69,12 +70,7 @@ static int check_opts(const struct ff_sqfs_write_opts *o, struct ff_err *err)
 
 static unsigned pick_jobs(unsigned jobs)
 {
-	long n;
-
-	if (jobs)
-		return jobs;
-	n = sysconf(_SC_NPROCESSORS_ONLN);
-	return n > 0 ? (unsigned)n : 1;
+	return jobs ? jobs : ff_online_cpus();
 }
 
 static uint16_t block_log(uint32_t bs)

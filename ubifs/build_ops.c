@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "common/format.h"
+#include "common/pool.h"
 #include "ubifs/writer.h"
 #include "ubifs/build_ops.h"
 
@@ -42,14 +43,6 @@ static int map_codec(const char *codec)
 }
 
 /* Page, erase block and flash size -> min. I/O, LEB size, max LEB count. */
-/* ff_build_opts.jobs 0: one per CPU (the bytes never depend on it) */
-static unsigned cpus(void)
-{
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-
-	return n > 0 ? (unsigned)n : 1;
-}
-
 static int geometry(const struct ff_build_opts *o, struct ff_ubifs_write_opts *w,
 		    struct ff_err *err)
 {
@@ -87,7 +80,7 @@ static int ub_build(const struct ff_tree *tree, const struct ff_build_opts *o, c
 	    ff_build_fixed_check(&ff_ubifs_build, &co, "UBIFS", err) || geometry(o, &w, err))
 		return -1;
 	w.compr = map_codec(co.codec);
-	w.threads = o->jobs ? o->jobs : cpus();
+	w.threads = o->jobs ? o->jobs : ff_online_cpus(); /* the bytes never depend on it */
 	if (ff_ubifs_write_check(&w, err))
 		return -1;
 	memset(&st, 0, sizeof(st));

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -201,9 +202,22 @@ static void bad_config(void **state)
 	assert_int_not_equal(err.code, 0);
 }
 
+/* The default thread count: the CPUs online as sysconf counts them, and at
+ * least one. */
+static void online_cpus(void **state)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	(void)state;
+	assert_true(ff_online_cpus() >= 1);
+	if (n > 0)
+		assert_int_equal(ff_online_cpus(), (unsigned)n);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(online_cpus),
 		cmocka_unit_test(ordered_results),
 		cmocka_unit_test(unordered_each_once),
 		cmocka_unit_test(free_runs_queued),
