@@ -19,21 +19,7 @@
 #include "erofs/compressor.h"
 #include "erofs/layout.h"
 #include "erofs/write_priv.h"
-
-struct zres {
-	uint8_t *data;             /* the pclusters, back to back */
-	size_t len, cap;
-	struct ew_extent *x;
-	size_t n, xcap;
-	uint8_t *tail;             /* ztailpacking: the inline pcluster;
-				      fragments: the last extent's input */
-	size_t tail_len;
-	int frag;                  /* tail is a fragment */
-	struct ew_fsum sum;        /* of the file's bytes */
-	uint8_t *whole;            /* -E dedupe: all of the file's bytes */
-	int failed;
-	struct ff_err err;
-};
+#include "erofs/write_zres.h"
 
 struct zjob {
 	uint32_t idx;
@@ -47,37 +33,6 @@ struct zctx {
 	uint8_t **outs;            /* one pcluster of scratch per worker */
 	unsigned self;             /* the submitter's codec and scratch */
 };
-
-static int res_grow(struct zres *r, size_t more)
-{
-	uint8_t *p;
-	size_t cap = r->cap ? r->cap : 65536;
-
-	if (r->len + more <= r->cap)
-		return 0;
-	while (cap < r->len + more)
-		cap *= 2;
-	if (!(p = realloc(r->data, cap)))
-		return -1;
-	r->data = p;
-	r->cap = cap;
-	return 0;
-}
-
-static int res_extent(struct zres *r, uint64_t lstart, uint32_t cblks, int plain)
-{
-	if (r->n == r->xcap) {
-		size_t cap = r->xcap ? r->xcap * 2 : 64;
-		struct ew_extent *p = realloc(r->x, cap * sizeof(*p));
-
-		if (!p)
-			return -1;
-		r->x = p;
-		r->xcap = cap;
-	}
-	r->x[r->n++] = (struct ew_extent){ .lstart = lstart, .cblks = cblks, .plain = (uint8_t)plain };
-	return 0;
-}
 
 /* The input window: [*bstart, *bstart + *blen) of the file in buf. */
 struct window {
@@ -123,28 +78,6 @@ static int window_fill(struct window *win, const struct ew_ino *e, uint64_t pos,
 
 /* ztailpacking: the last extent's bytes (a stream, or the input as is)
  * kept for behind the inode. */
-static int inline_tail(struct zres *r, uint64_t pos, const uint8_t *b, size_t len, int plain,
-		       struct ff_err *err)
-{
-	if (!(r->tail = malloc(len)) || res_extent(r, pos, 1, plain))
-		return ff_err_set(err, ENOMEM, "inline tail: out of memory");
-	memcpy(r->tail, b, len);
-	r->tail_len = len;
-	return 0;
-}
-
-/* fragments: the last extent's input, for the packed inode. */
-static int frag_tail(struct zres *r, uint64_t pos, const uint8_t *b, size_t len,
-		     struct ff_err *err)
-{
-	if (inline_tail(r, pos, b, len, 0, err))
-		return -1;
-	r->x[r->n - 1].cblks = 0;
-	r->x[r->n - 1].frag = 1;
-	r->frag = 1;
-	return 0;
-}
-
 /* One extent at pos: compressed when that saves a block, else a block as is. */
 static int one_extent(struct zctx *z, unsigned worker, struct window *win, uint64_t pos,
 		      uint64_t size, struct zres *r, uint64_t *used, uint32_t room,
@@ -160,7 +93,7 @@ static int one_extent(struct zctx *z, unsigned worker, struct window *win, uint6
 
 	*used = size - pos;
 	if (last && frag && win->lim == size && size - pos <= w->blksz)
-		return frag_tail(r, pos, in, (size_t)(size - pos), err);
+		return ew_res_frag_tail(r, pos, in, (size_t)(size - pos), err);
 
 	/* Input that just failed to save a block is stored as is for the
 	 * span that failed but its last block, without asking the codec
@@ -174,15 +107,15 @@ static int one_extent(struct zctx *z, unsigned worker, struct window *win, uint6
 		return ff_err_set(err, EIO, "compression failed at byte %llu",
 				  (unsigned long long)pos);
 	if (frag && got > 0 && pos + n == size)
-		return frag_tail(r, pos, in, n, err);
+		return ew_res_frag_tail(r, pos, in, n, err);
 	if (got > 0 && pos + n == size && (size_t)got < n && (uint32_t)got <= room)
-		return inline_tail(r, pos, z->outs[worker], (size_t)got, 0, err);
+		return ew_res_inline_tail(r, pos, z->outs[worker], (size_t)got, 0, err);
 	if (last && size - pos <= room && size - pos <= w->blksz)
-		return inline_tail(r, pos, in, (size_t)(size - pos), 1, err);
+		return ew_res_inline_tail(r, pos, in, (size_t)(size - pos), 1, err);
 	if (got > 0 && ((uint64_t)cblks << w->blkbits) < n) {
 		size_t span = (size_t)cblks << w->blkbits;
 
-		if (res_grow(r, span) || res_extent(r, pos, cblks, 0))
+		if (ew_res_grow(r, span) || ew_res_extent(r, pos, cblks, 0))
 			return ff_err_set(err, ENOMEM, "compressed data: out of memory");
 		memset(r->data + r->len, 0, span - (size_t)got);
 		memcpy(r->data + r->len + span - (size_t)got, z->outs[worker], (size_t)got);
@@ -199,7 +132,7 @@ static int one_extent(struct zctx *z, unsigned worker, struct window *win, uint6
 	 * a file's last plain bytes stop at an lcluster boundary first. */
 	if (pos + n == size && (pos & (w->blksz - 1)) + n > w->blksz)
 		n = w->blksz - (size_t)(pos & (w->blksz - 1));
-	if (res_grow(r, w->blksz) || res_extent(r, pos, 1, 1))
+	if (ew_res_grow(r, w->blksz) || ew_res_extent(r, pos, 1, 1))
 		return ff_err_set(err, ENOMEM, "compressed data: out of memory");
 	memset(r->data + r->len, 0, w->blksz);
 	memcpy(r->data + r->len, in, n);
@@ -244,7 +177,7 @@ static int dedupe_step(struct ew *w, const struct ff_vec *dm, size_t *mi, struct
 		if (m->x.lstart < *pos)
 			continue;
 		if (m->x.lstart == *pos) {
-			if (res_extent(r, 0, 0, 0))
+			if (ew_res_extent(r, 0, 0, 0))
 				return ff_err_set(err, ENOMEM, "extents: out of memory");
 			r->x[r->n - 1] = m->x;
 			*pos += m->len;
@@ -360,19 +293,6 @@ static int place_shared(struct ew *w, struct ew_ino *e, const struct ew_ino *fir
 	return ew_zmap_encode(w, e, r->x, r->n, err);
 }
 
-/* Swaps the extents, pclusters and tail of a and b (not the bytes or sums). */
-static void res_swap(struct zres *a, struct zres *b)
-{
-	struct zres t = *a;
-
-	a->data = b->data, a->len = b->len, a->cap = b->cap;
-	a->x = b->x, a->n = b->n, a->xcap = b->xcap;
-	a->tail = b->tail, a->tail_len = b->tail_len, a->frag = b->frag;
-	b->data = t.data, b->len = t.len, b->cap = t.cap;
-	b->x = t.x, b->n = t.n, b->xcap = t.xcap;
-	b->tail = t.tail, b->tail_len = t.tail_len, b->frag = t.frag;
-}
-
 /* -E dedupe: a file whose bytes hit the table is compressed again here
  * with matches tried, taking full indexes if some extent is on an
  * earlier pcluster; else the worker's extents stay. */
@@ -401,7 +321,7 @@ static int dedupe_again(struct zctx *z, struct ew_ino *e, struct zres *r, struct
 	for (size_t k = 0; refs != (size_t)-1 && k < n->n; k++)
 		refs += n->x[k].ref;
 	if (refs && refs != (size_t)-1) {
-		res_swap(r, n);
+		ew_res_swap(r, n);
 		e->deduped = 1;
 		w->deduped = 1;
 		w->st->deduped_files++;
@@ -411,10 +331,7 @@ static int dedupe_again(struct zctx *z, struct ew_ino *e, struct zres *r, struct
 		e->layout = layout;
 		e->zmeta_len = zlen;
 	}
-	free(n->data);
-	free(n->x);
-	free(n->tail);
-	free(n);
+	ew_res_free(n);
 	return refs == (size_t)-1 ? -1 : 0;
 }
 
@@ -500,11 +417,7 @@ static void place(struct zctx *z, struct ew_ino *e, struct zres *r, int *ret,
 	} else {
 		*ret = place_one(z, e, r, err);
 	}
-	free(r->whole);
-	free(r->data);
-	free(r->x);
-	free(r->tail);
-	free(r);
+	ew_res_free(r);
 }
 
 static int zctx_init(struct zctx *z, struct ew *w, unsigned threads, struct ff_err *err)
@@ -534,41 +447,6 @@ static void zctx_free(struct zctx *z, unsigned threads)
 	free(z->outs);
 }
 
-/* A segment's result appended to its file's results so far: its
- * pclusters and extents; the last segment's tail moves over. */
-static void merge(struct zres *acc, struct zres *r)
-{
-	if (!acc->failed && r->failed) {
-		acc->failed = 1;
-		acc->err = r->err;
-	}
-	if (!acc->failed && res_grow(acc, r->len)) {
-		acc->failed = 1;
-		ff_err_set(&acc->err, ENOMEM, "compressed data: out of memory");
-	}
-	for (size_t i = 0; !acc->failed && i < r->n; i++) {
-		if (res_extent(acc, 0, 0, 0)) {
-			acc->failed = 1;
-			ff_err_set(&acc->err, ENOMEM, "compressed data: out of memory");
-		} else {
-			acc->x[acc->n - 1] = r->x[i];
-		}
-	}
-	if (!acc->failed) {
-		if (r->len)
-			memcpy(acc->data + acc->len, r->data, r->len);
-		acc->len += r->len;
-		acc->tail = r->tail;
-		acc->tail_len = r->tail_len;
-		acc->frag = r->frag;
-		r->tail = NULL;
-	}
-	free(r->data);
-	free(r->x);
-	free(r->tail);
-	free(r);
-}
-
 /* A finished job: a file of one segment placed; a segment kept in *acc
  * until its file's last one is in. */
 static void retire(struct zctx *z, struct zjob *j, struct zres **acc, int *ret,
@@ -585,7 +463,7 @@ static void retire(struct zctx *z, struct zjob *j, struct zres **acc, int *ret,
 	if (j->seg == 0)
 		*acc = j->res;
 	else
-		merge(*acc, j->res);
+		ew_res_append(*acc, j->res);
 	if (j->seg + 1 == k) {
 		place(z, e, *acc, ret, err);
 		*acc = NULL;
