@@ -455,6 +455,10 @@ static void kernel_check(const struct bench_result *r, const char *path, const c
 	}
 	k->kernel_s = bench_kernel_read(path, mnt, log, &k->bytes);
 	rmdir(mnt);
+	/* the log is kept only when the note sends the user to it: else the
+	 * work directory is not empty and outlives the run */
+	if (k->kernel_s >= 0)
+		unlink(log);
 	if (k->kernel_s < 0) {
 		snprintf(k->note, sizeof(k->note), "the host kernel did not mount it (see %.100s)",
 			 log);

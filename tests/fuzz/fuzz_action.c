@@ -47,15 +47,12 @@ static void make_node(const char *root, const char *name, mode_t mode)
 /* The source directory, built on the first call. */
 static const char *source_dir(void)
 {
-	static char root[64];
+	static const char *root;
 	char path[4096];
 
-	if (root[0])
+	if (root)
 		return root;
-	snprintf(root, sizeof(root), "%s/ff-fuzz-action.XXXXXX",
-		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (!mkdtemp(root))
-		abort();
+	root = fuzz_tmp_dir("ff-fuzz-action");
 	make_node(root, "etc", S_IFDIR | 0755);
 	make_node(root, "bin", S_IFDIR | 0755);
 	make_node(root, "lib", S_IFDIR | 0755);

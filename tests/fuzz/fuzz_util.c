@@ -3,10 +3,12 @@
 #include "tests/fuzz/fuzz_util.h"
 
 #include <fcntl.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define WALK_MAX_DEPTH 12
@@ -39,19 +41,54 @@ int fuzz_memfd(const uint8_t *data, size_t size, int *fd, char *path, size_t cap
 	return 0;
 }
 
+/* The directories fuzz_tmp_dir made, removed with their contents when the
+ * fuzzer exits (libFuzzer ends a -runs pass with exit()): CI's passes left
+ * hundreds of them in /tmp. */
+#define FUZZ_TMP_DIRS 4
+static char tmp_dirs[FUZZ_TMP_DIRS][64];
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	/* best effort: a file that is already gone is fine */
+	(void)(flag == FTW_DP ? rmdir(path) : unlink(path));
+	return 0;
+}
+
+static void remove_tmp_dirs(void)
+{
+	for (int i = 0; i < FUZZ_TMP_DIRS; i++)
+		if (tmp_dirs[i][0])
+			nftw(tmp_dirs[i], remove_entry, 8, FTW_DEPTH | FTW_PHYS);
+}
+
+const char *fuzz_tmp_dir(const char *prefix)
+{
+	int i = 0;
+
+	while (i < FUZZ_TMP_DIRS && tmp_dirs[i][0])
+		i++;
+	if (i == FUZZ_TMP_DIRS)
+		abort();
+	snprintf(tmp_dirs[i], sizeof(tmp_dirs[i]), "%s/%s.XXXXXX",
+		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", prefix);
+	if (!mkdtemp(tmp_dirs[i]))
+		abort();
+	if (i == 0)
+		atexit(remove_tmp_dirs);
+	return tmp_dirs[i];
+}
+
 int fuzz_tmp_file(const uint8_t *data, size_t size, const char *name, char *path,
 		  size_t cap)
 {
 	/* One directory per fuzzing process; its contents are recreated per input. */
-	static char dir[64];
+	static const char *dir;
 	int fd;
 
-	if (!dir[0]) {
-		snprintf(dir, sizeof(dir), "%s/ff-fuzz.XXXXXX",
-			 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-		if (!mkdtemp(dir))
-			abort();
-	}
+	if (!dir)
+		dir = fuzz_tmp_dir("ff-fuzz");
 	snprintf(path, cap, "%s/%s", dir, name);
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd < 0 || write_all(fd, data, size))

@@ -16,6 +16,10 @@
  * closes *fd).  Images need no directory, so this avoids disk traffic. */
 int fuzz_memfd(const uint8_t *data, size_t size, int *fd, char *path, size_t cap);
 
+/* A new directory PREFIX.XXXXXX in $TMPDIR (or /tmp), removed with what
+ * it holds when the process exits. */
+const char *fuzz_tmp_dir(const char *prefix);
+
 /* Writes data to NAME inside a private temporary directory (created once
  * per process), for parsers that resolve paths relative to their input. */
 int fuzz_tmp_file(const uint8_t *data, size_t size, const char *name, char *path,

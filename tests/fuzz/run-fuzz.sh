@@ -93,6 +93,24 @@ input_dirs() {
 	done
 }
 
+# private_tmp DIR CMD...: CMD with TMPDIR=DIR (made empty first); what CMD
+# leaves there is named and fails the run (the targets' scratch directories
+# must go when a pass ends: CI once left hundreds in /tmp).
+private_tmp() {
+	local dir=$1 rc=0 left
+	shift
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	TMPDIR=$dir "$@" || rc=$?
+	left=$(find "$dir" -mindepth 1 -maxdepth 1 | head -3)
+	if [ -n "$left" ]; then
+		echo "$(basename "$dir"): left in its TMPDIR $dir: $(echo $left)"
+		[ "$rc" -ne 0 ] || rc=1
+	fi
+	rm -rf "$dir"
+	return $rc
+}
+
 ci_one() {
 	local t=$1 seed=$2 runs dirs log=$fb/ci/fuzz_$1.log start rc done_runs
 	runs=$(($(ci_runs "$t") * ${FUZZ_CI_PERCENT:-100} / 100))
@@ -100,7 +118,7 @@ ci_one() {
 	rm -rf "$fb/ci/corpus/$t" "$fb/ci/artifacts/$t"
 	mkdir -p "$fb/ci/corpus/$t" "$fb/ci/artifacts/$t"
 	start=$SECONDS
-	norandom "$fb/fuzz_$t" "${flags[@]}" -seed="$seed" -runs="$runs" -reload=0 -max_total_time=300 \
+	private_tmp "$fb/ci/tmp/fuzz_$t" norandom "$fb/fuzz_$t" "${flags[@]}" -seed="$seed" -runs="$runs" -reload=0 -max_total_time=300 \
 		-max_len="$(max_len "$t")" -print_final_stats=1 \
 		-artifact_prefix="$fb/ci/artifacts/$t/" "$fb/ci/corpus/$t" "${dirs[@]}" \
 		> "$log" 2>&1
@@ -111,7 +129,7 @@ ci_one() {
 	if [ $rc -ne 0 ]; then
 		echo "fuzz_$t: FAILED (exit $rc), log $log; reproduce with:"
 		echo "  $fb/fuzz_$t $(ls "$fb/ci/artifacts/$t/"* 2> /dev/null | head -1)"
-		grep -E '^SUMMARY|ERROR: libFuzzer|^==[0-9]+==ERROR' "$log" | head -5
+		grep -E '^SUMMARY|ERROR: libFuzzer|^==[0-9]+==ERROR|left in its TMPDIR' "$log" | head -5
 		return 1
 	fi
 	[ "${done_runs:-0}" -ge "$runs" ] ||
@@ -144,11 +162,12 @@ regress_one() {
 	local t=$1 files
 	mapfile -t files < <(find "$here/corpus/$t" "$here/regress/$t" -type f 2> /dev/null | sort)
 	[ "${#files[@]}" -gt 0 ] || return 0
-	if "$fb/fuzz_$t" "${flags[@]}" -runs=1 "${files[@]}" > "$fb/regress_$t.log" 2>&1; then
+	if private_tmp "$fb/tmp/fuzz_$t" "$fb/fuzz_$t" "${flags[@]}" -runs=1 "${files[@]}" \
+		> "$fb/regress_$t.log" 2>&1; then
 		echo "fuzz_$t: ${#files[@]} inputs ok"
 	else
 		echo "fuzz_$t: FAILED (${#files[@]} inputs), log $fb/regress_$t.log"
-		grep -E '^Running:|^SUMMARY|ERROR:' "$fb/regress_$t.log" | tail -3
+		grep -E '^Running:|^SUMMARY|ERROR:|left in its TMPDIR' "$fb/regress_$t.log" | tail -3
 		return 1
 	fi
 }

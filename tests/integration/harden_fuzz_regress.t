@@ -39,6 +39,9 @@ open_bug() {
 		"$FF_TOP/tests/fuzz/regress/OPEN" 2> /dev/null
 }
 
+# The targets' scratch directories go when each run ends (fuzz_tmp_dir):
+# a private TMPDIR shows anything left behind.
+mkdir "$T/tmp"
 for dir in "$FF_TOP"/tests/fuzz/corpus/* "$FF_TOP"/tests/fuzz/regress/*; do
 	[ -d "$dir" ] || continue
 	t=$(basename "$dir")
@@ -48,7 +51,7 @@ for dir in "$FF_TOP"/tests/fuzz/corpus/* "$FF_TOP"/tests/fuzz/regress/*; do
 		rel=${f#"$FF_TOP"/tests/fuzz/}
 		why=$(open_bug "${rel#regress/}")
 		_tap_n=$((_tap_n + 1))
-		if "$fb/fuzz_$t" -timeout=20 -rss_limit_mb=2560 -malloc_limit_mb=2048 \
+		if TMPDIR=$T/tmp "$fb/fuzz_$t" -timeout=20 -rss_limit_mb=2560 -malloc_limit_mb=2048 \
 			-runs=1 "$f" > "$T/run.log" 2>&1; then
 			echo "ok $_tap_n - fuzz_$t $rel${why:+ # TODO open bug: $why}"
 		elif [ -n "$why" ]; then
@@ -61,4 +64,5 @@ for dir in "$FF_TOP"/tests/fuzz/corpus/* "$FF_TOP"/tests/fuzz/regress/*; do
 		fi
 	done
 done
+is "$(find "$T/tmp" -mindepth 1 | head -5)" "" "the targets left nothing in their TMPDIR"
 done_testing
