@@ -10,21 +10,29 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "common/vec.h"
 #include "tar/tar.h"
 #include "tree/tree_priv.h"
 #include "tree_test_util.h"
 
+/* The archive's bytes.  A vector, so it grows geometrically: grown by
+ * exactly each header, the 6,000-member archive was 12,000 reallocs of up
+ * to 6 MB, 13 minutes under ASan (which copies on every realloc). */
 struct archive {
-	uint8_t *b;
-	size_t len;
+	struct ff_vec v;  /* of bytes; set up on first use ({ 0 } is empty) */
 };
 
 static uint8_t *grow(struct archive *a, size_t n)
 {
-	a->b = realloc(a->b, a->len + n);
-	memset(a->b + a->len, 0, n);
-	a->len += n;
-	return a->b + a->len - n;
+	uint8_t *p;
+
+	if (!a->v.elem)
+		ff_vec_init(&a->v, 1);
+	assert_int_equal(ff_vec_reserve(&a->v, a->v.len + n), 0);
+	p = FF_VEC_AT(&a->v, uint8_t, a->v.len);
+	memset(p, 0, n);
+	a->v.len += n;
+	return p;
 }
 
 static void octal(uint8_t *f, size_t len, uint64_t v)
@@ -130,10 +138,8 @@ static int load(struct fixture *f, struct archive *a)
 	int rc;
 
 	free(f->path);
-	f->path = tt_write(f->dir, "t.tar", a->b, a->len);
-	free(a->b);
-	a->b = NULL;
-	a->len = 0;
+	f->path = tt_write(f->dir, "t.tar", a->v.data, a->v.len);
+	ff_vec_free(&a->v);
 	rc = ff_tree_add_tar(f->tree, f->path, &f->err);
 	if (rc == 0)
 		rc = ff_tree_finish(f->tree, &f->err);
