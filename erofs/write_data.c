@@ -47,7 +47,9 @@ static int write_file(struct ew *w, struct ew_ino *e, struct ff_err *err)
 {
 	struct ff_data *d = ff_tree_open_data(w->tree, e->n, err);
 	uint64_t body = e->size - e->inline_len;
-	uint8_t *buf = malloc(CHUNK);
+	/* no more than the file needs: most are small, and a 1 MiB buffer per
+	 * file is an mmap and munmap each (glibc's threshold, ASan's always) */
+	uint8_t *buf = malloc(body < CHUNK ? (size_t)body + 1 : CHUNK);
 	int r = 0;
 
 	if (!d || !buf) {
