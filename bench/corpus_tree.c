@@ -114,14 +114,16 @@ static int push_one(struct bench_corpus *c, const struct ff_tree *t, const struc
 {
 	struct bench_node b = { 0 };
 	uint32_t idx = (uint32_t)c->n_nodes;
+	/* target shares its word with a directory's children */
+	const char *target = S_ISLNK(n->mode) ? n->target : NULL;
 
 	fill_node(&b, n);
 	b.parent = n->parent ? (uint32_t)(uintptr_t)n->parent->priv : top;
 	if (n->link)
 		b.link_of = (int32_t)(uintptr_t)n->link->priv;
 	b.name = rename ? strdup(rename) : strndup(n->name, n->name_len);
-	b.target = n->target ? strdup(n->target) : NULL;
-	if ((n->link || copy_xattrs(&b, n, err) == 0) && b.name && (!n->target || b.target) &&
+	b.target = target ? strdup(target) : NULL;
+	if ((n->link || copy_xattrs(&b, n, err) == 0) && b.name && (!target || b.target) &&
 	    bench_corpus_push_node(c, &b, err) == 0)
 		b.name = NULL;
 	if (b.name) {

@@ -32,13 +32,19 @@ struct ff_xattr {
 
 struct ff_node {
 	/* Pointers, then 64-, 32- and 16-bit fields, then flags: no padding
-	 * (120 bytes on LP64).  A ten-million-entry tar holds ten million of
+	 * (112 bytes on LP64).  A ten-million-entry tar holds ten million of
 	 * these, packed with their names in slabs (tree.c). */
 	char *name;             /* one component; "" for the root.  Allocated
 				   with the node, just after it, unless renamed */
 	struct ff_node *parent; /* NULL for the root */
-	struct ff_node **children; /* after finish: sorted by memcmp of names */
-	char *target;           /* symlinks: the target */
+	/* One or the other, by type: 8 bytes less a node, 76 MiB at ten
+	 * million tar members (issue 33).  Read children only of a
+	 * directory, target only of a symlink. */
+	union {
+		struct ff_node **children; /* directories: after finish, sorted
+					      by memcmp of names */
+		char *target;           /* symlinks: the target */
+	};
 	/* Hard links: every extra name points at the primary node, which carries
 	 * the metadata and content; `link` is NULL on the primary itself. */
 	struct ff_node *link;
