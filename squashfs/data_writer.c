@@ -20,12 +20,13 @@
 
 /* Data order: --sort priority, higher first, then tree order (a node's
  * index is its pre-order number, so no second array is needed). */
-static int order_cmp(const void *a, const void *b)
+static int order_cmp(const void *a, const void *b, void *tree)
 {
 	const struct ff_node *x = *(struct ff_node *const *)a, *y = *(struct ff_node *const *)b;
+	int px = ff_tree_sort_priority(tree, x), py = ff_tree_sort_priority(tree, y);
 
-	if (x->sort_priority != y->sort_priority)
-		return x->sort_priority > y->sort_priority ? -1 : 1;
+	if (px != py)
+		return px > py ? -1 : 1;
 	return (x->index > y->index) - (x->index < y->index);
 }
 
@@ -37,7 +38,7 @@ static int collect_files(struct sqfs_data_writer *w, struct ff_err *err)
 	for (struct ff_node *x = ff_tree_root(w->tree); x; x = ff_tree_next(w->tree, x))
 		if (!x->link && S_ISREG(x->mode)) {
 			n++;
-			sorted &= x->sort_priority == 0;
+			sorted &= ff_tree_sort_priority(w->tree, x) == 0;
 		}
 	w->files = calloc(n + 1, sizeof(*w->files));
 	w->fdata = calloc((size_t)ff_tree_count(w->tree) + 1, sizeof(*w->fdata));
@@ -50,7 +51,7 @@ static int collect_files(struct sqfs_data_writer *w, struct ff_err *err)
 	/* without --sort the tree order is the data order: no sort, whose
 	 * merge buffer would be 8 MB at a million files */
 	if (!sorted)
-		qsort(w->files, n, sizeof(*w->files), order_cmp);
+		qsort_r(w->files, n, sizeof(*w->files), order_cmp, (void *)w->tree);
 	for (size_t i = 0; i < n; i++) {
 		sqfs_fdata(w, i)->frag_index = SQFS_INVALID_FRAG;
 		w->bytes_total += w->files[i]->size;

@@ -134,7 +134,7 @@ static int dump_node(const struct ff_tree *t, const struct ff_node *n)
 	}
 	if (S_ISREG(n->mode) && !n->link && content_crc(t, n, &crc))
 		return -1;
-	printf(" %08lx %d\n", crc, n->sort_priority);
+	printf(" %08lx %d\n", crc, ff_tree_sort_priority(t, n));
 	return 0;
 }
 
