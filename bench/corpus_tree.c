@@ -105,7 +105,7 @@ static uint32_t number_nodes(struct ff_tree *t, uint32_t first, int skip_root)
 
 	for (struct ff_node *n = ff_tree_root(t); n; n = ff_tree_next(t, n))
 		if (!(skip_root && !n->parent))
-			n->priv = (void *)(uintptr_t)k++;
+			n->priv = k++;
 	return k;
 }
 
@@ -114,14 +114,16 @@ static int push_one(struct bench_corpus *c, const struct ff_tree *t, const struc
 {
 	struct bench_node b = { 0 };
 	uint32_t idx = (uint32_t)c->n_nodes;
+	/* target shares its word with a directory's children */
+	const char *target = S_ISLNK(n->mode) ? n->target : NULL;
 
 	fill_node(&b, n);
-	b.parent = n->parent ? (uint32_t)(uintptr_t)n->parent->priv : top;
+	b.parent = n->parent ? n->parent->priv : top;
 	if (n->link)
-		b.link_of = (int32_t)(uintptr_t)n->link->priv;
+		b.link_of = (int32_t)n->link->priv;
 	b.name = rename ? strdup(rename) : strndup(n->name, n->name_len);
-	b.target = n->target ? strdup(n->target) : NULL;
-	if ((n->link || copy_xattrs(&b, n, err) == 0) && b.name && (!n->target || b.target) &&
+	b.target = target ? strdup(target) : NULL;
+	if ((n->link || copy_xattrs(&b, n, err) == 0) && b.name && (!target || b.target) &&
 	    bench_corpus_push_node(c, &b, err) == 0)
 		b.name = NULL;
 	if (b.name) {
@@ -165,7 +167,7 @@ int bench_corpus_add_tree(struct bench_corpus *c, const char *source, uint32_t p
 		c->nodes[parent].name = keep;
 		c->nodes[parent].n_children = kids;
 		rc = copy_xattrs(&c->nodes[parent], root, err);
-		root->priv = (void *)(uintptr_t)parent;
+		root->priv = parent;
 		number_nodes(t, (uint32_t)c->n_nodes, 1);
 	} else {
 		number_nodes(t, (uint32_t)c->n_nodes, 0);

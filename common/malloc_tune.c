@@ -14,9 +14,25 @@
 
 #define BLOCKS_ON_HEAP (8 << 20)     /* above the largest block (1 MiB) */
 #define KEEP_FREED_TOP (512 << 20)   /* what an arena may keep unreturned */
+#define ARRAYS_MAPPED (128 << 10)    /* glibc's own starting threshold */
 
 void ff_malloc_tune_for_blocks(void)
 {
 	(void)mallopt(M_MMAP_THRESHOLD, BLOCKS_ON_HEAP);
 	(void)mallopt(M_TRIM_THRESHOLD, KEEP_FREED_TOP);
+}
+
+/* A builder's arrays with one record per node (the tar reader's map, the
+ * writer's file list, dedup set and per-node records) are megabytes each,
+ * made and freed phase by phase.  Each mapped block freed raises glibc's
+ * mmap threshold to its size (up to 32 MiB); the arrays after it then come
+ * from the heap, where one freed in its middle stays resident while the
+ * next phase's are made.  A million tar members peaked at 199 MiB that way
+ * and at 175 MiB with the threshold held at its starting 128 KiB (issue 33;
+ * 256 KiB, the tree's node slabs then on the heap, gave 183 MiB).  Setting
+ * it stops the raising.  A tail of 128 KiB or more (blocks above 128 KiB)
+ * is then one mapping each, a small cost beside its read. */
+void ff_malloc_tune_for_trees(void)
+{
+	(void)mallopt(M_MMAP_THRESHOLD, ARRAYS_MAPPED);
 }

@@ -21,7 +21,9 @@ const struct ff_node *cw_meta(const struct ff_node *n)
 
 uint32_t cw_name_len(const struct ff_node *n)
 {
-	return n->name_len > CW_NAME_MAX ? CW_NAME_MAX : n->name_len;
+	/* a tree name is at most FF_NAME_MAX bytes (its length is 8-bit) */
+	_Static_assert(FF_NAME_MAX <= CW_NAME_MAX, "a tree name may need cutting");
+	return n->name_len;
 }
 
 uint32_t cw_name_bytes(const struct ff_node *n)

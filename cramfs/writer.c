@@ -59,7 +59,9 @@ static void warn_limits(struct cw *w)
 	for (const struct ff_node *n = ff_tree_root(w->tree); n; n = ff_tree_next(w->tree, n)) {
 		const struct ff_node *m = cw_meta(n);
 
-		hit |= (n->name_len > CW_NAME_MAX) | (n->name_len > 252 && n->name_len <= 255) << 1;
+		/* bit 0 (names cut) stays clear: a tree name is at most
+		 * FF_NAME_MAX = CW_NAME_MAX bytes (cw_name_len) */
+		hit |= (n->name_len > 252) << 1;
 		hit |= (S_ISREG(m->mode) && m->size > 0xffffff) << 2 | (m->uid > 0xffff) << 3;
 		hit |= (m->gid > 0xff) << 4;
 		hit |= ((S_ISCHR(m->mode) || S_ISBLK(m->mode)) &&

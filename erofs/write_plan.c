@@ -25,7 +25,7 @@ struct ew_ino *ew_ino_of(const struct ew *w, const struct ff_node *n)
 {
 	if (n->link)
 		n = n->link;
-	return &w->inos[(uintptr_t)n->priv - 1];
+	return &w->inos[n->priv - 1];
 }
 
 static int collect(struct ew *w, struct ff_err *err)
@@ -40,7 +40,7 @@ static int collect(struct ew *w, struct ff_err *err)
 	for (struct ff_node *x = ff_tree_root(w->tree); x; x = ff_tree_next(w->tree, x)) {
 		if (x->link)
 			continue;
-		x->priv = (void *)(uintptr_t)(w->n_inos + 1);
+		x->priv = (uint32_t)(w->n_inos + 1);
 		w->inos[w->n_inos].n = x;
 		w->inos[w->n_inos].ino = w->n_inos + 1;
 		w->n_inos++;

@@ -176,7 +176,7 @@ static int put_entry(struct j2_build *b, const struct ff_node *e, uint32_t pino,
 	int r;
 
 	if (p->priv)
-		return put_dirent(b, e, p, pino, (uint32_t)(uintptr_t)p->priv, err);
+		return put_dirent(b, e, p, pino, p->priv, err);
 	if (S_ISREG(p->mode) && p->size >= MAX_FILE_SIZE) {
 		ff_warnf(b->o->warn, b->o->warn_ctx, FF_WARN_SKIPPED, e->name,
 			 "skipped: %llu bytes is too large for JFFS2",
@@ -185,7 +185,7 @@ static int put_entry(struct j2_build *b, const struct ff_node *e, uint32_t pino,
 		return 0;
 	}
 	ino = ++b->ino;
-	p->priv = (void *)(uintptr_t)ino;
+	p->priv = ino;
 	if (put_dirent(b, e, p, pino, ino, err))
 		return -1;
 	r = S_ISREG(p->mode) ? put_file(b, p, ino, err) : put_inode(b, p, ino, err);
@@ -204,7 +204,7 @@ static int populate(struct j2_build *b, const struct ff_node *dir, uint32_t dir_
 		const struct ff_node *c = dir->children[i];
 
 		if (!c->link && S_ISDIR(c->mode) && c->n_children &&
-		    populate(b, c, (uint32_t)(uintptr_t)c->priv, err))
+		    populate(b, c, c->priv, err))
 			return -1;
 	}
 	return 0;
@@ -213,7 +213,7 @@ static int populate(struct j2_build *b, const struct ff_node *dir, uint32_t dir_
 static void clear_priv(const struct ff_tree *t)
 {
 	for (struct ff_node *n = ff_tree_root(t); n; n = ff_tree_next(t, n))
-		n->priv = NULL;
+		n->priv = 0;
 }
 
 static int build(struct j2_build *b, struct ff_outfile *of, struct ff_err *err)
@@ -228,7 +228,7 @@ static int build(struct j2_build *b, struct ff_outfile *of, struct ff_err *err)
 		struct ff_node *root = ff_tree_root(b->tree);
 
 		clear_priv(b->tree);
-		root->priv = (void *)(uintptr_t)1;
+		root->priv = 1;
 		r = populate(b, root, 1, err);
 	}
 	r = j2_pipe_drain(b, r != 0, err);

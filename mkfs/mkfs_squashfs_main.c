@@ -16,6 +16,7 @@
 
 #include "common/info.h"
 #include "common/json.h"
+#include "common/malloc_tune.h"
 #include "common/progress.h"
 #include "compress/compress.h"
 #include "tree/tree.h"
@@ -402,6 +403,7 @@ int main(int argc, char **argv)
 	struct ff_err err = {0};
 	int r;
 
+	ff_malloc_tune_for_trees();
 	ff_sqfs_args_init(&a);
 	r = ff_sqfs_args_parse(&a, argc, argv, &err);
 	if (r == 0)

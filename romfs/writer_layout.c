@@ -140,10 +140,10 @@ static int child_ent(struct rw_layout *lay, const struct ff_node *c, int64_t *id
 		return 1;
 	}
 	if (p->priv) {
-		e->link = (int64_t)(uintptr_t)p->priv - 1;
+		e->link = (int64_t)p->priv - 1;
 		return 0;
 	}
-	((struct ff_node *)p)->priv = (void *)(uintptr_t)(*idx + 1);
+	((struct ff_node *)p)->priv = (uint32_t)(*idx + 1);
 	if (!at && (S_ISCHR(p->mode) || S_ISBLK(p->mode)))
 		e->spec = p->rdev_major << 16 | p->rdev_minor;
 	if (S_ISLNK(p->mode))
@@ -231,7 +231,7 @@ static int walk_dir(struct rw_layout *lay, const struct ff_node *dir, int64_t ow
 static void clear_priv(const struct ff_tree *tree)
 {
 	for (struct ff_node *n = ff_tree_root(tree); n; n = ff_tree_next(tree, n))
-		n->priv = NULL;
+		n->priv = 0;
 }
 
 int rw_layout_build(struct rw_layout *lay)
@@ -246,7 +246,7 @@ int rw_layout_build(struct rw_layout *lay)
 	snprintf(lay->path, sizeof(lay->path), "/.");
 	if ((dot = new_ent(lay, root, ".", 1, root->mode)) < 0 || place_ent(lay, dot))
 		return -1;
-	root->priv = (void *)(uintptr_t)(dot + 1);
+	root->priv = (uint32_t)(dot + 1);
 	snprintf(lay->path, sizeof(lay->path), "/..");
 	if ((dotdot = new_ent(lay, root, "..", 2, root->mode)) < 0)
 		return -1;

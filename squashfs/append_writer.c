@@ -129,21 +129,21 @@ int sqfs_append_file(struct ff_fs *fs, const struct ff_node *n, struct sqfs_file
 	uint32_t bs = sqfs_old_super(fs)->block_size;
 	struct sqfs_inode in;
 	uint32_t tail = (uint32_t)(n->size % bs);
+	/* at most this many blocks; the inode says how many there are */
+	uint32_t n_blocks = (uint32_t)(n->size / bs) + (tail != 0);
 	ssize_t got;
 
-	/* at most this many blocks; the inode says how many there are */
-	fd->n_blocks = (uint32_t)(n->size / bs) + (tail != 0);
-	if (sqfs_fd_sizes_new(fd, (size_t)fd->n_blocks + 1) < 0)
-		return ff_err_set(err, ENOMEM, "out of memory for %u block sizes", fd->n_blocks);
-	got = sqfs_old_file(fs, n->img_handle, &in, fd->sizes, fd->n_blocks, err);
+	if (sqfs_fd_sizes_new(fd, (size_t)n_blocks + 1, n_blocks) < 0)
+		return ff_err_set(err, ENOMEM, "out of memory for %u block sizes", n_blocks);
+	got = sqfs_old_file(fs, n->img_handle, &in, fd->sizes, n_blocks, err);
 	if (got < 0)
 		return -1;
-	fd->n_blocks = (uint32_t)(in.file_size / bs) +
-		       (tail && in.frag_index == SQFS_INVALID_FRAG);
-	if (in.file_size != n->size || (size_t)got < fd->n_blocks)
+	n_blocks = (uint32_t)(in.file_size / bs) + (tail && in.frag_index == SQFS_INVALID_FRAG);
+	if (in.file_size != n->size || (size_t)got < n_blocks)
 		return ff_err_set(err, EIO, "old image: %llu bytes in %zd blocks, expected %llu "
 				  "bytes in %u", (unsigned long long)in.file_size, got,
-				  (unsigned long long)n->size, fd->n_blocks);
+				  (unsigned long long)n->size, n_blocks);
+	sqfs_fd_set_n_blocks(fd, n_blocks);
 	sqfs_fd_set_blocks_start(fd, in.blocks_start);
 	fd->frag_index = in.frag_index;
 	fd->frag_offset = in.frag_offset;

@@ -20,12 +20,13 @@
 
 /* Data order: --sort priority, higher first, then tree order (a node's
  * index is its pre-order number, so no second array is needed). */
-static int order_cmp(const void *a, const void *b)
+static int order_cmp(const void *a, const void *b, void *tree)
 {
 	const struct ff_node *x = *(struct ff_node *const *)a, *y = *(struct ff_node *const *)b;
+	int px = ff_tree_sort_priority(tree, x), py = ff_tree_sort_priority(tree, y);
 
-	if (x->sort_priority != y->sort_priority)
-		return x->sort_priority > y->sort_priority ? -1 : 1;
+	if (px != py)
+		return px > py ? -1 : 1;
 	return (x->index > y->index) - (x->index < y->index);
 }
 
@@ -37,7 +38,7 @@ static int collect_files(struct sqfs_data_writer *w, struct ff_err *err)
 	for (struct ff_node *x = ff_tree_root(w->tree); x; x = ff_tree_next(w->tree, x))
 		if (!x->link && S_ISREG(x->mode)) {
 			n++;
-			sorted &= x->sort_priority == 0;
+			sorted &= ff_tree_sort_priority(w->tree, x) == 0;
 		}
 	w->files = calloc(n + 1, sizeof(*w->files));
 	w->fdata = calloc((size_t)ff_tree_count(w->tree) + 1, sizeof(*w->fdata));
@@ -50,7 +51,7 @@ static int collect_files(struct sqfs_data_writer *w, struct ff_err *err)
 	/* without --sort the tree order is the data order: no sort, whose
 	 * merge buffer would be 8 MB at a million files */
 	if (!sorted)
-		qsort(w->files, n, sizeof(*w->files), order_cmp);
+		qsort_r(w->files, n, sizeof(*w->files), order_cmp, (void *)w->tree);
 	for (size_t i = 0; i < n; i++) {
 		sqfs_fdata(w, i)->frag_index = SQFS_INVALID_FRAG;
 		w->bytes_total += w->files[i]->size;
@@ -137,11 +138,13 @@ static int add_tail(struct sqfs_data_writer *w, struct ff_data *d, const uint8_t
 		/* like mksquashfs: an all-zero tail is a sparse block, not a
 		 * fragment (stream_file left room for one more size, or
 		 * made no array when there was no block) */
+		uint32_t idx = sqfs_fd_n_blocks(fd);
+
 		free(tail);
-		if (!fd->sizes && sqfs_fd_sizes_new(fd, 1) < 0)
+		if (!fd->sizes && sqfs_fd_sizes_new(fd, 1, 0) < 0)
 			return ff_err_set(err, ENOMEM, "out of memory");
-		fd->n_blocks++;
-		return submit_block(w, d, mem, fd, fd->n_blocks - 1, off, len, err);
+		sqfs_fd_set_n_blocks(fd, idx + 1);
+		return submit_block(w, d, mem, fd, idx, off, len, err);
 	}
 	ret = got < 0 ? -1 : sqfs_frag_add(&w->frags, w->bp, bytes, len, &fd->frag_index,
 						  &fd->frag_offset, err);
@@ -157,14 +160,14 @@ static int stream_bytes(struct sqfs_data_writer *w, struct ff_node *n, struct ff
 	uint64_t size = n->size, off = 0;
 	int frag = use_fragment(w, size);
 	uint32_t tail = (uint32_t)(size % w->block_size);
+	uint32_t n_blocks = (uint32_t)(size / w->block_size) + (tail && !frag);
 	int ret = 0;
 
-	fd->n_blocks = (uint32_t)(size / w->block_size) + (tail && !frag);
 	/* Most small files have no block: no array (a million 4-byte
 	 * allocations cost 32 MB).  add_tail makes one if it needs it. */
-	if (fd->n_blocks && sqfs_fd_sizes_new(fd, (size_t)fd->n_blocks + 1) < 0)
-		return ff_err_set(err, ENOMEM, "out of memory for %u block sizes", fd->n_blocks);
-	for (uint32_t i = 0; i < fd->n_blocks && !ret; i++, off += w->block_size) {
+	if (n_blocks && sqfs_fd_sizes_new(fd, (size_t)n_blocks + 1, n_blocks) < 0)
+		return ff_err_set(err, ENOMEM, "out of memory for %u block sizes", n_blocks);
+	for (uint32_t i = 0; i < n_blocks && !ret; i++, off += w->block_size) {
 		uint32_t len = size - off < w->block_size ? (uint32_t)(size - off) : w->block_size;
 
 		ret = submit_block(w, d, mem, fd, i, off, len, err);
@@ -223,7 +226,7 @@ static int write_file(struct sqfs_data_writer *w, size_t i, struct ff_err *err)
 {
 	struct ff_node *n = w->files[i];
 
-	if (sqfs_fdata(w, i)->dup_of || !n->size)
+	if (sqfs_fd_dup_of(sqfs_fdata(w, i)) || !n->size)
 		return 0;
 	if (sqfs_dedup_small_wanted(w, n->size))
 		return small_file(w, i, err) < 0 ? -1 : 0;
@@ -259,7 +262,7 @@ static int write_all(struct sqfs_data_writer *w, struct ff_err *err)
 static void count_dups(struct sqfs_data_writer *w)
 {
 	for (size_t i = 0; i < w->n_files; i++)
-		if (sqfs_fdata(w, i)->dup_of) {
+		if (sqfs_fd_dup_of(sqfs_fdata(w, i))) {
 			w->st->n_dup_files++;
 			w->st->dup_bytes += w->files[i]->size;
 		}
@@ -307,13 +310,17 @@ int sqfs_data_write(struct sqfs_data_writer *w, struct ff_err *err)
 	count_dups(w);
 	w->st->n_fragment_blocks = w->frags.count;
 	w->st->n_fragment_tails = w->frags.tails;
+	/* the inodes find their records by node index: the list's 8 bytes a
+	 * file are not held while the writer's per-node records are made */
+	free(w->files);
+	w->files = NULL;
 	return 0;
 }
 
 void sqfs_files_free(struct sqfs_data_writer *w)
 {
-	for (size_t i = 0; w->fdata && i < w->n_files; i++)
-		sqfs_fd_sizes_free(sqfs_fdata(w, i));
+	for (size_t i = 0; w->fdata && i <= ff_tree_count(w->tree); i++)
+		sqfs_fd_sizes_free(&w->fdata[i]);
 	free(w->fdata);
 	free(w->files);
 	w->fdata = NULL;

@@ -39,7 +39,8 @@ struct sqfs_data_writer {
 	struct sqfs_frag_writer frags;
 	struct sqfs_block_proc *bp;
 	struct sqfs_readahead *ra;
-	struct ff_node **files;         /* regular files (primaries), data order */
+	struct ff_node **files;         /* regular files (primaries), data order;
+					   freed at the end of sqfs_data_write */
 	struct sqfs_file_data *fdata;   /* by ff_node.index (sqfs_fdata): no
 					   per-node map to a data position */
 	struct sqfs_dedup_small small;
@@ -48,7 +49,7 @@ struct sqfs_data_writer {
 	uint64_t bytes_done, bytes_total;
 };
 
-/* The file record of files[i] (i in data order). */
+/* The file record of files[i] (i in data order; during sqfs_data_write). */
 static inline struct sqfs_file_data *sqfs_fdata(const struct sqfs_data_writer *w, size_t i)
 {
 	return &w->fdata[w->files[i]->index];

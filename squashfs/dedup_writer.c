@@ -130,13 +130,13 @@ static int dedup_crc_run(struct sqfs_data_writer *w, const uint32_t *c, size_t n
 		for (size_t r = 0; r < k; r++) {
 			int same;
 
-			if (sqfs_fdata(w, c[r])->dup_of)
+			if (sqfs_fd_dup_of(sqfs_fdata(w, c[r])))
 				continue;
 			same = same_content(w, c[r], c[k], buf, err);
 			if (same < 0)
 				return -1;
 			if (same) {
-				sqfs_fdata(w, c[k])->dup_of = w->files[c[r]]->index;
+				sqfs_fd_set_dup(sqfs_fdata(w, c[k]), w->files[c[r]]->index);
 				break;
 			}
 		}
@@ -392,7 +392,7 @@ int sqfs_dedup_small(struct sqfs_data_writer *w, size_t i, const uint8_t *data, 
 	if (found < 0)
 		return -1;
 	if (found) {
-		sqfs_fdata(w, i)->dup_of = w->files[first]->index;
+		sqfs_fd_set_dup(sqfs_fdata(w, i), w->files[first]->index);
 		return 1;
 	}
 	if (ff_hset_add(&w->small.set, h, (uint32_t)i) < 0)

@@ -43,7 +43,7 @@ static const struct sqfs_file_data *file_data(const struct sqfs_inode_writer *w,
 {
 	const struct sqfs_file_data *fd = &w->fdata[n->index];
 
-	return fd->dup_of ? &w->fdata[fd->dup_of] : fd;
+	return sqfs_fd_dup_of(fd) ? &w->fdata[sqfs_fd_dup_of(fd)] : fd;
 }
 
 /* The bytes a file's sparse blocks stand for, counted here rather than
@@ -54,7 +54,7 @@ static uint64_t sparse_count(const struct sqfs_inode_writer *w, const struct sqf
 {
 	uint64_t sum = 0;
 
-	for (uint32_t i = 0; i < fd->n_blocks; i++) {
+	for (uint32_t i = 0; i < sqfs_fd_n_blocks(fd); i++) {
 		uint64_t left = size - (uint64_t)i * w->block_size;
 
 		if (!fd->sizes[i])
@@ -117,7 +117,7 @@ static int write_tail(struct sqfs_inode_writer *w, const struct ff_node *n,
 	case SQFS_FILE: {
 		const struct sqfs_file_data *fd = file_data(w, n);
 
-		for (uint32_t i = 0; i < fd->n_blocks; i++) {
+		for (uint32_t i = 0; i < sqfs_fd_n_blocks(fd); i++) {
 			ff_put_le32(b, fd->sizes[i]);
 			if (sqfs_meta_write(&w->meta, b, 4, err) < 0)
 				return -1;

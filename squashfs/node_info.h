@@ -4,7 +4,7 @@
  * writers learn about each inode (its number, xattr id, reference) and,
  * for a regular file, where its data went.  Both are held for every node
  * at once (a million files): indices instead of pointers and no padding
- * keep them at 16 and 32 bytes. */
+ * keep them at 16 bytes each. */
 #ifndef FF_SQUASHFS_NODE_INFO_H
 #define FF_SQUASHFS_NODE_INFO_H
 
@@ -25,16 +25,44 @@ struct sqfs_file_data {
 				 0 for a sparse block (which stands for
 				 block_size bytes, or the rest of the file).
 				 NULL for most small files; else made by
-				 sqfs_fd_sizes_new, after two words that hold
-				 the blocks' start (sqfs_fd_blocks_start): a
-				 file without blocks needs none, and so the
-				 record is 24 bytes, not 32 (issue 33) */
-	uint32_t n_blocks;
-	uint32_t frag_index;  /* SQFS_INVALID_FRAG when no tail fragment */
-	uint32_t frag_offset;
-	uint32_t dup_of;      /* node index of an earlier file in data order
-				 with the same content, or 0 */
+				 sqfs_fd_sizes_new, after three words that
+				 hold the block count and the blocks' start
+				 (sqfs_fd_n_blocks, sqfs_fd_blocks_start): a
+				 file without blocks needs none (issue 33) */
+	uint32_t frag_index;  /* SQFS_INVALID_FRAG when no tail fragment;
+				 SQFS_FD_DUP for a duplicate (sqfs_fd_dup_of) */
+	uint32_t frag_offset; /* a duplicate's: the node index of the earlier
+				 file in data order with the same content.  A
+				 duplicate has no fragment of its own, so the
+				 two share a word: 16 bytes, not 24 */
 };
+
+/* frag_index of a duplicate: no fragment table reaches 2^32 - 2 entries */
+#define SQFS_FD_DUP 0xfffffffeu
+
+/* The node index of the first copy of fd's content, 0 for a first copy. */
+static inline uint32_t sqfs_fd_dup_of(const struct sqfs_file_data *fd)
+{
+	return fd->frag_index == SQFS_FD_DUP ? fd->frag_offset : 0;
+}
+
+static inline void sqfs_fd_set_dup(struct sqfs_file_data *fd, uint32_t first)
+{
+	fd->frag_index = SQFS_FD_DUP;
+	fd->frag_offset = first;
+}
+
+/* Blocks in the sizes array: 0 without one. */
+static inline uint32_t sqfs_fd_n_blocks(const struct sqfs_file_data *fd)
+{
+	return fd->sizes ? fd->sizes[-3] : 0;
+}
+
+/* Only with a sizes array, n at most the count it was made for. */
+static inline void sqfs_fd_set_n_blocks(struct sqfs_file_data *fd, uint32_t n)
+{
+	fd->sizes[-3] = n;
+}
 
 /* Where a file's blocks start in the image: 0 without a sizes array. */
 static inline uint64_t sqfs_fd_blocks_start(const struct sqfs_file_data *fd)
@@ -48,22 +76,24 @@ static inline void sqfs_fd_set_blocks_start(struct sqfs_file_data *fd, uint64_t 
 	fd->sizes[-1] = (uint32_t)(start >> 32);
 }
 
-/* fd->sizes: n zeroed sizes after the start's two words (0, -1 when out
- * of memory); sqfs_fd_sizes_free releases it. */
-static inline int sqfs_fd_sizes_new(struct sqfs_file_data *fd, size_t n)
+/* fd->sizes: room for n zeroed sizes after the three header words, the
+ * block count n_blocks (0, -1 when out of memory); sqfs_fd_sizes_free
+ * releases it. */
+static inline int sqfs_fd_sizes_new(struct sqfs_file_data *fd, size_t n, uint32_t n_blocks)
 {
-	uint32_t *p = calloc(n + 2, sizeof(*p));
+	uint32_t *p = calloc(n + 3, sizeof(*p));
 
 	if (!p)
 		return -1;
-	fd->sizes = p + 2;
+	fd->sizes = p + 3;
+	fd->sizes[-3] = n_blocks;
 	return 0;
 }
 
 static inline void sqfs_fd_sizes_free(struct sqfs_file_data *fd)
 {
 	if (fd->sizes)
-		free(fd->sizes - 2);
+		free(fd->sizes - 3);
 	fd->sizes = NULL;
 }
 

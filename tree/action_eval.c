@@ -142,7 +142,7 @@ static struct ff_node *primary(struct ff_node *n, uint32_t limit)
 	return n;
 }
 
-#define MARK ((void *)1)
+#define MARK 1u
 
 /* Marks (priv = MARK) every entry a stage removes; its subtree is not
  * visited. */
@@ -238,6 +238,6 @@ int ff_actions_apply(struct ff_tree *tree, const struct ff_actions *a, struct ff
 		remove_marked(tree->root);
 	}
 	for (n = tree->root; n; n = ff_tree_next(tree, n))
-		n->priv = NULL;
+		n->priv = 0;
 	return 0;
 }

@@ -71,32 +71,47 @@ void ff_node_take_content(struct ff_node *to, struct ff_node *from)
 	from->link = to;
 }
 
+/* The first name of n's hard-link group (n a primary) when that is not n
+ * itself, else NULL. */
+static struct ff_node *first_name(const struct ff_hmap *firsts, const struct ff_node *p)
+{
+	uint64_t v;
+
+	return firsts->n && ff_hmap_find(firsts, &p, sizeof(p), &v) ? (struct ff_node *)(uintptr_t)v
+								    : NULL;
+}
+
 /* The primary of a hard-link group becomes its first name in pre-order, so
  * a tar archive (whose first member is the primary) and the directory it came
- * from give the same tree.  priv is scratch here and cleared afterwards. */
-static void canonical_primaries(struct ff_tree *tree)
+ * from give the same tree.  priv holds pre-order positions here and is
+ * cleared afterwards; the groups whose primary is not their first name are
+ * in a map (a node has no room for a pointer). */
+static int canonical_primaries(struct ff_tree *tree, struct ff_err *err)
 {
-	struct ff_node *n;
+	struct ff_hmap firsts = {0};
+	struct ff_node *n, *f;
+	uint32_t pos = 0;
 
-	for (n = tree->root; n; n = ff_tree_next(tree, n)) {
-		struct ff_node *p = n->link ? n->link : n;
-
-		if (!p->priv)
-			p->priv = n;
-	}
 	for (n = tree->root; n; n = ff_tree_next(tree, n))
-		if (n->link)
-			n->link = n->link->priv;
-	for (n = tree->root; n; n = ff_tree_next(tree, n)) {
-		struct ff_node *first = n->priv;
-
-		if (first && first != n && !n->link) {
-			first->link = NULL;
-			ff_node_take_content(first, n);
+		n->priv = ++pos;
+	for (n = tree->root; n; n = ff_tree_next(tree, n))
+		if (n->link && n->link->priv > n->priv && !first_name(&firsts, n->link) &&
+		    ff_hmap_set(&firsts, &n->link, sizeof(n->link), (uint64_t)(uintptr_t)n)) {
+			ff_hmap_clear(&firsts, NULL);
+			return ff_err_set(err, ENOMEM, "out of memory for hard links");
 		}
-	}
 	for (n = tree->root; n; n = ff_tree_next(tree, n))
-		n->priv = NULL;
+		if (n->link && (f = first_name(&firsts, n->link)))
+			n->link = f;
+	for (n = tree->root; n; n = ff_tree_next(tree, n))
+		if (!n->link && (f = first_name(&firsts, n))) {
+			f->link = NULL;
+			ff_node_take_content(f, n);
+		}
+	for (n = tree->root; n; n = ff_tree_next(tree, n))
+		n->priv = 0;
+	ff_hmap_clear(&firsts, NULL);
+	return 0;
 }
 
 static void apply_opts(const struct ff_tree_opts *o, struct ff_node *n)
@@ -213,9 +228,9 @@ int ff_tree_finish(struct ff_tree *tree, struct ff_err *err)
 	 * from its number (tree.c, child_pos) */
 	number_nodes(tree);
 	if (ff_actions_apply(tree, tree->opts.actions, err) || resolve_links(tree, err) ||
-	    ff_xattr_filter_apply(tree, err) || ff_tree_xattrs_add(tree, err))
+	    ff_xattr_filter_apply(tree, err) || ff_tree_xattrs_add(tree, err) ||
+	    canonical_primaries(tree, err))
 		return -1;
-	canonical_primaries(tree);
 	for (struct ff_node *n = tree->root; n; n = ff_tree_next(tree, n)) {
 		/* an appended image's objects stay as they are, as in mksquashfs */
 		if (n->link || n->src_kind == FF_SRC_IMG)

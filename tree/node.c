@@ -15,8 +15,7 @@ void ff_node_free(struct ff_node *n)
 		free(n->xattrs[i].value);
 	}
 	free(n->xattrs);
-	free(n->children);
-	free(n->target);
+	free(n->children); /* or the target: one union */
 	ff_node_clear_src(n);
 	ff_node_free_name(n);
 	if (!n->in_slab)
@@ -59,8 +58,13 @@ int ff_node_reset(struct ff_node *n, uint32_t new_mode, struct ff_err *err)
 	free(n->xattrs);
 	n->xattrs = NULL;
 	n->n_xattrs = 0;
-	free(n->target);
-	n->target = NULL;
+	/* children and target share their storage: a directory staying one
+	 * keeps its entries; anything else (an empty directory, as checked
+	 * above) drops the array or target */
+	if (!(S_ISDIR(n->mode) && S_ISDIR(new_mode))) {
+		free(n->target);
+		n->target = NULL;
+	}
 	ff_node_clear_src(n);
 	n->size = 0;
 	n->link = NULL;

@@ -10,11 +10,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void set_priority(struct ff_node *n, int16_t prio)
+/* Nodes never move (slabs; the root is freed last), so their address
+ * is the key. */
+static int set_priority(struct ff_tree *tree, const struct ff_node *n, int16_t prio)
 {
-	n->sort_priority = prio;
+	if (ff_hmap_set(&tree->sort_prio, &n, sizeof(n), (uint64_t)(uint16_t)prio))
+		return -1;
 	for (uint32_t i = 0; i < n->n_children; i++)
-		set_priority(n->children[i], prio);
+		if (set_priority(tree, n->children[i], prio))
+			return -1;
+	return 0;
+}
+
+int ff_tree_sort_priority(const struct ff_tree *tree, const struct ff_node *n)
+{
+	uint64_t v;
+
+	return tree->sort_prio.n && ff_hmap_find(&tree->sort_prio, &n, sizeof(n), &v)
+		? (int16_t)(uint16_t)v : 0;
 }
 
 struct sort_ctx {
@@ -51,9 +64,9 @@ static int sort_line(void *ctx, const char *line, unsigned lineno, struct ff_err
 	}
 	rc = 0;
 	n = ff_tree_lookup(tree, t.v[0]);
-	if (n)
-		set_priority(n, (int16_t)prio);
-	else
+	if (n && set_priority(tree, n, (int16_t)prio))
+		rc = ff_err_set(err, ENOMEM, "out of memory for sort priorities");
+	else if (!n)
 		ff_tree_warn(tree, FF_WARN_IGNORED, NULL, "%s:%u: \"%s\" is not in the image, ignored", c->path, lineno,
 			     t.v[0]);
 out:

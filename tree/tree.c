@@ -146,7 +146,7 @@ struct ff_node_slab {
 
 #if UINTPTR_MAX == UINT64_MAX
 /* ten million tar members hold ten million nodes: keep an eye on growth */
-_Static_assert(sizeof(struct ff_node) == 120, "struct ff_node grew past 120 bytes on LP64");
+_Static_assert(sizeof(struct ff_node) == 104, "struct ff_node grew past 104 bytes on LP64");
 #endif
 
 static struct ff_node *slab_node(struct ff_tree *tree, size_t len)
@@ -376,6 +376,7 @@ void ff_tree_free(struct ff_tree *tree)
 	free(tree->excludes);
 	ff_tree_free_owners(tree);
 	ff_tree_drop_index(tree);
+	ff_hmap_clear(&tree->sort_prio, NULL);
 	if (tree->spool_fd >= 0)
 		close(tree->spool_fd);
 	free(tree);

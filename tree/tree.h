@@ -31,19 +31,24 @@ struct ff_xattr {
 };
 
 struct ff_node {
-	/* Pointers, then 64-, 32- and 16-bit fields, then flags: no padding
-	 * (120 bytes on LP64).  A ten-million-entry tar holds ten million of
+	/* Pointers, then 64-, 32-, 16- and 8-bit fields, then flags: no
+	 * padding (104 bytes on LP64).  A ten-million-entry tar holds ten million of
 	 * these, packed with their names in slabs (tree.c). */
 	char *name;             /* one component; "" for the root.  Allocated
 				   with the node, just after it, unless renamed */
 	struct ff_node *parent; /* NULL for the root */
-	struct ff_node **children; /* after finish: sorted by memcmp of names */
-	char *target;           /* symlinks: the target */
+	/* One or the other, by type: 8 bytes less a node, 76 MiB at ten
+	 * million tar members (issue 33).  Read children only of a
+	 * directory, target only of a symlink. */
+	union {
+		struct ff_node **children; /* directories: after finish, sorted
+					      by memcmp of names */
+		char *target;           /* symlinks: the target */
+	};
 	/* Hard links: every extra name points at the primary node, which carries
 	 * the metadata and content; `link` is NULL on the primary itself. */
 	struct ff_node *link;
 	struct ff_xattr *xattrs; /* after finish: sorted by name */
-	void *priv;             /* builder's scratch (one writer at a time) */
 
 	/* Content source (regular files): one of these, which one src_kind
 	 * (tree/ private) says.  A union: four separate fields were 24 bytes
@@ -70,16 +75,18 @@ struct ff_node {
 	uint32_t rdev_major, rdev_minor;
 	uint32_t nlink;         /* after finish: names of a file; 2 + subdirs for a dir */
 	uint32_t index;         /* after finish: 1..n in depth-first pre-order */
-	/* 16 bits each, which is all they need: 8 bytes less a node */
-	uint16_t name_len;      /* at most FF_NAME_MAX */
+	/* builder's scratch (one writer at a time): a number, 0 when unset;
+	 * the builders keep indices here, never pointers (4 bytes, not 8) */
+	uint32_t priv;
+	/* as small as they can be (issue 33): the --sort priority lives in
+	 * the tree (ff_tree_sort_priority), nearly every node has none */
 	uint16_t n_xattrs;      /* an inode's xattrs fit in 64 KiB anyway */
-	int16_t sort_priority;  /* --sort, -32768..32767: higher is placed
-				   first (default 0) */
+	uint8_t name_len;       /* at most FF_NAME_MAX (255) */
 
 	/* A host file without holes (st_blocks * 512 >= size).  Its all-zero
 	 * blocks are still stored sparse, but like mksquashfs the inode then
 	 * reports no sparse bytes (and so stays a basic inode). */
-	uint8_t dense;
+	unsigned dense : 1;
 	/* tree/ private: a scanned file whose host path is its parent's
 	 * src_path, "/" and its name (src_path is then NULL): a million
 	 * "dir/file" copies would cost 48 MB.  Renames, hard links and new
@@ -226,6 +233,9 @@ const char *ff_node_host_path(const struct ff_node *n, char *buf, size_t cap);
  * img_handle the object for a regular file; NULL for a node from any
  * other source. */
 struct ff_fs *ff_node_image(const struct ff_tree *tree, const struct ff_node *n);
+/* n's --sort priority (ff_tree_load_sort), -32768..32767, higher placed
+ * first; 0 for a node no sort file names. */
+int ff_tree_sort_priority(const struct ff_tree *tree, const struct ff_node *n);
 /* Full path of a node relative to the root, "/"-joined, no leading slash. */
 int ff_node_path(const struct ff_node *n, char *buf, size_t cap);
 /* Nodes in pre-order (root first, children in sorted order). */

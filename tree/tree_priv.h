@@ -40,6 +40,10 @@ struct ff_tree {
 	/* The image ff_tree_add_image copied (its nodes have src_kind
 	 * FF_SRC_IMG), or NULL: one per tree, so a node needs no pointer. */
 	struct ff_fs *img;
+	/* --sort priorities (sort_file.c): node address -> int16 priority,
+	 * only for the nodes a sort file names; a node field was 2 bytes in
+	 * every node of every tree (issue 33) */
+	struct ff_hmap sort_prio;
 	int spool_fd;             /* -1 until a source needs it */
 	uint64_t spool_end;
 	int finished;

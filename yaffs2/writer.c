@@ -150,9 +150,8 @@ static int fill_header(const struct ff_node *n, struct ff_y2_obj_header *oh, str
 	memset(oh, 0, sizeof(*oh));
 	oh->type = n->link ? FF_Y2_TYPE_HARDLINK : ff_y2_type_for_mode(p->mode);
 	oh->parent_id = n->parent ? obj_id(n->parent) : FF_Y2_OBJID_ROOT;
-	if (n->name_len > FF_Y2_NAME_MAX)
-		return node_err(n, err, "name is %u bytes, YAFFS2 allows %u", n->name_len,
-				FF_Y2_NAME_MAX);
+	/* a node's name is at most FF_NAME_MAX bytes (its length is 8-bit) */
+	_Static_assert(FF_NAME_MAX <= FF_Y2_NAME_MAX, "a tree name may not fit a YAFFS2 header");
 	memcpy(oh->name, n->name, n->name_len);
 	oh->mode = p->mode;
 	oh->uid = p->uid;

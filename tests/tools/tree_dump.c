@@ -110,7 +110,7 @@ static int dump_node(const struct ff_tree *t, const struct ff_node *n)
 	       n->mode & 07777, n->uid, n->gid,
 	       S_ISREG(n->mode) || S_ISLNK(n->mode) ? (unsigned long long)n->size : 0ull,
 	       (long long)n->mtime, n->nlink);
-	if (n->target)
+	if (S_ISLNK(n->mode) && n->target) /* a directory's word holds its children */
 		print_hex((const uint8_t *)n->target, strlen(n->target));
 	else
 		putchar('-');
@@ -134,7 +134,7 @@ static int dump_node(const struct ff_tree *t, const struct ff_node *n)
 	}
 	if (S_ISREG(n->mode) && !n->link && content_crc(t, n, &crc))
 		return -1;
-	printf(" %08lx %d\n", crc, n->sort_priority);
+	printf(" %08lx %d\n", crc, ff_tree_sort_priority(t, n));
 	return 0;
 }
 

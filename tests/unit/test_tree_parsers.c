@@ -322,9 +322,9 @@ static void test_sort_file(void **state)
 	assert_int_equal(ff_tree_load_sort(f->tree, path, &f->err), 0);
 	assert_non_null(strstr(f->warnings, "sort:5: \"nothere\" is not in the image"));
 	assert_int_equal(ff_tree_finish(f->tree, &f->err), 0);
-	assert_int_equal(tt_find(f->tree, "d/a")->sort_priority, 10);
-	assert_int_equal(tt_find(f->tree, "d/b")->sort_priority, -32768);
-	assert_int_equal(tt_find(f->tree, "c")->sort_priority, 32767);
+	assert_int_equal(ff_tree_sort_priority(f->tree, tt_find(f->tree, "d/a")), 10);
+	assert_int_equal(ff_tree_sort_priority(f->tree, tt_find(f->tree, "d/b")), -32768);
+	assert_int_equal(ff_tree_sort_priority(f->tree, tt_find(f->tree, "c")), 32767);
 	free(path);
 }
 
