@@ -470,18 +470,40 @@ static void retire(struct zctx *z, struct zjob *j, struct zres **acc, int *ret,
 	}
 }
 
+/* The input bytes of job j (its segment of the file). */
+static uint64_t job_bytes(const struct ew *w, const struct zjob *j)
+{
+	const struct ew_ino *e = &w->inos[j->idx];
+	uint64_t start = j->seg * seg_size(w);
+
+	if (j->seg + 1 < nsegs(w, e))
+		return seg_size(w);
+	return e->size - start;
+}
+
+/* The jobs in flight: up to QUEUE_JOBS records holding up to QUEUE_BYTES
+ * of input.  Deep, because the oldest job (a large file) holds the ring
+ * while the other workers go on with the files after it: a shallow ring
+ * leaves them idle until it is done. */
+#define QUEUE_JOBS 256u
+#define QUEUE_BYTES (16u << 20)
+
 static int submit_all(struct zctx *z, struct ff_pool *pool, size_t queue, struct ff_err *err)
 {
 	struct ew *w = z->w;
 	struct zres *acc = NULL;
 	struct zjob j;
+	uint64_t inflight = 0;
 	int ret = 0;
 
 	for (uint32_t i = 0; i < w->n_inos && !ret; i++) {
 		for (uint32_t seg = 0; w->inos[i].compressed && seg < nsegs(w, &w->inos[i]);
 		     seg++) {
-			if (ff_pool_pending(pool) == queue && ff_pool_retire(pool, &j))
+			while ((ff_pool_pending(pool) == queue || inflight > QUEUE_BYTES) &&
+			       ff_pool_retire(pool, &j)) {
+				inflight -= job_bytes(w, &j);
 				retire(z, &j, &acc, &ret, err);
+			}
 			if (ret)
 				break;
 			j.idx = i;
@@ -490,6 +512,7 @@ static int submit_all(struct zctx *z, struct ff_pool *pool, size_t queue, struct
 				ret = ff_err_set(err, ENOMEM, "compression: out of memory");
 				break;
 			}
+			inflight += job_bytes(w, &j);
 			ff_pool_submit(pool, &j);
 		}
 	}
@@ -528,8 +551,7 @@ int ew_compress_all(struct ew *w, struct ff_err *err)
 {
 	unsigned threads = w->o->threads ? w->o->threads : ff_online_cpus();
 	struct zctx z = { 0 };
-	struct ff_pool_cfg cfg = { threads, 2 * (size_t)threads, sizeof(struct zjob), 1,
-				   run_job, &z };
+	struct ff_pool_cfg cfg = { threads, QUEUE_JOBS, sizeof(struct zjob), 1, run_job, &z };
 	struct ff_pool *pool = NULL;
 	int ret;
 
