@@ -87,8 +87,47 @@ static int window_fill(struct window *win, const struct ew_ino *e, uint64_t pos,
 	return 0;
 }
 
-/* ztailpacking: the last extent's bytes (a stream, or the input as is)
- * kept for behind the inode. */
+/* ztailpacking: the file's last extent (n bytes of input at in, its
+ * stream of *got bytes in out) does not fit behind the inode.  Taken a
+ * pcluster one block shorter, it leaves a rest that may: then *n and *got
+ * become that shorter extent's (1), and the rest is the next extent,
+ * inline (a block less, as mkfs.erofs 1.9 cuts it).  Else 0, nothing
+ * changed but out. */
+static int trim_for_tail(struct zctx *z, unsigned worker, const uint8_t *in, size_t *n,
+			 long *got, uint32_t room)
+{
+	struct ew *w = z->w;
+	uint32_t cblks = (uint32_t)((*got + w->blksz - 1) >> w->blkbits);
+	size_t n2 = *n, rest, m;
+	long got2, got3;
+	uint8_t *tmp;
+
+	if (cblks < 2 || !room)
+		return 0;
+	got2 = ew_codec_fit(z->codecs[worker], in, &n2, z->outs[worker],
+			    (size_t)(cblks - 1) << w->blkbits);
+	if (got2 <= 0 || n2 >= *n || ((size_t)(cblks - 1) << w->blkbits) >= n2)
+		goto undo;
+	rest = *n - n2;
+	if (rest <= room && rest <= w->blksz)
+		goto keep;
+	m = rest;
+	if (!(tmp = malloc(w->pcluster)))
+		goto undo;
+	got3 = ew_codec_fit(z->codecs[worker], in + n2, &m, tmp, w->pcluster);
+	free(tmp);
+	if (got3 <= 0 || m != rest || (size_t)got3 >= rest || (uint32_t)got3 > room)
+		goto undo;
+keep:
+	*n = n2;
+	*got = got2;
+	return 1;
+undo: /* the stream as it was */
+	n2 = *n;
+	*got = ew_codec_fit(z->codecs[worker], in, &n2, z->outs[worker], w->pcluster);
+	return 0;
+}
+
 /* One extent at pos: compressed when that saves a block, else a block as is. */
 static int one_extent(struct zctx *z, unsigned worker, struct window *win, uint64_t pos,
 		      uint64_t size, struct zres *r, uint64_t *used, uint32_t room,
@@ -123,6 +162,8 @@ static int one_extent(struct zctx *z, unsigned worker, struct window *win, uint6
 		return ew_res_inline_tail(r, pos, z->outs[worker], (size_t)got, 0, err);
 	if (last && size - pos <= room && size - pos <= w->blksz)
 		return ew_res_inline_tail(r, pos, in, (size_t)(size - pos), 1, err);
+	if (got > 0 && pos + n == size && trim_for_tail(z, worker, in, &n, &got, room))
+		cblks = (uint32_t)((got + w->blksz - 1) >> w->blkbits);
 	if (got > 0 && ((uint64_t)cblks << w->blkbits) < n) {
 		size_t span = (size_t)cblks << w->blkbits;
 
