@@ -92,40 +92,39 @@ static int window_fill(struct window *win, const struct ew_ino *e, uint64_t pos,
  * pcluster one block shorter, it leaves a rest that may: then *n and *got
  * become that shorter extent's (1), and the rest is the next extent,
  * inline (a block less, as mkfs.erofs 1.9 cuts it).  Else 0, nothing
- * changed but out. */
+ * changed.  Not tried when the stream's last block holds more than the
+ * room: the rest, shorter, compresses no better than that. */
 static int trim_for_tail(struct zctx *z, unsigned worker, const uint8_t *in, size_t *n,
 			 long *got, uint32_t room)
 {
 	struct ew *w = z->w;
 	uint32_t cblks = (uint32_t)((*got + w->blksz - 1) >> w->blkbits);
-	size_t n2 = *n, rest, m;
-	long got2, got3;
+	size_t cut = (size_t)(cblks - 1) << w->blkbits, n2 = *n, rest, m;
+	long got2, got3 = 0;
 	uint8_t *tmp;
+	int ok;
 
-	if (cblks < 2 || !room)
+	if (cblks < 2 || !room || (size_t)*got - cut > room ||
+	    !(tmp = malloc(w->pcluster + (size_t)*got)))
 		return 0;
-	got2 = ew_codec_fit(z->codecs[worker], in, &n2, z->outs[worker],
-			    (size_t)(cblks - 1) << w->blkbits);
-	if (got2 <= 0 || n2 >= *n || ((size_t)(cblks - 1) << w->blkbits) >= n2)
-		goto undo;
+	memcpy(tmp + w->pcluster, z->outs[worker], (size_t)*got);
+	got2 = ew_codec_fit(z->codecs[worker], in, &n2, z->outs[worker], cut);
 	rest = *n - n2;
-	if (rest <= room && rest <= w->blksz)
-		goto keep;
-	m = rest;
-	if (!(tmp = malloc(w->pcluster)))
-		goto undo;
-	got3 = ew_codec_fit(z->codecs[worker], in + n2, &m, tmp, w->pcluster);
+	if (got2 > 0 && n2 < *n && cut < n2 && !(rest <= room && rest <= w->blksz)) {
+		m = rest;
+		got3 = ew_codec_fit(z->codecs[worker], in + n2, &m, tmp, w->pcluster);
+		if (got3 <= 0 || m != rest || (size_t)got3 >= rest || (uint32_t)got3 > room)
+			got2 = 0;
+	}
+	ok = got2 > 0 && n2 < *n && cut < n2;
+	if (ok) {
+		*n = n2;
+		*got = got2;
+	} else { /* the stream as it was */
+		memcpy(z->outs[worker], tmp + w->pcluster, (size_t)*got);
+	}
 	free(tmp);
-	if (got3 <= 0 || m != rest || (size_t)got3 >= rest || (uint32_t)got3 > room)
-		goto undo;
-keep:
-	*n = n2;
-	*got = got2;
-	return 1;
-undo: /* the stream as it was */
-	n2 = *n;
-	*got = ew_codec_fit(z->codecs[worker], in, &n2, z->outs[worker], w->pcluster);
-	return 0;
+	return ok;
 }
 
 /* One extent at pos: compressed when that saves a block, else a block as is. */
