@@ -21,9 +21,20 @@
 #include "erofs/write_priv.h"
 #include "erofs/write_zres.h"
 
+/* The input of one job: [start, end) of a file of size bytes (the packed
+ * inode's segments before the last: size unknown, UINT64_MAX). */
+struct zspan {
+	uint64_t start, end, size;
+	int packed;                /* the packed inode's bytes (fragments) */
+};
+
+#define PACKED_IDX UINT32_MAX      /* zjob.idx of the packed inode's segments */
+
 struct zjob {
-	uint32_t idx;
-	uint32_t seg;              /* which segment of the file (nsegs) */
+	uint32_t idx;              /* the file (w->inos), or PACKED_IDX */
+	uint32_t seg;              /* which segment of it */
+	uint8_t last;              /* its last segment: the file is placed */
+	struct zspan sp;
 	struct zres *res;
 };
 
@@ -76,8 +87,46 @@ static int window_fill(struct window *win, const struct ew_ino *e, uint64_t pos,
 	return 0;
 }
 
-/* ztailpacking: the last extent's bytes (a stream, or the input as is)
- * kept for behind the inode. */
+/* ztailpacking: the file's last extent (n bytes of input at in, its
+ * stream of *got bytes in out) does not fit behind the inode.  Taken a
+ * pcluster one block shorter, it leaves a rest that may: then *n and *got
+ * become that shorter extent's (1), and the rest is the next extent,
+ * inline (a block less, as mkfs.erofs 1.9 cuts it).  Else 0, nothing
+ * changed.  Not tried when the stream's last block holds more than the
+ * room: the rest, shorter, compresses no better than that. */
+static int trim_for_tail(struct zctx *z, unsigned worker, const uint8_t *in, size_t *n,
+			 long *got, uint32_t room)
+{
+	struct ew *w = z->w;
+	uint32_t cblks = (uint32_t)((*got + w->blksz - 1) >> w->blkbits);
+	size_t cut = (size_t)(cblks - 1) << w->blkbits, n2 = *n, rest, m;
+	long got2, got3 = 0;
+	uint8_t *tmp;
+	int ok;
+
+	if (cblks < 2 || !room || (size_t)*got - cut > room ||
+	    !(tmp = malloc(w->pcluster + (size_t)*got)))
+		return 0;
+	memcpy(tmp + w->pcluster, z->outs[worker], (size_t)*got);
+	got2 = ew_codec_fit(z->codecs[worker], in, &n2, z->outs[worker], cut);
+	rest = *n - n2;
+	if (got2 > 0 && n2 < *n && cut < n2 && !(rest <= room && rest <= w->blksz)) {
+		m = rest;
+		got3 = ew_codec_fit(z->codecs[worker], in + n2, &m, tmp, w->pcluster);
+		if (got3 <= 0 || m != rest || (size_t)got3 >= rest || (uint32_t)got3 > room)
+			got2 = 0;
+	}
+	ok = got2 > 0 && n2 < *n && cut < n2;
+	if (ok) {
+		*n = n2;
+		*got = got2;
+	} else { /* the stream as it was */
+		memcpy(z->outs[worker], tmp + w->pcluster, (size_t)*got);
+	}
+	free(tmp);
+	return ok;
+}
+
 /* One extent at pos: compressed when that saves a block, else a block as is. */
 static int one_extent(struct zctx *z, unsigned worker, struct window *win, uint64_t pos,
 		      uint64_t size, struct zres *r, uint64_t *used, uint32_t room,
@@ -112,6 +161,8 @@ static int one_extent(struct zctx *z, unsigned worker, struct window *win, uint6
 		return ew_res_inline_tail(r, pos, z->outs[worker], (size_t)got, 0, err);
 	if (last && size - pos <= room && size - pos <= w->blksz)
 		return ew_res_inline_tail(r, pos, in, (size_t)(size - pos), 1, err);
+	if (got > 0 && pos + n == size && trim_for_tail(z, worker, in, &n, &got, room))
+		cblks = (uint32_t)((got + w->blksz - 1) >> w->blkbits);
 	if (got > 0 && ((uint64_t)cblks << w->blkbits) < n) {
 		size_t span = (size_t)cblks << w->blkbits;
 
@@ -192,43 +243,58 @@ static int dedupe_step(struct ew *w, const struct ff_vec *dm, size_t *mi, struct
 	return 0;
 }
 
+/* Each cut costs about a block (the last extent before it is short), so
+ * segments are long: 8 windows (8 MiB), a file of 2 or more is cut. */
+#define SEG_WINDOWS 8
+
 /* Segments: a large file is cut at fixed points into pieces that workers
  * compress apart (no extent crosses a cut), so one large file late in the
- * tree does not leave a core idle.  Not with fragments or -E dedupe,
- * whose sums are of whole files: those take one segment. */
+ * tree does not leave a core idle.  Not with -E dedupe, whose table takes
+ * whole files; a segmented file's sum is of its segments' sums (equal
+ * files are cut alike).  The packed inode is cut the same way, each
+ * segment compressed as soon as the fragments have passed its end. */
 static uint64_t seg_size(const struct ew *w)
 {
-	return 2 * (uint64_t)w->ext_cap;
+	return SEG_WINDOWS * (uint64_t)w->ext_cap;
 }
 
 static uint32_t nsegs(const struct ew *w, const struct ew_ino *e)
 {
 	uint64_t n = e->size / seg_size(w);
 
-	if (w->o->fragments || w->o->dedupe || e == &w->packed || e->frag == 2 || n < 2)
+	if (w->o->dedupe || e->frag == 2 || n < 2)
 		return 1;
 	return n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
 }
 
-/* One segment of e (all of it when it has one); with whole (the file's
- * bytes, from its first pass) a pcluster of the dedupe table is tried
- * before each extent. */
-static int compress_file(struct zctx *z, unsigned worker, const struct ew_ino *e, uint32_t seg,
-			 struct zres *r, const uint8_t *whole, const struct ff_vec *dm,
-			 struct ff_err *err)
+/* Segment seg of e. */
+static struct zspan file_span(const struct ew *w, const struct ew_ino *e, uint32_t seg)
+{
+	struct zspan s = { seg * seg_size(w), 0, e->size, 0 };
+
+	s.end = seg + 1 < nsegs(w, e) ? s.start + seg_size(w) : e->size;
+	return s;
+}
+
+/* One span of e (a segment, or all of it); with whole (the file's bytes,
+ * from its first pass) a pcluster of the dedupe table is tried before
+ * each extent. */
+static int compress_file(struct zctx *z, unsigned worker, const struct ew_ino *e,
+			 const struct zspan *sp, struct zres *r, const uint8_t *whole,
+			 const struct ff_vec *dm, struct ff_err *err)
 {
 	struct ew *w = z->w;
-	int packed = e == &w->packed;
-	uint64_t pos = seg * seg_size(w), used = 0, skip_to = 0;
+	int packed = sp->packed;
+	uint64_t pos = sp->start, used = 0, skip_to = 0;
 	struct window win = {
-		.f = packed ? w->frag_file : NULL, .bstart = pos, .sum = &r->sum,
-		.end = seg + 1 < nsegs(w, e) ? pos + seg_size(w) : e->size,
+		.f = packed ? w->frag_file : NULL, .bstart = pos, .sum = &r->sum, .end = sp->end,
 	};
-	uint32_t room = e->late && w->o->ztailpacking && !w->o->fragments ? ew_ztail_room(w, e) : 0;
+	uint32_t room = !packed && !w->o->fragments && w->o->ztailpacking && e->late
+			? ew_ztail_room(w, e) : 0;
 	size_t mi = 0;
 	int ret = 0, keep = w->dd && !packed && e->size <= DEDUPE_WHOLE_MAX;
 
-	if (e->frag == 2)
+	if (!packed && e->frag == 2)
 		return 0; /* copied whole into the packed inode when placed */
 	if (!packed && !whole && !(win.d = ff_tree_open_data(w->tree, e->n, err)))
 		return -1;
@@ -246,7 +312,7 @@ static int compress_file(struct zctx *z, unsigned worker, const struct ew_ino *e
 			continue;
 		}
 		ret = window_fill(&win, e, pos, want, err) ||
-		      one_extent(z, worker, &win, pos, e->size, r, &used, room, &skip_to, err);
+		      one_extent(z, worker, &win, pos, sp->size, r, &used, room, &skip_to, err);
 		pos += used;
 	}
 	if (keep && !whole && !ret)
@@ -262,13 +328,15 @@ static void run_job(void *user, void *job, unsigned worker)
 {
 	struct zctx *z = user;
 	struct zjob *j = job;
-	const struct ew_ino *e = &z->w->inos[j->idx];
+	const struct ew_ino *e = j->idx == PACKED_IDX ? &z->w->packed : &z->w->inos[j->idx];
 	char path[4096];
 
-	if (!compress_file(z, worker, e, j->seg, j->res, NULL, NULL, &j->res->err))
+	if (!compress_file(z, worker, e, &j->sp, j->res, NULL, NULL, &j->res->err))
 		return;
 	j->res->failed = 1;
-	if (ff_node_path(e->n, path, sizeof(path)) >= 0)
+	if (j->idx == PACKED_IDX)
+		ff_err_prefix(&j->res->err, "packed inode");
+	else if (ff_node_path(e->n, path, sizeof(path)) >= 0)
 		ff_err_prefix(&j->res->err, "%s", path);
 }
 
@@ -315,7 +383,9 @@ static int dedupe_again(struct zctx *z, struct ew_ino *e, struct zres *r, struct
 		ff_vec_free(&dm);
 		return ff_err_set(err, ENOMEM, "dedupe: out of memory");
 	}
-	if (compress_file(z, z->self, e, 0, n, r->whole, &dm, err))
+	struct zspan sp = { 0, e->size, e->size, 0 };
+
+	if (compress_file(z, z->self, e, &sp, n, r->whole, &dm, err))
 		refs = (size_t)-1;
 	ff_vec_free(&dm);
 	for (size_t k = 0; refs != (size_t)-1 && k < n->n; k++)
@@ -447,90 +517,152 @@ static void zctx_free(struct zctx *z, unsigned threads)
 	free(z->outs);
 }
 
-/* A finished job: a file of one segment placed; a segment kept in *acc
- * until its file's last one is in. */
-static void retire(struct zctx *z, struct zjob *j, struct zres **acc, int *ret,
-		   struct ff_err *err)
+/* The submitter's side: the ring's input bytes in flight, the file whose
+ * segments are coming in, the packed inode's, and its segments so far. */
+struct zsub {
+	struct ff_pool *pool;
+	size_t queue;
+	uint64_t inflight;
+	struct zres *acc, *packed_acc;
+	uint64_t packed_pos;       /* the packed inode's bytes submitted */
+	uint32_t packed_seg;       /* and its segments */
+	int ret;
+};
+
+/* A finished job: a file of one segment placed; a segment kept in the
+ * accumulator until its file's last one is in. */
+static void retire(struct zctx *z, struct zsub *q, struct zjob *j, struct ff_err *err)
 {
 	struct ew *w = z->w;
-	struct ew_ino *e = &w->inos[j->idx];
-	uint32_t k = nsegs(w, e);
+	int packed = j->idx == PACKED_IDX;
+	struct zres **acc = packed ? &q->packed_acc : &q->acc;
+	struct ew_ino *e = packed ? &w->packed : &w->inos[j->idx];
 
-	if (k == 1) {
-		place(z, e, j->res, ret, err);
+	q->inflight -= j->sp.end - j->sp.start;
+	if (j->seg == 0 && j->last) {
+		place(z, e, j->res, &q->ret, err);
 		return;
 	}
 	if (j->seg == 0)
 		*acc = j->res;
 	else
 		ew_res_append(*acc, j->res);
-	if (j->seg + 1 == k) {
-		place(z, e, *acc, ret, err);
+	if (j->last) {
+		place(z, e, *acc, &q->ret, err);
 		*acc = NULL;
 	}
 }
 
-static int submit_all(struct zctx *z, struct ff_pool *pool, size_t queue, struct ff_err *err)
+/* The jobs in flight: up to QUEUE_JOBS records holding up to QUEUE_BYTES
+ * of input.  Deep, because the oldest job (a large file) holds the ring
+ * while the other workers go on with the files after it: a shallow ring
+ * leaves them idle until it is done. */
+#define QUEUE_JOBS 256u
+#define QUEUE_BYTES (32u << 20)
+
+/* Queues one job, retiring the oldest first while the ring is full. */
+static void submit(struct zctx *z, struct zsub *q, uint32_t idx, uint32_t seg, int last,
+		   const struct zspan *sp, struct ff_err *err)
 {
-	struct ew *w = z->w;
-	struct zres *acc = NULL;
 	struct zjob j;
-	int ret = 0;
 
-	for (uint32_t i = 0; i < w->n_inos && !ret; i++) {
-		for (uint32_t seg = 0; w->inos[i].compressed && seg < nsegs(w, &w->inos[i]);
-		     seg++) {
-			if (ff_pool_pending(pool) == queue && ff_pool_retire(pool, &j))
-				retire(z, &j, &acc, &ret, err);
-			if (ret)
-				break;
-			j.idx = i;
-			j.seg = seg;
-			if (!(j.res = calloc(1, sizeof(*j.res)))) {
-				ret = ff_err_set(err, ENOMEM, "compression: out of memory");
-				break;
-			}
-			ff_pool_submit(pool, &j);
-		}
+	while ((ff_pool_pending(q->pool) == q->queue || q->inflight > QUEUE_BYTES) &&
+	       ff_pool_retire(q->pool, &j))
+		retire(z, q, &j, err);
+	if (q->ret)
+		return;
+	j.idx = idx;
+	j.seg = seg;
+	j.last = (uint8_t)last;
+	j.sp = *sp;
+	if (!(j.res = calloc(1, sizeof(*j.res)))) {
+		q->ret = ff_err_set(err, ENOMEM, "compression: out of memory");
+		return;
 	}
-	while (ff_pool_retire(pool, &j))
-		retire(z, &j, &acc, &ret, err);
-	if (acc) { /* after a failure: a file whose last segment never came */
-		int failed = -1;
-
-		place(z, &w->packed, acc, &failed, err);
-	}
-	return ret;
+	q->inflight += sp->end - sp->start;
+	ff_pool_submit(q->pool, &j);
 }
 
-/* The packed inode, on this thread (the submitter's codec), once every
- * fragment is in. */
-static int compress_packed(struct ew *w, struct zctx *z, unsigned worker, struct ff_err *err)
-{
-	struct zres *r;
-	int ret = 0;
+/* The packed inode's segments: a file's segment when the fragments have
+ * passed its end by as much again, so it is not the last (all = 0); once
+ * all are in (all = 1), those the same rule gives, then the rest (less
+ * than two segments) cut every TAIL_WINDOWS windows, so the end runs on
+ * every worker.  The cuts depend on the fragments' bytes only. */
+#define TAIL_WINDOWS 2
 
-	if (!w->frag_len)
-		return 0;
-	ew_frag_packed_setup(w);
-	if (!(r = calloc(1, sizeof(*r))))
-		return ff_err_set(err, ENOMEM, "packed inode: out of memory");
-	if (compress_file(z, worker, &w->packed, 0, r, NULL, NULL, err))
-		ret = -1;
-	place(z, &w->packed, r, &ret, err);
-	if (!ret)
-		w->st->compressed_files--; /* not a file of the tree */
-	w->st->fragment_bytes = w->frag_len;
-	return ret;
+static void submit_packed(struct zctx *z, struct zsub *q, int all, struct ff_err *err)
+{
+	struct ew *w = z->w;
+	uint64_t big = seg_size(w), piece = TAIL_WINDOWS * (uint64_t)w->ext_cap;
+	uint64_t len = w->frag_len, end, n;
+
+	while (!q->ret && q->packed_pos + 2 * big <= len) {
+		struct zspan sp = { q->packed_pos, q->packed_pos + big, UINT64_MAX, 1 };
+
+		submit(z, q, PACKED_IDX, q->packed_seg++, 0, &sp, err);
+		q->packed_pos = sp.end;
+	}
+	n = (len - q->packed_pos) / piece;
+	for (uint64_t k = 0; all && !q->ret && q->packed_pos < len; k++) {
+		end = k + 1 < n ? q->packed_pos + piece : len;
+		struct zspan sp = { q->packed_pos, end, len, 1 };
+
+		submit(z, q, PACKED_IDX, q->packed_seg++, end == len, &sp, err);
+		q->packed_pos = end;
+	}
+}
+
+static void retire_all(struct zctx *z, struct zsub *q, struct ff_err *err)
+{
+	struct zjob j;
+
+	while (ff_pool_retire(q->pool, &j))
+		retire(z, q, &j, err);
+}
+
+static int submit_all(struct zctx *z, struct zsub *q, struct ff_err *err)
+{
+	struct ew *w = z->w;
+	struct zspan sp;
+
+	for (uint32_t i = 0; i < w->n_inos && !q->ret; i++) {
+		struct ew_ino *e = &w->inos[i];
+		uint32_t k = e->compressed ? nsegs(w, e) : 0;
+
+		for (uint32_t seg = 0; seg < k && !q->ret; seg++) {
+			sp = file_span(w, e, seg);
+			submit(z, q, i, seg, seg + 1 == k, &sp, err);
+		}
+		if (w->o->fragments)
+			submit_packed(z, q, 0, err);
+	}
+	retire_all(z, q, err);
+	if (!q->ret && w->frag_len) {
+		/* every fragment is in: the packed inode's last segments */
+		ew_frag_packed_setup(w);
+		submit_packed(z, q, 1, err);
+		retire_all(z, q, err);
+		if (!q->ret)
+			w->st->compressed_files--; /* not a file of the tree */
+		w->st->fragment_bytes = w->frag_len;
+	}
+	if (q->acc || q->packed_acc) { /* after a failure: a last segment that never came */
+		int failed = -1;
+
+		if (q->acc)
+			place(z, &w->packed, q->acc, &failed, err);
+		if (q->packed_acc)
+			place(z, &w->packed, q->packed_acc, &failed, err);
+	}
+	return q->ret;
 }
 
 int ew_compress_all(struct ew *w, struct ff_err *err)
 {
 	unsigned threads = w->o->threads ? w->o->threads : ff_online_cpus();
 	struct zctx z = { 0 };
-	struct ff_pool_cfg cfg = { threads, 2 * (size_t)threads, sizeof(struct zjob), 1,
-				   run_job, &z };
-	struct ff_pool *pool = NULL;
+	struct ff_pool_cfg cfg = { threads, QUEUE_JOBS, sizeof(struct zjob), 1, run_job, &z };
+	struct zsub q = { .queue = QUEUE_JOBS };
 	int ret;
 
 	if (w->o->codec == FF_EROFS_NONE)
@@ -539,13 +671,11 @@ int ew_compress_all(struct ew *w, struct ff_err *err)
 	ret = zctx_init(&z, w, threads, err);
 	if (!ret && w->o->dedupe)
 		ret = ew_dedupe_init(w, err);
-	if (!ret && !(pool = ff_pool_new(&cfg, err)))
+	if (!ret && !(q.pool = ff_pool_new(&cfg, err)))
 		ret = -1;
 	if (!ret)
-		ret = ew_frag_open(w, err) || submit_all(&z, pool, cfg.queue, err);
-	ff_pool_free(pool);
-	if (!ret)
-		ret = compress_packed(w, &z, threads, err);
+		ret = ew_frag_open(w, err) || submit_all(&z, &q, err);
+	ff_pool_free(q.pool);
 	ew_frag_close(w);
 	ew_dedupe_free(w);
 	zctx_free(&z, threads);

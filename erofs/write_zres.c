@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Copyright (C) 2026 The flashfs-tools authors */
 /* A compressed file's result: see erofs/write_zres.h. */
+#include "common/endian.h"
 #include "erofs/write_zres.h"
 
 #include <errno.h>
@@ -72,6 +73,20 @@ void ew_res_swap(struct zres *a, struct zres *b)
 }
 
 /* The last segment's tail moves over. */
+/* A segmented file's sum: its segments' sums summed in order.  Not the
+ * CRCs of its bytes, but equal files are cut alike, so equal bytes still
+ * give equal sums (and a file of another size another length). */
+static void sum_append(struct ew_fsum *acc, const struct ew_fsum *seg)
+{
+	uint8_t b[8];
+	uint64_t len = acc->len + seg->len;
+
+	ff_put_le32(b, seg->c1);
+	ff_put_le32(b + 4, seg->c2);
+	ew_fsum_add(acc, b, sizeof(b));
+	acc->len = len;
+}
+
 void ew_res_append(struct zres *acc, struct zres *r)
 {
 	if (!acc->failed && r->failed) {
@@ -98,6 +113,7 @@ void ew_res_append(struct zres *acc, struct zres *r)
 		acc->tail_len = r->tail_len;
 		acc->frag = r->frag;
 		r->tail = NULL;
+		sum_append(&acc->sum, &r->sum);
 	}
 	ew_res_free(r);
 }

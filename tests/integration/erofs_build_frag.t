@@ -187,4 +187,31 @@ if [ -n "$A" ] && [ -x "$A/mkfs.erofs-1.9.3" ]; then
 		fi
 	done
 fi
+# Segments: a packed inode of more than two segments (8 MiB each at 1 MiB
+# windows), compressed as the fragments pass each segment's end, and a
+# fragments file of more than two, cut at the same points at any -j.
+rm -rf "$T/src" && mkdir "$T/src"
+python3 - "$T/src" << 'PY' || skip_all "cannot build the segmented files"
+import os, random, sys
+r = random.Random(7)
+words = [b'alpha', b'beta', b'gamma', b'delta', b'erofs', b'packed', b'\n']
+piece = b' '.join(r.choice(words) for _ in range(200_000))
+for name, n in [('a', 5_700_003), ('b', 5_800_000), ('c', 5_650_001), ('d', 16_900_000)]:
+    with open(os.path.join(sys.argv[1], name), 'wb') as f:
+        left = n
+        while left:
+            part = r.randbytes(64) + piece[r.randrange(len(piece) // 2):]
+            f.write(part[:left])
+            left -= min(left, len(part))
+PY
+build seg-allfrag-lz4 0 -z lz4 -E all-fragments
+build seg-frag-lz4 0 -z lz4 -E fragments
+for opt in "-z lz4 -E all-fragments" "-z lz4 -E fragments"; do
+	# shellcheck disable=SC2086
+	ffmkfs.erofs --quiet $opt -T 1 -U clear --workers=1 "$T/j1.img" "$T/src" > /dev/null 2>&1
+	# shellcheck disable=SC2086
+	ffmkfs.erofs --quiet $opt -T 1 -U clear --workers=3 "$T/j2.img" "$T/src" > /dev/null 2>&1
+	ok "segments, $opt: the same bytes at -j1 and -j3" cmp "$T/j1.img" "$T/j2.img"
+done
+
 done_testing
