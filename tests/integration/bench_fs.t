@@ -178,7 +178,7 @@ is "$n" 3 "every JFFS2 image compared"
 if mk=$(PATH=$PATH:/usr/sbin:/sbin command -v mkfs.jffs2); then
 	"$mk" -l -s 4096 -e 128KiB -x rtime -r "$T/src" -o "$T/deb.img" > /dev/null 2>&1
 	ok "jffs2/zlib-3: byte-identical to mtd-utils' mkfs.jffs2 -x rtime" \
-		cmp "$(rows "$T/nor.json" jffs2 | head -1 | cut -d' ' -f2)" "$T/deb.img"
+		cmp "$(rows "$T/nor.json" jffs2 | sed -n 1p | cut -d' ' -f2)" "$T/deb.img"
 else
 	skip "mtd-utils' mkfs.jffs2 not installed" "the JFFS2 row against mkfs.jffs2"
 fi
