@@ -60,6 +60,8 @@ static void usage(FILE *out)
 		"  spin=MICROSECONDS poll for the next request this long before sleeping\n"
 		"                    (default 200, 0 = always sleep)\n"
 		"  follow=0|1        serve each reader from its own CPU (default 1)\n"
+		"  push=N            after a read, store the next N small files of its\n"
+		"                    directory in the page cache (default 32, 0 = off)\n"
 		"  page_size=, oob_size=, pages_per_block=, oob_layout=linux|offset0|inband,\n"
 		"  tags=kernel|classic, endian=little|big   YAFFS2 geometry if not detected\n"
 		"                    (page_size=, oob_size= also for a raw NAND dump of UBI)\n"

@@ -37,6 +37,10 @@ struct ff_fuse {
 	/* workers for reads that must wait (read_pool.h); NULL: answer inline */
 	struct ff_read_pool *pool;
 	int dev_fd;          /* the session's /dev/fuse descriptor, -1 unknown */
+	/* small files pushed into the page cache ahead of a walk (push.h);
+	 * NULL: off, or no read pool to push from */
+	struct ff_push *push;
+	struct fuse_session *se;
 };
 
 /* Fill the context; root is the handle of the mounted directory. */
@@ -79,6 +83,11 @@ struct ff_fuse *ff_fuse_req(fuse_req_t req);
  * -EAGAIN (not answered) otherwise; else it always answers and returns 0. */
 int ff_fuse_answer_read(struct ff_fuse *ff, fuse_req_t req, uint64_t handle, size_t size,
 			uint64_t off, int cached_only);
+
+/* Reads the whole of `handle` (size bytes) and stores it in the kernel's
+ * page cache for its node (push.h); a failure only means it is not
+ * pushed, and the walker's own READ then meets the error. */
+void ff_fuse_store(struct ff_fuse *ff, uint64_t handle, uint32_t size);
 
 /* Reply with a negative errno from the fs interface. */
 void ff_fuse_reply_errno(fuse_req_t req, long neg_errno);

@@ -7,6 +7,7 @@
  * readdir cookie, so any offset resumes exactly where the last reply
  * stopped. */
 #include "fuse/ll.h"
+#include "fuse/push.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -18,6 +19,7 @@
 struct dir_fill {
 	fuse_req_t req;
 	const struct ff_fuse *ff;
+	uint64_t dir;
 	char *buf;
 	size_t size, used;
 	int plus;
@@ -53,6 +55,11 @@ static int add_entry(struct dir_fill *d, const char *name, uint64_t handle, uint
 	if (need > room)
 		return 1;
 	d->used += need;
+	/* The kernel now knows the node, and a walker will read the files in
+	 * this order: candidates to push (push.c). */
+	if (d->plus && d->ff->push && e.ino)
+		ff_push_listed(d->ff->push, d->dir, handle, (uint32_t)e.attr.st_mode,
+			       (uint64_t)e.attr.st_size);
 	return 0;
 }
 
@@ -105,6 +112,7 @@ static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, i
 	int ret;
 
 	ret = ff_fuse_handle(d.ff, ino, &dir);
+	d.dir = dir;
 	if (ret < 0 || off < 0) {
 		ff_fuse_reply_errno(req, ret < 0 ? ret : -EINVAL);
 		return;

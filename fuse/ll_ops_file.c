@@ -3,6 +3,7 @@
 /* open and read: the hot path.  No lock here; the reader's caches carry
  * their own. */
 #include "fuse/ll.h"
+#include "fuse/push.h"
 #include "fuse/read_pool.h"
 
 #include <errno.h>
@@ -58,6 +59,36 @@ int ff_fuse_answer_read(struct ff_fuse *ff, fuse_req_t req, uint64_t handle, siz
 	return 0;
 }
 
+void ff_fuse_store(struct ff_fuse *ff, uint64_t handle, uint32_t size)
+{
+	struct fuse_bufvec bv = FUSE_BUFVEC_INIT(size);
+	fuse_ino_t ino;
+	char *buf;
+
+	if (ff_fuse_nodeid(ff, handle, &ino) < 0 || !(buf = malloc(size)))
+		return;
+	/* Only whole files: the kernel marks the last page up to date only
+	 * when the data stored reaches the end of the file. */
+	if (ff->fs->ops->read(ff->fs, handle, buf, size, 0) == (ssize_t)size) {
+		bv.buf[0].mem = buf;
+		/* -ENOENT when the kernel has forgotten the node: nothing lost */
+		(void)fuse_lowlevel_notify_store(ff->se, ino, 0, &bv, 0);
+	}
+	free(buf);
+}
+
+/* The files after h in its directory's listing go into the page cache
+ * now, on the workers, so the walker does not ask for them (push.c). */
+static void push_after(struct ff_fuse *ff, uint64_t h)
+{
+	struct ff_push_file next[64];
+	size_t i, n = ff_push_after(ff->push, h, next, sizeof(next) / sizeof(next[0]));
+
+	for (i = 0; i < n; i++)
+		if (ff_read_pool_push(ff->pool, next[i].handle, next[i].size) < 0)
+			break;
+}
+
 /* True when another request is already queued for the loop. */
 static int others_waiting(const struct ff_fuse *ff)
 {
@@ -84,13 +115,15 @@ static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		ff_fuse_reply_errno(req, ret < 0 ? ret : -EINVAL);
 		return;
 	}
-	if (ff->pool && ff->fs->ops->read_cached &&
-	    ff_fuse_answer_read(ff, req, h, size, (uint64_t)off, 1) == 0)
-		return;
-	if (ff->pool && others_waiting(ff) &&
-	    ff_read_pool_submit(ff->pool, req, h, size, (uint64_t)off) == 0)
-		return;
-	ff_fuse_answer_read(ff, req, h, size, (uint64_t)off, 0);
+	if (!(ff->pool && ff->fs->ops->read_cached &&
+	      ff_fuse_answer_read(ff, req, h, size, (uint64_t)off, 1) == 0) &&
+	    !(ff->pool && others_waiting(ff) &&
+	      ff_read_pool_submit(ff->pool, req, h, size, (uint64_t)off) == 0))
+		ff_fuse_answer_read(ff, req, h, size, (uint64_t)off, 0);
+	/* after the answer (or its place in the queue): the file asked for
+	 * goes first */
+	if (ff->push && off == 0)
+		push_after(ff, h);
 }
 
 void ff_fuse_ops_file(struct fuse_lowlevel_ops *ops)

@@ -33,6 +33,11 @@
  * (fuse/follow.c), which saves a wake-up across CPUs on every request. */
 #define FF_MOUNT_FOLLOW 1u
 
+/* Default push=: small files (up to FF_MOUNT_PUSH_MAX bytes) stored into
+ * the page cache after each read, ahead of a tree walk (fuse/push.c). */
+#define FF_MOUNT_PUSH 32u
+#define FF_MOUNT_PUSH_MAX (128u << 10)
+
 struct ff_mount_opts {
 	const char *image;      /* positional arguments, as given */
 	const char *mountpoint;
@@ -45,6 +50,7 @@ struct ff_mount_opts {
 	uint32_t readahead_kb;  /* readahead=SIZE (KiB), 0 = leave the kernel's */
 	unsigned spin_us;       /* spin=MICROSECONDS of polling after a request */
 	unsigned follow_cpu;    /* follow=0|1: serve on the requester's CPU */
+	unsigned push;          /* push=FILES after each read, 0 = off */
 	int foreground, debug, help, version;
 	char *fsname;           /* source shown in /proc/mounts; NULL = image */
 	/* Options handed to libfuse unchanged (allow_other, nosuid, -d ...);

@@ -65,7 +65,7 @@ static int set_string(char **slot, const char *v)
  * suffixes, counts do not; both may be hex, neither is ever octal. */
 enum num_id {
 	N_CACHE, N_PREFETCH, N_OFFSET, N_MAX_READ, N_READAHEAD, N_UID, N_GID, N_THREADS, N_TIMEOUT,
-	N_SPIN, N_FOLLOW,
+	N_SPIN, N_FOLLOW, N_PUSH,
 	N_PAGE_SIZE, N_OOB_SIZE, N_PAGES_PER_BLOCK, N_PEB_SIZE, N_ERASE_SIZE, N_COUNT
 };
 
@@ -85,6 +85,7 @@ static const struct numeric {
 	[N_TIMEOUT] = {"timeout", 0, 0, UINT_MAX},
 	[N_SPIN] = {"spin", 0, 0, 1000000},
 	[N_FOLLOW] = {"follow", 0, 0, 1},
+	[N_PUSH] = {"push", 0, 0, 64},
 	[N_PAGE_SIZE] = {"page_size", 1, 0, UINT32_MAX},
 	[N_OOB_SIZE] = {"oob_size", 1, 0, UINT32_MAX},
 	[N_PAGES_PER_BLOCK] = {"pages_per_block", 0, 0, UINT32_MAX},
@@ -106,6 +107,7 @@ static void store_numeric(struct ff_mount_opts *o, enum num_id id, uint64_t n)
 	case N_TIMEOUT: o->idle_timeout = (unsigned)n; break;
 	case N_SPIN: o->spin_us = (unsigned)n; break;
 	case N_FOLLOW: o->follow_cpu = (unsigned)n; break;
+	case N_PUSH: o->push = (unsigned)n; break;
 	case N_PAGE_SIZE: o->open.flash.page_size = (uint32_t)n; break;
 	case N_OOB_SIZE: o->open.flash.oob_size = (uint32_t)n; break;
 	case N_PAGES_PER_BLOCK: o->open.flash.pages_per_block = (uint32_t)n; break;
@@ -259,6 +261,7 @@ int ff_mount_opts_parse(struct ff_mount_opts *o, int argc, char **argv, struct f
 	o->readahead_kb = FF_MOUNT_READAHEAD_KB;
 	o->spin_us = FF_MOUNT_SPIN_US;
 	o->follow_cpu = FF_MOUNT_FOLLOW;
+	o->push = FF_MOUNT_PUSH;
 	ff_err_clear(err);
 	if (fuse_opt_parse(&in, &p, dash_opts, proc) != 0) {
 		if (!err || !err->msg[0])

@@ -14,6 +14,7 @@
 #include "common/pool.h"
 #include "fuse/idle.h"
 #include "fuse/ll.h"
+#include "fuse/push.h"
 #include "fuse/read_pool.h"
 #include "fuse/spin_loop.h"
 
@@ -22,7 +23,7 @@ struct ff_fuse_session {
 	struct fuse_session *se;
 	struct fuse_args args;
 	char *mountpoint;
-	unsigned threads, idle_timeout, readahead_kb, spin_us, follow_cpu;
+	unsigned threads, idle_timeout, readahead_kb, spin_us, follow_cpu, push;
 	int mounted;
 };
 
@@ -128,6 +129,7 @@ int ff_fuse_mount(struct ff_fuse_session **out, struct ff_fs *fs, const struct f
 	s->readahead_kb = o->readahead_kb;
 	s->spin_us = o->spin_us;
 	s->follow_cpu = o->follow_cpu;
+	s->push = o->push;
 	if (start_session(s, o, err) < 0) {
 		ff_fuse_unmount(s);
 		return -1;
@@ -168,11 +170,17 @@ static int run_loop(struct ff_fuse_session *s)
 
 	if (n)
 		s->ctx.pool = ff_read_pool_new(&s->ctx, n);
+	s->ctx.se = s->se;
+	/* pushes run on the pool's workers; without them, none */
+	if (s->ctx.pool && s->push)
+		s->ctx.push = ff_push_new(s->push, FF_MOUNT_PUSH_MAX);
 	s->ctx.dev_fd = fuse_session_fd(s->se);
 	ret = ff_fuse_spin_loop(s->se, s->spin_us, (int)s->follow_cpu,
 				s->readahead_kb ? apply_readahead : NULL, s);
 	ff_read_pool_free(s->ctx.pool);
 	s->ctx.pool = NULL;
+	ff_push_free(s->ctx.push);
+	s->ctx.push = NULL;
 	return ret;
 }
 

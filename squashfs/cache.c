@@ -3,6 +3,7 @@
 /* Sharded LRU: a shard is a hash chain table plus an LRU list under one
  * mutex.  The cache itself holds one reference on each resident buffer. */
 #include "squashfs/cache.h"
+#include "squashfs/cache_slab.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -21,6 +22,8 @@ struct shard {
 };
 
 struct sqfs_cache {
+	size_t entry;
+	struct sqfs_slab *slab; /* entry-sized buffers; NULL: malloc */
 	size_t shard_budget;
 	unsigned nshards;
 	struct shard shard[SHARDS];
@@ -44,6 +47,11 @@ struct sqfs_cache *sqfs_cache_new(size_t budget, size_t entry)
 		return NULL;
 	c->nshards = budget / per >= SHARDS ? SHARDS : budget / per ? (unsigned)(budget / per) : 1;
 	c->shard_budget = budget / c->nshards;
+	c->entry = entry;
+	/* Page-sized and larger entries only: the small ones (block lists)
+	 * vary in size and would waste most of a slot. */
+	if (entry >= 4096)
+		c->slab = sqfs_slab_new(entry); /* NULL: malloc, as before */
 	for (i = 0; i < SHARDS; i++)
 		pthread_mutex_init(&c->shard[i].lock, NULL);
 	return c;
@@ -64,7 +72,20 @@ void sqfs_cache_free(struct sqfs_cache *c)
 		}
 		pthread_mutex_destroy(&c->shard[i].lock);
 	}
+	sqfs_slab_free(c->slab);
 	free(c);
+}
+
+static struct sqfs_cbuf *fresh(struct sqfs_cbuf *b)
+{
+	if (!b)
+		return NULL;
+	atomic_init(&b->refs, 1);
+	b->key = 0;
+	b->len = 0;
+	b->aux = 0;
+	b->hnext = b->prev = b->next = NULL;
+	return b;
 }
 
 struct sqfs_cbuf *sqfs_cbuf_alloc(size_t cap)
@@ -73,18 +94,26 @@ struct sqfs_cbuf *sqfs_cbuf_alloc(size_t cap)
 
 	if (!b)
 		return NULL;
-	atomic_init(&b->refs, 1);
-	b->key = 0;
-	b->len = 0;
-	b->aux = 0;
-	b->hnext = b->prev = b->next = NULL;
+	b->data = (uint8_t *)(b + 1);
 	b->cap = cap;
-	return b;
+	b->home = NULL;
+	return fresh(b);
+}
+
+struct sqfs_cbuf *sqfs_cache_alloc(struct sqfs_cache *c, size_t cap)
+{
+	if (c->slab && cap == c->entry)
+		return fresh(sqfs_slab_take(c->slab));
+	return sqfs_cbuf_alloc(cap);
 }
 
 void sqfs_cbuf_release(struct sqfs_cbuf *b)
 {
-	if (b && atomic_fetch_sub(&b->refs, 1) == 1)
+	if (!b || atomic_fetch_sub(&b->refs, 1) != 1)
+		return;
+	if (b->home)
+		sqfs_slab_give(b->home, b);
+	else
 		free(b);
 }
 

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 struct sqfs_cache;
+struct sqfs_slab;
 
 struct sqfs_cbuf {
 	uint64_t key;
@@ -21,7 +22,8 @@ struct sqfs_cbuf {
 	uint64_t aux;   /* owner-defined (e.g. position of the next block) */
 	struct sqfs_cbuf *hnext, *prev, *next; /* shard bookkeeping */
 	size_t cap;
-	uint8_t data[];
+	uint8_t *data;           /* cap bytes */
+	struct sqfs_slab *home;  /* where it goes back on release; NULL: free() */
 };
 
 /* budget: total bytes of data kept; 0 keeps nothing (every get misses).
@@ -34,6 +36,10 @@ void sqfs_cache_free(struct sqfs_cache *c);
 
 /* A fresh buffer with one reference, not yet in any cache. */
 struct sqfs_cbuf *sqfs_cbuf_alloc(size_t cap);
+/* The same, for a buffer meant for c: one of c's recycled buffers when cap
+ * is c's entry size (cache_slab.c), else as sqfs_cbuf_alloc.  Every
+ * buffer of c must be released before sqfs_cache_free(c). */
+struct sqfs_cbuf *sqfs_cache_alloc(struct sqfs_cache *c, size_t cap);
 void sqfs_cbuf_release(struct sqfs_cbuf *b);
 
 /* The cached buffer for key with a reference taken, or NULL. */

@@ -164,7 +164,7 @@ static void data_ahead(struct sqfs_rd *rd, uint64_t pos, uint32_t size)
 static struct sqfs_cbuf *decompress(struct sqfs_rd *rd, uint64_t pos, uint32_t size,
 				     struct ff_err *err)
 {
-	struct sqfs_cbuf *b = sqfs_cbuf_alloc(rd->sb.block_size);
+	struct sqfs_cbuf *b = sqfs_cache_alloc(rd->data, rd->sb.block_size);
 	ssize_t n;
 
 	if (!b) {

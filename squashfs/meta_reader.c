@@ -38,7 +38,7 @@ static struct sqfs_cbuf *load_block(struct sqfs_rd *rd, uint64_t pos, uint64_t l
 		return NULL;
 	}
 	meta_ahead(rd, pos, limit);
-	b = sqfs_cbuf_alloc(SQFS_META_SIZE);
+	b = sqfs_cache_alloc(rd->meta, SQFS_META_SIZE);
 	if (!b) {
 		ff_err_set(err, ENOMEM, "out of memory");
 		return NULL;

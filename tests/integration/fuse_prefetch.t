@@ -47,11 +47,34 @@ umount "$K"
 
 walk_sum() { tar -cf - -C "$1" . 2>/dev/null | md5sum; }
 
-for opts in cache=4M cache=4M,prefetch=0,threads=1 cache=64M,prefetch=32M,threads=3; do
+for opts in cache=4M cache=4M,prefetch=0,threads=1 cache=64M,prefetch=32M,threads=3 \
+	push=0 cache=4M,push=64; do
 	fuse_mount "$M" "$T/img.sqfs" -o "$opts"
 	is "$(walk_sum "$M")" "$(cat "$T/want")" "-o $opts: tar of the mount equals tar of the loop mount"
 	fuse_umount "$M"
 done
+
+# push= stores the next small files of a directory into the page cache
+# after each read, so a walk asks for far fewer of them: count the READ
+# requests of a walk in the debug log, with it off and on (the default).
+reads_of_walk() { # OPTS -> number of READ requests a tar of the mount made
+	flashfs mount -d -o "$1" "$T/img.sqfs" "$M" 2>"$T/debug.log" & local pid=$!
+	local i
+	for i in $(seq 50); do mountpoint -q "$M" && break; sleep 0.1; done
+	walk_sum "$M" >"$T/got.push"
+	fusermount3 -u "$M"
+	wait $pid
+	grep -c 'opcode: READ ' "$T/debug.log"
+}
+off=$(reads_of_walk push=0)
+is "$(cat "$T/got.push")" "$(cat "$T/want")" "push=0: tar of the mount equals tar of the loop mount"
+on=$(reads_of_walk cache=64M)
+is "$(cat "$T/got.push")" "$(cat "$T/want")" "push on: tar of the mount equals tar of the loop mount"
+# Each small file (up to 128 KiB, one READ each without push) but the
+# first of every 33 in its directory should be read from the page cache.
+small=$(find "$T/src" -type f -size -129k | wc -l)
+ok "push on: $((off - on)) fewer READs ($on, $off with push=0), at least half of the $small small files'" \
+	test "$small" -gt 100 -a $(((off - on) * 2)) -ge "$small"
 
 # Two walks and a reader of scattered blocks at once, read-ahead on.
 fuse_mount "$M" "$T/img.sqfs" -o cache=4M

@@ -23,6 +23,17 @@ static struct sqfs_cbuf *make(size_t cap, uint8_t fill)
 	return b;
 }
 
+/* An entry-sized buffer of the cache's own, filled with its key. */
+static struct sqfs_cbuf *fill(struct sqfs_cache *c, uint64_t key)
+{
+	struct sqfs_cbuf *b = sqfs_cache_alloc(c, 4096);
+
+	assert_non_null(b);
+	memset(b->data, (uint8_t)key, 4096);
+	b->len = 4096;
+	return b;
+}
+
 static void test_hit_and_miss(void **state)
 {
 	struct sqfs_cache *c = sqfs_cache_new(1 << 20, 4096);
@@ -123,6 +134,51 @@ static void test_small_budget_keeps_entries(void **state)
 	sqfs_cache_free(c);
 }
 
+/* Entry-sized buffers come from the cache's own chunks and go back to
+ * them on release (cache_slab.c): a stream of blocks through a cache of
+ * four entries reuses a handful of buffers, not one per block. */
+static void test_buffers_recycled(void **state)
+{
+	struct sqfs_cache *c = sqfs_cache_new(4 * 8192, 8192);
+	struct sqfs_cbuf *b, *odd;
+	uint8_t *seen[16];
+	size_t n_seen = 0, i;
+	uint64_t k;
+
+	(void)state;
+	b = sqfs_cache_alloc(c, 8192);
+	assert_non_null(b);
+	assert_non_null(b->home);
+	assert_true(b->cap >= 8192);
+	seen[n_seen++] = b->data;
+	sqfs_cbuf_release(b);
+	b = sqfs_cache_alloc(c, 8192);
+	assert_ptr_equal(b->data, seen[0]); /* the one just given back */
+	sqfs_cbuf_release(b);
+	odd = sqfs_cache_alloc(c, 100); /* not the entry size: malloc'd */
+	assert_null(odd->home);
+	sqfs_cbuf_release(odd);
+	for (k = 0; k < 200; k++) {
+		b = sqfs_cache_alloc(c, 8192);
+		assert_non_null(b);
+		memset(b->data, (int)k, 8192);
+		b->len = 8192;
+		for (i = 0; i < n_seen && seen[i] != b->data; i++)
+			;
+		if (i == n_seen) {
+			assert_true(n_seen < 16);
+			seen[n_seen++] = b->data;
+		}
+		sqfs_cbuf_release(sqfs_cache_put(c, k * 8192, b));
+	}
+	assert_true(n_seen <= 6); /* four kept, one being filled, slack one */
+	b = sqfs_cache_get(c, 199 * 8192);
+	assert_non_null(b);
+	assert_int_equal(b->data[8191], 199);
+	sqfs_cbuf_release(b);
+	sqfs_cache_free(c);
+}
+
 static void *hammer(void *arg)
 {
 	struct sqfs_cache *c = arg;
@@ -133,7 +189,7 @@ static void *hammer(void *arg)
 		struct sqfs_cbuf *b = sqfs_cache_get(c, key);
 
 		if (!b)
-			b = sqfs_cache_put(c, key, make(1024, (uint8_t)key));
+			b = sqfs_cache_put(c, key, key % 2 ? make(1024, (uint8_t)key) : fill(c, key));
 		if (b->data[1023] != (uint8_t)key)
 			return (void *)1;
 		sqfs_cbuf_release(b);
@@ -167,6 +223,7 @@ int main(void)
 		cmocka_unit_test(test_second_insert_returns_first),
 		cmocka_unit_test(test_zero_budget_keeps_nothing),
 		cmocka_unit_test(test_small_budget_keeps_entries),
+		cmocka_unit_test(test_buffers_recycled),
 		cmocka_unit_test(test_threads),
 	};
 

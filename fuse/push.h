@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright (C) 2026 The flashfs-tools authors */
+/* Push-ahead (push=N): small files stored into the kernel's page cache
+ * before a tree walk asks for them (see push.c). */
+#ifndef FF_FUSE_PUSH_H
+#define FF_FUSE_PUSH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct ff_push;
+
+/* A file to store: its handle and its whole size. */
+struct ff_push_file {
+	uint64_t handle;
+	uint32_t size;
+};
+
+/* window: files pushed after each one read (>= 1); max_size: the largest
+ * file pushed (a larger one costs few READs per byte anyway).  NULL when
+ * out of memory. */
+struct ff_push *ff_push_new(unsigned window, uint32_t max_size);
+void ff_push_free(struct ff_push *p);
+
+/* A directory listing named `handle` in `dir` (listing order); files of
+ * 1..max_size bytes are remembered, each once, the rest ignored. */
+void ff_push_listed(struct ff_push *p, uint64_t dir, uint64_t handle, uint32_t mode,
+		    uint64_t size);
+
+/* The start of `handle` was asked for: fills out (room for `room`) with
+ * the files that follow it in its listing and were not pushed or read
+ * yet, at most the window, and marks them; returns how many. */
+size_t ff_push_after(struct ff_push *p, uint64_t handle, struct ff_push_file *out,
+		     size_t room);
+
+#endif
