@@ -59,8 +59,9 @@ int ff_fuse_answer_read(struct ff_fuse *ff, fuse_req_t req, uint64_t handle, siz
 	return 0;
 }
 
-void ff_fuse_store(struct ff_fuse *ff, uint64_t handle, uint32_t size)
+void ff_fuse_store(void *ctx, uint64_t handle, uint32_t size)
 {
+	struct ff_fuse *ff = ctx;
 	struct fuse_bufvec bv = FUSE_BUFVEC_INIT(size);
 	fuse_ino_t ino;
 	char *buf;
@@ -75,18 +76,6 @@ void ff_fuse_store(struct ff_fuse *ff, uint64_t handle, uint32_t size)
 		(void)fuse_lowlevel_notify_store(ff->se, ino, 0, &bv, 0);
 	}
 	free(buf);
-}
-
-/* The files after h in its directory's listing go into the page cache
- * now, on the workers, so the walker does not ask for them (push.c). */
-static void push_after(struct ff_fuse *ff, uint64_t h)
-{
-	struct ff_push_file next[64];
-	size_t i, n = ff_push_after(ff->push, h, next, sizeof(next) / sizeof(next[0]));
-
-	for (i = 0; i < n; i++)
-		if (ff_read_pool_push(ff->pool, next[i].handle, next[i].size) < 0)
-			break;
 }
 
 /* True when another request is already queued for the loop. */
@@ -123,7 +112,7 @@ static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	/* after the answer (or its place in the queue): the file asked for
 	 * goes first */
 	if (ff->push && off == 0)
-		push_after(ff, h);
+		ff_push_read(ff->push, h);
 }
 
 void ff_fuse_ops_file(struct fuse_lowlevel_ops *ops)

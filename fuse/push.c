@@ -21,6 +21,12 @@
  * pushed once and found later or never: the cost is the decoding of at
  * most `window` small files per read, done on the workers.
  *
+ * The files are stored by a thread of their own, not by the read pool's
+ * workers: storing locks the file's pages in the kernel, and when the
+ * walker has got to the file first its READ holds them until answered.
+ * A worker of the read pool waiting there could be the one that READ is
+ * queued for; this thread waits only for the read pool.
+ *
  * The record is bounded: past MAX_ENTRIES it starts afresh, forgetting
  * older listings (a file missing from it is simply not pushed).  Only the
  * receiving thread calls in, but the mutex keeps that an assumption the
@@ -32,12 +38,15 @@
 #include <sys/stat.h>
 
 #include "common/hmap.h"
+#include "common/pool.h"
 #include "common/vec.h"
 
 #define MAX_ENTRIES (64u * 1024)
 /* Entries looked at past the one read, so a read in another order costs a
  * bounded scan even in a directory of many files already pushed. */
 #define SCAN_PER_FILE 4
+/* Files waiting for the store thread; beyond that they are not pushed. */
+#define QUEUE 256
 
 struct entry {
 	uint64_t handle;
@@ -52,6 +61,9 @@ struct ff_push {
 	uint32_t max_size;
 	struct ff_vec entries; /* struct entry, in listing order */
 	struct ff_hmap index;  /* handle -> position + 1 in entries */
+	struct ff_pool *pool;  /* the store thread, once started */
+	void (*store)(void *ctx, uint64_t handle, uint32_t size);
+	void *ctx;
 };
 
 struct ff_push *ff_push_new(unsigned window, uint32_t max_size)
@@ -71,6 +83,7 @@ void ff_push_free(struct ff_push *p)
 {
 	if (!p)
 		return;
+	ff_pool_free(p->pool);
 	ff_vec_free(&p->entries);
 	ff_hmap_clear(&p->index, NULL);
 	pthread_mutex_destroy(&p->lock);
@@ -134,4 +147,36 @@ size_t ff_push_after(struct ff_push *p, uint64_t handle, struct ff_push_file *ou
 out:
 	pthread_mutex_unlock(&p->lock);
 	return n;
+}
+
+static void run_store(void *user, void *job, unsigned worker)
+{
+	struct ff_push *p = user;
+	const struct ff_push_file *f = job;
+
+	(void)worker;
+	p->store(p->ctx, f->handle, f->size);
+}
+
+int ff_push_start(struct ff_push *p, void (*store)(void *ctx, uint64_t handle, uint32_t size),
+		  void *ctx)
+{
+	struct ff_pool_cfg cfg = {.threads = 1, .queue = QUEUE,
+				  .job_size = sizeof(struct ff_push_file), .run = run_store,
+				  .user = p};
+
+	p->store = store;
+	p->ctx = ctx;
+	p->pool = ff_pool_new(&cfg, NULL);
+	return p->pool ? 0 : -1;
+}
+
+void ff_push_read(struct ff_push *p, uint64_t handle)
+{
+	struct ff_push_file next[64];
+	size_t i, n = ff_push_after(p, handle, next, sizeof(next) / sizeof(next[0]));
+
+	for (i = 0; i < n; i++)
+		if (ff_pool_try_submit(p->pool, &next[i]) < 0)
+			break;
 }

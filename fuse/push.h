@@ -20,12 +20,21 @@ struct ff_push_file {
  * file pushed (a larger one costs few READs per byte anyway).  NULL when
  * out of memory. */
 struct ff_push *ff_push_new(unsigned window, uint32_t max_size);
+/* Stores what is queued, stops the thread, frees everything. */
 void ff_push_free(struct ff_push *p);
 
 /* A directory listing named `handle` in `dir` (listing order); files of
  * 1..max_size bytes are remembered, each once, the rest ignored. */
 void ff_push_listed(struct ff_push *p, uint64_t dir, uint64_t handle, uint32_t mode,
 		    uint64_t size);
+
+/* Starts the thread that stores the files (store(ctx, handle, size)).
+ * 0, or -1 when it cannot start. */
+int ff_push_start(struct ff_push *p, void (*store)(void *ctx, uint64_t handle, uint32_t size),
+		  void *ctx);
+/* A READ of the start of `handle`: the files ff_push_after names are
+ * queued for the store thread (those that do not fit are not pushed). */
+void ff_push_read(struct ff_push *p, uint64_t handle);
 
 /* The start of `handle` was asked for: fills out (room for `room`) with
  * the files that follow it in its listing and were not pushed or read

@@ -17,7 +17,7 @@
 #define QUEUE 1024 /* reads waiting; beyond that the loop answers inline */
 
 struct job {
-	fuse_req_t req; /* NULL: a push, no request to answer */
+	fuse_req_t req;
 	uint64_t handle;
 	size_t size;
 	uint64_t off;
@@ -34,10 +34,7 @@ static void run_job(void *user, void *job, unsigned worker)
 	const struct job *j = job;
 
 	(void)worker;
-	if (j->req)
-		ff_fuse_answer_read(p->ff, j->req, j->handle, j->size, j->off, 0);
-	else
-		ff_fuse_store(p->ff, j->handle, (uint32_t)j->size);
+	ff_fuse_answer_read(p->ff, j->req, j->handle, j->size, j->off, 0);
 }
 
 struct ff_read_pool *ff_read_pool_new(struct ff_fuse *ff, unsigned threads)
@@ -63,13 +60,6 @@ int ff_read_pool_submit(struct ff_read_pool *p, fuse_req_t req, uint64_t handle,
 			uint64_t off)
 {
 	struct job j = {req, handle, size, off};
-
-	return ff_pool_try_submit(p->pool, &j) < 0 ? -EAGAIN : 0;
-}
-
-int ff_read_pool_push(struct ff_read_pool *p, uint64_t handle, uint32_t size)
-{
-	struct job j = {NULL, handle, size, 0};
 
 	return ff_pool_try_submit(p->pool, &j) < 0 ? -EAGAIN : 0;
 }

@@ -15,10 +15,6 @@ struct ff_read_pool *ff_read_pool_new(struct ff_fuse *ff, unsigned threads);
  * full (then the caller must answer it). */
 int ff_read_pool_submit(struct ff_read_pool *p, fuse_req_t req, uint64_t handle, size_t size,
 			uint64_t off);
-/* Queues the push of a whole small file into the page cache (push.h,
- * ff_fuse_store); 0, or -EAGAIN when the queue is full (then it is not
- * pushed). */
-int ff_read_pool_push(struct ff_read_pool *p, uint64_t handle, uint32_t size);
 /* Answers what is still queued, then stops the workers. */
 void ff_read_pool_free(struct ff_read_pool *p);
 

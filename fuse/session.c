@@ -171,12 +171,19 @@ static int run_loop(struct ff_fuse_session *s)
 	if (n)
 		s->ctx.pool = ff_read_pool_new(&s->ctx, n);
 	s->ctx.se = s->se;
-	/* pushes run on the pool's workers; without them, none */
-	if (s->ctx.pool && s->push)
+	/* with threads=1 (everything on one thread) nothing is pushed */
+	if (s->ctx.pool && s->push) {
 		s->ctx.push = ff_push_new(s->push, FF_MOUNT_PUSH_MAX);
+		if (s->ctx.push && ff_push_start(s->ctx.push, ff_fuse_store, &s->ctx) < 0) {
+			ff_push_free(s->ctx.push);
+			s->ctx.push = NULL;
+		}
+	}
 	s->ctx.dev_fd = fuse_session_fd(s->se);
 	ret = ff_fuse_spin_loop(s->se, s->spin_us, (int)s->follow_cpu,
 				s->readahead_kb ? apply_readahead : NULL, s);
+	/* The read pool first: a push waiting for a page that a queued READ
+	 * holds (push.c) goes on once that READ is answered. */
 	ff_read_pool_free(s->ctx.pool);
 	s->ctx.pool = NULL;
 	ff_push_free(s->ctx.push);

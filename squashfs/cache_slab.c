@@ -11,7 +11,9 @@
  * 5.14; older kernels fault it in as before) and may be backed by huge
  * pages; a released buffer goes back on the free list instead of to
  * malloc, so the memory touched stays what the cache holds plus the
- * buffers in use, and is returned when the cache is freed. */
+ * buffers in use, and is returned when the cache is freed.  The chunks
+ * start at two buffers and double up to 2 MiB, so a reader opened for a
+ * few reads (a scan, a fuzz input) does not make 2 MiB present. */
 #include "squashfs/cache_slab.h"
 
 #include <pthread.h>
@@ -33,6 +35,7 @@ struct sqfs_slab {
 	struct ff_vec chunks;    /* struct chunk */
 	uint8_t *cur;            /* the rest of the newest chunk */
 	size_t left;
+	size_t next;             /* buffers in the next chunk */
 };
 
 struct chunk {
@@ -48,26 +51,43 @@ struct sqfs_slab *sqfs_slab_new(size_t slot)
 		return NULL;
 	pthread_mutex_init(&s->lock, NULL);
 	s->slot = (slot + 63) & ~(size_t)63;
+	s->next = 2;
 	ff_vec_init(&s->chunks, sizeof(struct chunk));
 	return s;
 }
 
-/* A new chunk, aligned so the kernel can back it with huge pages. */
-static int grow(struct sqfs_slab *s)
+/* Maps len bytes; a full 2 MiB chunk aligned so that the kernel can back
+ * it with a huge page. */
+static void *map_chunk(size_t len)
 {
-	size_t len = s->slot > CHUNK ? (s->slot + CHUNK - 1) / CHUNK * CHUNK : CHUNK;
-	uint8_t *m = mmap(NULL, len + CHUNK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+	size_t extra = len % CHUNK ? 0 : CHUNK;
+	uint8_t *m = mmap(NULL, len + extra, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
 			  -1, 0);
-	struct chunk c;
 	uintptr_t at;
 
 	if (m == MAP_FAILED)
-		return -1;
+		return NULL;
+	if (!extra)
+		return m;
 	at = ((uintptr_t)m + CHUNK - 1) & ~(uintptr_t)(CHUNK - 1);
 	if (at > (uintptr_t)m)
 		munmap(m, at - (uintptr_t)m);
 	munmap((uint8_t *)at + len, (uintptr_t)m + CHUNK - at);
-	c.at = (void *)at;
+	return (void *)at;
+}
+
+static int grow(struct sqfs_slab *s)
+{
+	size_t len = s->slot * s->next;
+	struct chunk c;
+
+	if (len >= CHUNK)
+		len = s->slot >= CHUNK ? s->slot : CHUNK / s->slot * s->slot;
+	else
+		s->next *= 2;
+	c.at = map_chunk(len);
+	if (!c.at)
+		return -1;
 	c.len = len;
 	if (ff_vec_push(&s->chunks, &c) < 0) {
 		munmap(c.at, len);
