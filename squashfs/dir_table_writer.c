@@ -48,9 +48,9 @@ static int joins_run(const struct sqfs_dir_writer *dw, const struct sqfs_node_in
 		     const struct ff_node *c)
 {
 	const struct sqfs_node_info *e = sqfs_info_of(dw->info, c);
-	int64_t delta = (int64_t)e->ino - (int64_t)h->ino;
+	int64_t delta = (int64_t)sqfs_ni_ino(e) - (int64_t)sqfs_ni_ino(h);
 
-	return sqfs_ref_block(e->ref) == sqfs_ref_block(h->ref) && delta >= -32768 &&
+	return sqfs_ref_block(sqfs_ni_ref(e)) == sqfs_ref_block(sqfs_ni_ref(h)) && delta >= -32768 &&
 	       delta <= 32767;
 }
 
@@ -90,16 +90,16 @@ static int write_run(struct sqfs_dir_writer *dw, const struct ff_node *dir, uint
 	const struct sqfs_node_info *h = sqfs_info_of(dw->info, dir->children[first]);
 	uint8_t buf[SQFS_DIR_HEADER_SIZE];
 
-	sqfs_dir_header_encode(&(struct sqfs_dir_header){ count, (uint32_t)sqfs_ref_block(h->ref),
-							  h->ino }, buf);
+	sqfs_dir_header_encode(&(struct sqfs_dir_header){ count, (uint32_t)sqfs_ref_block(sqfs_ni_ref(h)),
+							  sqfs_ni_ino(h) }, buf);
 	if (sqfs_meta_write(&dw->meta, buf, sizeof(buf), err) < 0)
 		return -1;
 	for (uint32_t i = first; i < first + count; i++) {
 		const struct ff_node *c = dir->children[i];
 		const struct sqfs_node_info *e = sqfs_info_of(dw->info, c);
 		struct sqfs_dir_entry de = {
-			.offset = (uint16_t)sqfs_ref_offset(e->ref),
-			.inode_delta = (int16_t)((int64_t)e->ino - (int64_t)h->ino),
+			.offset = (uint16_t)sqfs_ref_offset(sqfs_ni_ref(e)),
+			.inode_delta = (int16_t)((int64_t)sqfs_ni_ino(e) - (int64_t)sqfs_ni_ino(h)),
 			.type = (uint16_t)sqfs_type_from_mode(c->mode),
 			.name_len = (uint16_t)c->name_len,
 		};

@@ -22,6 +22,7 @@ struct sqfs_inode_writer {
 	/* what the inodes are made from, set by sqfs_inode_writer_init */
 	const struct ff_tree *tree;
 	struct sqfs_node_info *info;          /* refs are filled in here */
+	const uint32_t *xattr;                /* by ff_node.index; NULL: none */
 	const struct sqfs_file_data *fdata;   /* by ff_node.index */
 	const struct sqfs_id_table *ids;
 	struct sqfs_dir_writer *dirs;

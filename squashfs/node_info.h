@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Copyright (C) 2026 The flashfs-tools authors */
 /* The writer's per-node records, indexed by ff_node.index: what the table
- * writers learn about each inode (its number, xattr id, reference) and,
- * for a regular file, where its data went.  Both are held for every node
- * at once (a million files): indices instead of pointers and no padding
- * keep them at 16 bytes each. */
+ * writers learn about each inode (its number and reference) and, for a
+ * regular file, where its data went.  Both are held for every node at
+ * once (ten million tar members, issue 33): indices instead of pointers,
+ * no padding, 10 and 16 bytes.  Xattr ids are kept apart, only when some
+ * node has xattrs (writer.c). */
 #ifndef FF_SQUASHFS_NODE_INFO_H
 #define FF_SQUASHFS_NODE_INFO_H
 
@@ -14,11 +15,38 @@
 
 #include "tree/tree.h"
 
+/* Read and set through sqfs_ni_*: the 48-bit inode reference (a 32-bit
+ * table offset and a 16-bit block offset, all the format has) and the
+ * inode number in 16-bit words, 10 bytes where a uint64_t and two
+ * uint32_t were 16 (60 MB at ten million nodes). */
 struct sqfs_node_info {
-	uint64_t ref;         /* inode reference once written */
-	uint32_t ino;         /* inode number, 0 until numbered */
-	uint32_t xattr;       /* xattr id or SQFS_INVALID_XATTR */
+	uint16_t ref[3];      /* inode reference once written, low word first */
+	uint16_t ino[2];      /* inode number, 0 until numbered */
 };
+
+static inline uint64_t sqfs_ni_ref(const struct sqfs_node_info *ni)
+{
+	return (uint64_t)ni->ref[0] | (uint64_t)ni->ref[1] << 16 | (uint64_t)ni->ref[2] << 32;
+}
+
+/* ref fits 48 bits: the inode table of a squashfs image ends below 4 GiB */
+static inline void sqfs_ni_set_ref(struct sqfs_node_info *ni, uint64_t ref)
+{
+	ni->ref[0] = (uint16_t)ref;
+	ni->ref[1] = (uint16_t)(ref >> 16);
+	ni->ref[2] = (uint16_t)(ref >> 32);
+}
+
+static inline uint32_t sqfs_ni_ino(const struct sqfs_node_info *ni)
+{
+	return (uint32_t)ni->ino[0] | (uint32_t)ni->ino[1] << 16;
+}
+
+static inline void sqfs_ni_set_ino(struct sqfs_node_info *ni, uint32_t ino)
+{
+	ni->ino[0] = (uint16_t)ino;
+	ni->ino[1] = (uint16_t)(ino >> 16);
+}
 
 struct sqfs_file_data {
 	uint32_t *sizes;      /* on-disk size of each block, with the raw bit;
