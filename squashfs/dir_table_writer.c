@@ -126,15 +126,15 @@ int sqfs_dir_write(struct sqfs_dir_writer *dw, const struct ff_node *dir,
 	for (uint32_t i = 0; i < dir->n_children; i++)
 		entry_bytes += SQFS_DIR_ENTRY_SIZE + dir->children[i]->name_len;
 	di->extended = dir->n_children > SQFS_DIR_MAX_ENTRIES || entry_bytes >= SQFS_META_SIZE;
-	di->block = (uint32_t)mw->len;
+	di->block = (uint32_t)(mw->base + mw->len); /* base: the spooled part */
 	di->offset = (uint16_t)mw->fill;
 	for (uint32_t i = 0; i < dir->n_children;) {
 		uint64_t pos = mw->raw_pos - listing_start;
 		uint32_t count;
 
 		if (i && needs_index(dir->children[i], pos, index_point)) {
-			if (add_index(di, (uint32_t)pos, (uint32_t)mw->len, dir->children[i],
-				      err) < 0)
+			if (add_index(di, (uint32_t)pos, (uint32_t)(mw->base + mw->len),
+				      dir->children[i], err) < 0)
 				return -1;
 			index_point = pos;
 		}

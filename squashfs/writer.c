@@ -262,6 +262,10 @@ static int build(struct sqfs_writer *w, struct ff_err *err)
 	if (!w->info)
 		return ff_err_set(err, ENOMEM, "out of memory for %u nodes", ff_tree_count(w->tree));
 	sqfs_dir_writer_init(&w->dirs, meta_ctx(w, w->o->raw_inodes), w->info);
+	/* The directory table waits for the inode table, which is written
+	 * as it is made: in a scratch file, not in memory (issue 33). */
+	if (w->sink.of)
+		sqfs_meta_spool(&w->dirs.meta);
 	if (collect(w, err) < 0)
 		return -1;
 	sqfs_inode_writer_init(&w->inodes, meta_ctx(w, w->o->raw_inodes), w->tree, w->info,
