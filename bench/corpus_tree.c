@@ -64,8 +64,10 @@ static void fill_node(struct bench_node *b, const struct ff_node *n)
 	b->gid = n->gid;
 	b->mtime = n->mtime;
 	b->size = S_ISLNK(n->mode) && n->target ? strlen(n->target) : n->size;
-	b->rdev_major = n->rdev_major;
-	b->rdev_minor = n->rdev_minor;
+	if (S_ISCHR(n->mode) || S_ISBLK(n->mode)) { /* else children or target */
+		b->rdev_major = n->rdev_major;
+		b->rdev_minor = n->rdev_minor;
+	}
 	b->dense = n->dense;
 	b->file = -1;
 	b->link_of = -1;

@@ -15,7 +15,8 @@ void ff_node_free(struct ff_node *n)
 		free(n->xattrs[i].value);
 	}
 	free(n->xattrs);
-	free(n->children); /* or the target: one union */
+	if (S_ISDIR(n->mode) || S_ISLNK(n->mode))
+		free(n->children); /* or the target: one union (a device's rdev) */
 	ff_node_clear_src(n);
 	ff_node_free_name(n);
 	if (!n->in_slab)
@@ -58,17 +59,18 @@ int ff_node_reset(struct ff_node *n, uint32_t new_mode, struct ff_err *err)
 	free(n->xattrs);
 	n->xattrs = NULL;
 	n->n_xattrs = 0;
-	/* children and target share their storage: a directory staying one
-	 * keeps its entries; anything else (an empty directory, as checked
-	 * above) drops the array or target */
+	/* children, target and rdev share their storage: a directory
+	 * staying one keeps its entries; anything else (an empty directory,
+	 * as checked above) drops the array or target and has no rdev */
 	if (!(S_ISDIR(n->mode) && S_ISDIR(new_mode))) {
-		free(n->target);
+		if (S_ISDIR(n->mode) || S_ISLNK(n->mode))
+			free(n->target);
 		n->target = NULL;
+		n->rdev_major = n->rdev_minor = 0;
 	}
 	ff_node_clear_src(n);
 	n->size = 0;
 	n->link = NULL;
-	n->rdev_major = n->rdev_minor = 0;
 	n->mode = new_mode;
 	return 0;
 }

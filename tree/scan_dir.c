@@ -242,8 +242,10 @@ static int set_content(struct scan *s, struct ff_node *n, const struct stat *st)
 	char target[PATH_MAX];
 	ssize_t len;
 
-	n->rdev_major = major(st->st_rdev);
-	n->rdev_minor = minor(st->st_rdev);
+	if (S_ISCHR(st->st_mode) || S_ISBLK(st->st_mode)) { /* else children or target */
+		n->rdev_major = major(st->st_rdev);
+		n->rdev_minor = minor(st->st_rdev);
+	}
 	if (S_ISLNK(st->st_mode)) {
 		len = readlink(s->path, target, sizeof(target));
 		if (len < 0)

@@ -146,7 +146,7 @@ struct ff_node_slab {
 
 #if UINTPTR_MAX == UINT64_MAX
 /* ten million tar members hold ten million nodes: keep an eye on growth */
-_Static_assert(sizeof(struct ff_node) == 104, "struct ff_node grew past 104 bytes on LP64");
+_Static_assert(sizeof(struct ff_node) == 96, "struct ff_node grew past 96 bytes on LP64");
 #endif
 
 static struct ff_node *slab_node(struct ff_tree *tree, size_t len)
