@@ -54,10 +54,12 @@ static uint64_t sparse_count(const struct sqfs_inode_writer *w, const struct sqf
 {
 	uint64_t sum = 0;
 
-	for (uint32_t i = 0; i < sqfs_fd_n_blocks(fd); i++) {
+	const uint32_t *sizes = sqfs_fd_sizes(w->sizes, fd);
+
+	for (uint32_t i = 0; i < sqfs_fd_n_blocks(w->sizes, fd); i++) {
 		uint64_t left = size - (uint64_t)i * w->block_size;
 
-		if (!fd->sizes[i])
+		if (!sizes[i])
 			sum += left < w->block_size ? left : w->block_size;
 	}
 	return sum < size ? sum : size - 1;
@@ -79,7 +81,7 @@ static void fill_type(const struct sqfs_inode_writer *w, const struct ff_node *n
 		const struct sqfs_file_data *fd = file_data(w, n);
 
 		in->type = SQFS_FILE;
-		in->blocks_start = sqfs_fd_blocks_start(fd);
+		in->blocks_start = sqfs_fd_blocks_start(w->sizes, fd);
 		in->file_size = n->size;
 		/* mksquashfs: no sparse count for a host file without holes,
 		 * and never more than size - 1 */
@@ -117,8 +119,10 @@ static int write_tail(struct sqfs_inode_writer *w, const struct ff_node *n,
 	case SQFS_FILE: {
 		const struct sqfs_file_data *fd = file_data(w, n);
 
-		for (uint32_t i = 0; i < sqfs_fd_n_blocks(fd); i++) {
-			ff_put_le32(b, fd->sizes[i]);
+		const uint32_t *sizes = sqfs_fd_sizes(w->sizes, fd);
+
+		for (uint32_t i = 0; i < sqfs_fd_n_blocks(w->sizes, fd); i++) {
+			ff_put_le32(b, sizes[i]);
 			if (sqfs_meta_write(&w->meta, b, 4, err) < 0)
 				return -1;
 		}
@@ -264,15 +268,18 @@ void sqfs_inode_writer_init(struct sqfs_inode_writer *w, struct ff_comp_ctx *ctx
 }
 
 int sqfs_inode_writer_write(struct sqfs_inode_writer *w, struct sqfs_sink *s,
-			    const struct sqfs_file_data *fdata, struct ff_err *err)
+			    const struct sqfs_file_data *fdata, const struct ff_vec *sizes,
+			    struct ff_err *err)
 {
 	int ret;
 
 	/* the table comes right after the data, which is all written now */
 	sqfs_meta_stream(&w->meta, s);
 	w->fdata = fdata;
+	w->sizes = sizes;
 	ret = write_subtree(w, ff_tree_root(w->tree), err);
 	w->fdata = NULL;
+	w->sizes = NULL;
 	return ret;
 }
 

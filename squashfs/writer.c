@@ -271,7 +271,7 @@ static int build(struct sqfs_writer *w, struct ff_err *err)
 	sqfs_inode_writer_init(&w->inodes, meta_ctx(w, w->o->raw_inodes), w->tree, w->info,
 			       &w->ids, &w->dirs, w->block_size, w->inode_count);
 	w->inodes.xattr = w->xattr;
-	if (sqfs_inode_writer_write(&w->inodes, &w->sink, w->data.fdata, err) < 0)
+	if (sqfs_inode_writer_write(&w->inodes, &w->sink, w->data.fdata, &w->data.sizes, err) < 0)
 		return -1;
 	w->st->n_dirs = w->inodes.n_dirs;
 	w->st->n_symlinks = w->inodes.n_symlinks;
