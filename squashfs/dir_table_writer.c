@@ -78,7 +78,7 @@ static int add_index(struct sqfs_dir_info *di, uint32_t index, uint32_t start,
 
 	sqfs_dir_index_encode(&(struct sqfs_dir_index){ index, start, n->name_len }, entry);
 	if (ff_vec_append(&di->index, entry, sizeof(entry)) < 0 ||
-	    ff_vec_append(&di->index, n->name, n->name_len) < 0)
+	    ff_vec_append(&di->index, ff_node_name(n), n->name_len) < 0)
 		return ff_err_set(err, ENOMEM, "directory index: out of memory");
 	di->index_count++;
 	return 0;
@@ -106,7 +106,7 @@ static int write_run(struct sqfs_dir_writer *dw, const struct ff_node *dir, uint
 
 		sqfs_dir_entry_encode(&de, buf);
 		if (sqfs_meta_write(&dw->meta, buf, SQFS_DIR_ENTRY_SIZE, err) < 0 ||
-		    sqfs_meta_write(&dw->meta, c->name, c->name_len, err) < 0)
+		    sqfs_meta_write(&dw->meta, ff_node_name(c), c->name_len, err) < 0)
 			return -1;
 	}
 	return 0;

@@ -234,7 +234,7 @@ static int in_dir(const struct scan *s, const struct ff_node *n)
 	size_t len = d ? strlen(d) : 0;
 
 	return d && !strncmp(s->path, d, len) && s->path[len] == '/' &&
-	       !strcmp(s->path + len + 1, n->name);
+	       !strcmp(s->path + len + 1, ff_node_name(n));
 }
 
 static int set_content(struct scan *s, struct ff_node *n, const struct stat *st)

@@ -17,6 +17,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/types.h>
 
 #include "common/error.h"
@@ -32,10 +33,9 @@ struct ff_xattr {
 
 struct ff_node {
 	/* Pointers, then 64-, 32-, 16- and 8-bit fields, then flags: no
-	 * padding (96 bytes on LP64).  A ten-million-entry tar holds ten million of
+	 * padding (88 bytes on LP64).  The name is not a field: it follows
+	 * the node (ff_node_name).  A ten-million-entry tar holds ten million of
 	 * these, packed with their names in slabs (tree.c). */
-	char *name;             /* one component; "" for the root.  Allocated
-				   with the node, just after it, unless renamed */
 	struct ff_node *parent; /* NULL for the root */
 	/* One of these, by type: 16 bytes less a node, 153 MiB at ten
 	 * million tar members (issue 33).  Read children only of a
@@ -105,7 +105,24 @@ struct ff_node {
 	/* tree/ private: which member of the content union is meant
 	 * (enum ff_src_kind in tree_priv.h; 0, the spool, for a new node). */
 	unsigned src_kind : 2;
+	/* tree/ private: renamed, the name is elsewhere and the bytes after
+	 * the node hold a pointer to it (ff_node_name) */
+	unsigned name_ext : 1;
 };
+
+/* n's name, one component ("" for the root).  Stored just after the node,
+ * in the same allocation (at least 8 bytes there), or, once renamed, a
+ * pointer to it stored there: no 8-byte pointer in every node (76 MiB at
+ * ten million tar members, issue 33).  Not to be written through. */
+static inline char *ff_node_name(const struct ff_node *n)
+{
+	char *after = (char *)(uintptr_t)(n + 1), *p;
+
+	if (!n->name_ext)
+		return after;
+	memcpy(&p, after, sizeof(p));
+	return p;
+}
 
 struct ff_actions;
 
