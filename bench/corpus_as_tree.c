@@ -31,8 +31,10 @@ static int describe(const struct bench_corpus *c, const struct bench_node *b,
 	n->uid = b->uid;
 	n->gid = b->gid;
 	n->mtime = b->mtime;
-	n->rdev_major = b->rdev_major;
-	n->rdev_minor = b->rdev_minor;
+	if (S_ISCHR(b->mode) || S_ISBLK(b->mode)) { /* else children or target */
+		n->rdev_major = b->rdev_major;
+		n->rdev_minor = b->rdev_minor;
+	}
 	n->dense = b->dense;
 	if (S_ISDIR(b->mode))
 		n->mode = b->mode;

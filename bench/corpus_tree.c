@@ -64,8 +64,10 @@ static void fill_node(struct bench_node *b, const struct ff_node *n)
 	b->gid = n->gid;
 	b->mtime = n->mtime;
 	b->size = S_ISLNK(n->mode) && n->target ? strlen(n->target) : n->size;
-	b->rdev_major = n->rdev_major;
-	b->rdev_minor = n->rdev_minor;
+	if (S_ISCHR(n->mode) || S_ISBLK(n->mode)) { /* else children or target */
+		b->rdev_major = n->rdev_major;
+		b->rdev_minor = n->rdev_minor;
+	}
 	b->dense = n->dense;
 	b->file = -1;
 	b->link_of = -1;
@@ -121,7 +123,7 @@ static int push_one(struct bench_corpus *c, const struct ff_tree *t, const struc
 	b.parent = n->parent ? n->parent->priv : top;
 	if (n->link)
 		b.link_of = (int32_t)n->link->priv;
-	b.name = rename ? strdup(rename) : strndup(n->name, n->name_len);
+	b.name = rename ? strdup(rename) : strndup(ff_node_name(n), n->name_len);
 	b.target = target ? strdup(target) : NULL;
 	if ((n->link || copy_xattrs(&b, n, err) == 0) && b.name && (!target || b.target) &&
 	    bench_corpus_push_node(c, &b, err) == 0)

@@ -76,7 +76,7 @@ static int one_block(struct cw *w, const struct ff_node *n, struct ff_data **d, 
 			return -1;
 		if (compress2(w->buf + *used, &zlen, w->in, len, Z_DEFAULT_COMPRESSION) != Z_OK)
 			return ff_err_set(err, EIO, "%s: block %u does not compress into %u bytes",
-					  n->name, i, 2 * bs);
+					  ff_node_name(n), i, 2 * bs);
 		*used += zlen;
 	}
 	if (w->pos + *used > UINT32_MAX)
@@ -119,7 +119,8 @@ static int data_of(struct cw *w, const struct ff_node *n, struct ff_err *err)
 	}
 	if (w->pos > CR_OFFSET_MAX)
 		return ff_err_set(err, EFBIG, "filesystem too big: data of %s would start at %llu"
-				  " (at most %u)", n->name, (unsigned long long)w->pos, CR_OFFSET_MAX);
+				  " (at most %u)", ff_node_name(n), (unsigned long long)w->pos,
+				  CR_OFFSET_MAX);
 	w->e[n->index].offset = (uint32_t)w->pos;
 	return compress_entry(w, n, size, err);
 }
@@ -149,6 +150,6 @@ int cw_write_data(struct cw *w, struct ff_err *err)
 		return -1;
 	for (const struct ff_node *n = ff_tree_next(w->tree, root); n; n = ff_tree_next(w->tree, n))
 		if (data_of(w, n, err))
-			return ff_err_prefix(err, "%s", n->name);
+			return ff_err_prefix(err, "%s", ff_node_name(n));
 	return 0;
 }

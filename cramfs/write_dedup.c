@@ -40,8 +40,8 @@ int cw_content(struct cw *w, const struct ff_node *n, struct ff_data **d, uint8_
 	if (got < 0)
 		return -1;
 	if ((uint32_t)got != len)
-		return ff_err_set(err, EIO, "%s: %zd bytes at %llu where %u were expected", m->name,
-				  got, (unsigned long long)off, len);
+		return ff_err_set(err, EIO, "%s: %zd bytes at %llu where %u were expected",
+				  ff_node_name(m), got, (unsigned long long)off, len);
 	return 0;
 }
 

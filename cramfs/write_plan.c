@@ -149,6 +149,6 @@ void cw_fill_listings(struct cw *w)
 				       .offset = e->offset };
 
 		cr_inode_encode(&in, w->o->big_endian, w->hdr + e->pos);
-		memcpy(w->hdr + e->pos + CR_INODE_SIZE, n->name, cw_name_len(n));
+		memcpy(w->hdr + e->pos + CR_INODE_SIZE, ff_node_name(n), cw_name_len(n));
 	}
 }

@@ -53,7 +53,7 @@ static int put_dirent(struct j2_build *b, const struct ff_node *e, const struct 
 	uint8_t node[J2_DIRENT_SIZE + 256];
 	uint32_t len = j2_dirent_encode(node, pino, b->dirent_version++, ino, (uint32_t)meta->mtime,
 					(uint8_t)((meta->mode & S_IFMT) >> 12),
-					(const uint8_t *)e->name, (uint8_t)e->name_len,
+					(const uint8_t *)ff_node_name(e), (uint8_t)e->name_len,
 					b->o->big_endian);
 
 	/* totlen counts the whole name, as mkfs.jffs2's strlen does */
@@ -80,7 +80,7 @@ static int put_inode(struct j2_build *b, const struct ff_node *n, uint32_t ino,
 
 		ri.isize = (uint32_t)tl;
 		if (tl > J2_MAX_SYMLINK) {
-			ff_warnf(b->o->warn, b->o->warn_ctx, FF_WARN_CONVERTED, n->name,
+			ff_warnf(b->o->warn, b->o->warn_ctx, FF_WARN_CONVERTED, ff_node_name(n),
 				 "symlink target of %zu bytes truncated to %u", tl, J2_MAX_SYMLINK);
 			b->st->warnings++;
 			tl = J2_MAX_SYMLINK;
@@ -178,7 +178,7 @@ static int put_entry(struct j2_build *b, const struct ff_node *e, uint32_t pino,
 	if (p->priv)
 		return put_dirent(b, e, p, pino, p->priv, err);
 	if (S_ISREG(p->mode) && p->size >= MAX_FILE_SIZE) {
-		ff_warnf(b->o->warn, b->o->warn_ctx, FF_WARN_SKIPPED, e->name,
+		ff_warnf(b->o->warn, b->o->warn_ctx, FF_WARN_SKIPPED, ff_node_name(e),
 			 "skipped: %llu bytes is too large for JFFS2",
 			 (unsigned long long)p->size);
 		b->st->warnings++;

@@ -103,6 +103,6 @@ int j2_put_xattrs(struct j2_build *b, const struct ff_node *n, uint32_t ino, str
 		return 0;
 	for (uint32_t i = 0; i < n->n_xattrs; i++)
 		if (one(b, &n->xattrs[i], ino, err))
-			return ff_err_prefix(err, "%s", n->name);
+			return ff_err_prefix(err, "%s", ff_node_name(n));
 	return 0;
 }

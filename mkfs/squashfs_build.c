@@ -179,7 +179,7 @@ int ff_sqfs_info_write(const struct ff_tree *tree, FILE *f)
 
 	for (struct ff_node *n = ff_tree_root(tree); n; n = ff_tree_next(tree, n)) {
 		if (ff_node_path(n, path, sizeof(path)) < 0)
-			snprintf(path, sizeof(path), "%s", n->name);
+			snprintf(path, sizeof(path), "%s", ff_node_name(n));
 		fprintf(f, "/%s: mode %06o, uid %u, gid %u, mtime %lld, size %llu%s\n", path,
 			n->mode, n->uid, n->gid, (long long)n->mtime, (unsigned long long)n->size,
 			n->link ? " (hard link)" : "");

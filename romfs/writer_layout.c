@@ -129,7 +129,7 @@ static int child_ent(struct rw_layout *lay, const struct ff_node *c, int64_t *id
 	struct rw_ent *e;
 	int at;
 
-	if ((*idx = new_ent(lay, p, c->name, c->name_len, p->mode)) < 0)
+	if ((*idx = new_ent(lay, p, ff_node_name(c), c->name_len, p->mode)) < 0)
 		return -1;
 	e = &lay->v[*idx];
 	if ((at = at_device(e)) < 0) {
@@ -213,7 +213,7 @@ static int walk_dir(struct rw_layout *lay, const struct ff_node *dir, int64_t ow
 		return -1;
 	for (size_t i = 0; i < n && !rc; i++) {
 		const char *name = items[i] == RW_DOT ? "." : items[i] == RW_DOTDOT ? ".."
-							  : dir->children[items[i]]->name;
+							  : ff_node_name(dir->children[items[i]]);
 
 		if (plen + 1 + strlen(name) >= sizeof(lay->path)) {
 			rc = ff_err_set(lay->err, ENAMETOOLONG, "%s/%s: path too long", lay->path, name);

@@ -31,7 +31,7 @@ static int64_t child_named(const struct ff_node *dir, const char *name)
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
 		const struct ff_node *c = dir->children[mid];
-		int r = ff_bytes_cmp(c->name, c->name_len, name, len);
+		int r = ff_bytes_cmp(ff_node_name(c), c->name_len, name, len);
 
 		if (!r)
 			return mid;

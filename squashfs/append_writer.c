@@ -124,7 +124,7 @@ int sqfs_append_frags(struct sqfs_frag_writer *f, struct ff_fs *fs, struct ff_er
 
 /* An old file: its blocks are where the copy put them. */
 int sqfs_append_file(struct ff_fs *fs, const struct ff_node *n, struct sqfs_file_data *fd,
-		     struct ff_err *err)
+		     struct ff_vec *sizes, struct ff_err *err)
 {
 	uint32_t bs = sqfs_old_super(fs)->block_size;
 	struct sqfs_inode in;
@@ -133,9 +133,9 @@ int sqfs_append_file(struct ff_fs *fs, const struct ff_node *n, struct sqfs_file
 	uint32_t n_blocks = (uint32_t)(n->size / bs) + (tail != 0);
 	ssize_t got;
 
-	if (sqfs_fd_sizes_new(fd, (size_t)n_blocks + 1, n_blocks) < 0)
+	if (sqfs_fd_sizes_new(sizes, fd, (size_t)n_blocks + 1, n_blocks) < 0)
 		return ff_err_set(err, ENOMEM, "out of memory for %u block sizes", n_blocks);
-	got = sqfs_old_file(fs, n->img_handle, &in, fd->sizes, n_blocks, err);
+	got = sqfs_old_file(fs, n->img_handle, &in, sqfs_fd_sizes(sizes, fd), n_blocks, err);
 	if (got < 0)
 		return -1;
 	n_blocks = (uint32_t)(in.file_size / bs) + (tail && in.frag_index == SQFS_INVALID_FRAG);
@@ -143,8 +143,8 @@ int sqfs_append_file(struct ff_fs *fs, const struct ff_node *n, struct sqfs_file
 		return ff_err_set(err, EIO, "old image: %llu bytes in %zd blocks, expected %llu "
 				  "bytes in %u", (unsigned long long)in.file_size, got,
 				  (unsigned long long)n->size, n_blocks);
-	sqfs_fd_set_n_blocks(fd, n_blocks);
-	sqfs_fd_set_blocks_start(fd, in.blocks_start);
+	sqfs_fd_set_n_blocks(sizes, fd, n_blocks);
+	sqfs_fd_set_blocks_start(sizes, fd, in.blocks_start);
 	fd->frag_index = in.frag_index;
 	fd->frag_offset = in.frag_offset;
 	return 0;

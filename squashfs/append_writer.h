@@ -20,6 +20,6 @@ int sqfs_append_copy(struct sqfs_sink *s, struct ff_fs *old, struct sqfs_super *
 int sqfs_append_frags(struct sqfs_frag_writer *f, struct ff_fs *old, struct ff_err *err);
 /* An old file: its blocks are where the copy put them. */
 int sqfs_append_file(struct ff_fs *old, const struct ff_node *n, struct sqfs_file_data *fd,
-		     struct ff_err *err);
+		     struct ff_vec *sizes, struct ff_err *err);
 
 #endif

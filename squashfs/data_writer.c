@@ -40,6 +40,7 @@ static int collect_files(struct sqfs_data_writer *w, struct ff_err *err)
 			n++;
 			sorted &= ff_tree_sort_priority(w->tree, x) == 0;
 		}
+	ff_vec_init(&w->sizes, sizeof(uint32_t *));
 	w->files = calloc(n + 1, sizeof(*w->files));
 	w->fdata = calloc((size_t)ff_tree_count(w->tree) + 1, sizeof(*w->fdata));
 	if (!w->files || !w->fdata)
@@ -80,13 +81,14 @@ static int retire(void *user, struct sqfs_block *b, struct ff_err *err)
 	if (b->kind == FF_SQFS_BLOCK_FRAGMENT)
 		return sqfs_frag_retire(&w->frags, w->sink, b, err);
 	if (b->idx == 0)
-		sqfs_fd_set_blocks_start(fd, w->sink->pos);
+		sqfs_fd_set_blocks_start(&w->sizes, fd, w->sink->pos);
 	if (b->kind == FF_SQFS_BLOCK_SPARSE) {
-		fd->sizes[b->idx] = 0;
+		sqfs_fd_sizes(&w->sizes, fd)[b->idx] = 0;
 		w->st->n_sparse_blocks++;
 		return 0;
 	}
-	fd->sizes[b->idx] = b->out_len | (b->raw ? SQFS_BLOCK_UNCOMPRESSED : 0);
+	sqfs_fd_sizes(&w->sizes, fd)[b->idx] =
+		b->out_len | (b->raw ? SQFS_BLOCK_UNCOMPRESSED : 0);
 	return sqfs_sink_write(w->sink, b->raw ? b->in : b->out, b->out_len, err);
 }
 
@@ -138,12 +140,12 @@ static int add_tail(struct sqfs_data_writer *w, struct ff_data *d, const uint8_t
 		/* like mksquashfs: an all-zero tail is a sparse block, not a
 		 * fragment (stream_file left room for one more size, or
 		 * made no array when there was no block) */
-		uint32_t idx = sqfs_fd_n_blocks(fd);
+		uint32_t idx = sqfs_fd_n_blocks(&w->sizes, fd);
 
 		free(tail);
-		if (!fd->sizes && sqfs_fd_sizes_new(fd, 1, 0) < 0)
+		if (!fd->blocks && sqfs_fd_sizes_new(&w->sizes, fd, 1, 0) < 0)
 			return ff_err_set(err, ENOMEM, "out of memory");
-		sqfs_fd_set_n_blocks(fd, idx + 1);
+		sqfs_fd_set_n_blocks(&w->sizes, fd, idx + 1);
 		return submit_block(w, d, mem, fd, idx, off, len, err);
 	}
 	ret = got < 0 ? -1 : sqfs_frag_add(&w->frags, w->bp, bytes, len, &fd->frag_index,
@@ -165,7 +167,7 @@ static int stream_bytes(struct sqfs_data_writer *w, struct ff_node *n, struct ff
 
 	/* Most small files have no block: no array (a million 4-byte
 	 * allocations cost 32 MB).  add_tail makes one if it needs it. */
-	if (n_blocks && sqfs_fd_sizes_new(fd, (size_t)n_blocks + 1, n_blocks) < 0)
+	if (n_blocks && sqfs_fd_sizes_new(&w->sizes, fd, (size_t)n_blocks + 1, n_blocks) < 0)
 		return ff_err_set(err, ENOMEM, "out of memory for %u block sizes", n_blocks);
 	for (uint32_t i = 0; i < n_blocks && !ret; i++, off += w->block_size) {
 		uint32_t len = size - off < w->block_size ? (uint32_t)(size - off) : w->block_size;
@@ -218,7 +220,7 @@ static int small_file(struct sqfs_data_writer *w, size_t i, struct ff_err *err)
 	if (dup)
 		return dup;
 	if (from_old_image(w, n))
-		return sqfs_append_file(w->o->append, n, sqfs_fdata(w, i), err);
+		return sqfs_append_file(w->o->append, n, sqfs_fdata(w, i), &w->sizes, err);
 	return stream_bytes(w, n, NULL, w->small_buf, sqfs_fdata(w, i), err);
 }
 
@@ -231,7 +233,7 @@ static int write_file(struct sqfs_data_writer *w, size_t i, struct ff_err *err)
 	if (sqfs_dedup_small_wanted(w, n->size))
 		return small_file(w, i, err) < 0 ? -1 : 0;
 	if (from_old_image(w, n))
-		return sqfs_append_file(w->o->append, n, sqfs_fdata(w, i), err);
+		return sqfs_append_file(w->o->append, n, sqfs_fdata(w, i), &w->sizes, err);
 	return stream_file(w, n, sqfs_fdata(w, i), err);
 }
 
@@ -319,8 +321,7 @@ int sqfs_data_write(struct sqfs_data_writer *w, struct ff_err *err)
 
 void sqfs_files_free(struct sqfs_data_writer *w)
 {
-	for (size_t i = 0; w->fdata && i <= ff_tree_count(w->tree); i++)
-		sqfs_fd_sizes_free(&w->fdata[i]);
+	sqfs_fd_table_free(&w->sizes);
 	free(w->fdata);
 	free(w->files);
 	w->fdata = NULL;

@@ -43,6 +43,8 @@ struct sqfs_data_writer {
 					   freed at the end of sqfs_data_write */
 	struct sqfs_file_data *fdata;   /* by ff_node.index (sqfs_fdata): no
 					   per-node map to a data position */
+	struct ff_vec sizes;            /* uint32_t *: the files' block sizes
+					   (sqfs_fd_sizes) */
 	struct sqfs_dedup_small small;
 	uint8_t *small_buf;             /* a small candidate's bytes */
 	size_t n_files;

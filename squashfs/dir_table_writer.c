@@ -48,9 +48,9 @@ static int joins_run(const struct sqfs_dir_writer *dw, const struct sqfs_node_in
 		     const struct ff_node *c)
 {
 	const struct sqfs_node_info *e = sqfs_info_of(dw->info, c);
-	int64_t delta = (int64_t)e->ino - (int64_t)h->ino;
+	int64_t delta = (int64_t)sqfs_ni_ino(e) - (int64_t)sqfs_ni_ino(h);
 
-	return sqfs_ref_block(e->ref) == sqfs_ref_block(h->ref) && delta >= -32768 &&
+	return sqfs_ref_block(sqfs_ni_ref(e)) == sqfs_ref_block(sqfs_ni_ref(h)) && delta >= -32768 &&
 	       delta <= 32767;
 }
 
@@ -78,7 +78,7 @@ static int add_index(struct sqfs_dir_info *di, uint32_t index, uint32_t start,
 
 	sqfs_dir_index_encode(&(struct sqfs_dir_index){ index, start, n->name_len }, entry);
 	if (ff_vec_append(&di->index, entry, sizeof(entry)) < 0 ||
-	    ff_vec_append(&di->index, n->name, n->name_len) < 0)
+	    ff_vec_append(&di->index, ff_node_name(n), n->name_len) < 0)
 		return ff_err_set(err, ENOMEM, "directory index: out of memory");
 	di->index_count++;
 	return 0;
@@ -90,23 +90,23 @@ static int write_run(struct sqfs_dir_writer *dw, const struct ff_node *dir, uint
 	const struct sqfs_node_info *h = sqfs_info_of(dw->info, dir->children[first]);
 	uint8_t buf[SQFS_DIR_HEADER_SIZE];
 
-	sqfs_dir_header_encode(&(struct sqfs_dir_header){ count, (uint32_t)sqfs_ref_block(h->ref),
-							  h->ino }, buf);
+	sqfs_dir_header_encode(&(struct sqfs_dir_header){ count, (uint32_t)sqfs_ref_block(sqfs_ni_ref(h)),
+							  sqfs_ni_ino(h) }, buf);
 	if (sqfs_meta_write(&dw->meta, buf, sizeof(buf), err) < 0)
 		return -1;
 	for (uint32_t i = first; i < first + count; i++) {
 		const struct ff_node *c = dir->children[i];
 		const struct sqfs_node_info *e = sqfs_info_of(dw->info, c);
 		struct sqfs_dir_entry de = {
-			.offset = (uint16_t)sqfs_ref_offset(e->ref),
-			.inode_delta = (int16_t)((int64_t)e->ino - (int64_t)h->ino),
+			.offset = (uint16_t)sqfs_ref_offset(sqfs_ni_ref(e)),
+			.inode_delta = (int16_t)((int64_t)sqfs_ni_ino(e) - (int64_t)sqfs_ni_ino(h)),
 			.type = (uint16_t)sqfs_type_from_mode(c->mode),
 			.name_len = (uint16_t)c->name_len,
 		};
 
 		sqfs_dir_entry_encode(&de, buf);
 		if (sqfs_meta_write(&dw->meta, buf, SQFS_DIR_ENTRY_SIZE, err) < 0 ||
-		    sqfs_meta_write(&dw->meta, c->name, c->name_len, err) < 0)
+		    sqfs_meta_write(&dw->meta, ff_node_name(c), c->name_len, err) < 0)
 			return -1;
 	}
 	return 0;
@@ -126,15 +126,15 @@ int sqfs_dir_write(struct sqfs_dir_writer *dw, const struct ff_node *dir,
 	for (uint32_t i = 0; i < dir->n_children; i++)
 		entry_bytes += SQFS_DIR_ENTRY_SIZE + dir->children[i]->name_len;
 	di->extended = dir->n_children > SQFS_DIR_MAX_ENTRIES || entry_bytes >= SQFS_META_SIZE;
-	di->block = (uint32_t)mw->len;
+	di->block = (uint32_t)(mw->base + mw->len); /* base: the spooled part */
 	di->offset = (uint16_t)mw->fill;
 	for (uint32_t i = 0; i < dir->n_children;) {
 		uint64_t pos = mw->raw_pos - listing_start;
 		uint32_t count;
 
 		if (i && needs_index(dir->children[i], pos, index_point)) {
-			if (add_index(di, (uint32_t)pos, (uint32_t)mw->len, dir->children[i],
-				      err) < 0)
+			if (add_index(di, (uint32_t)pos, (uint32_t)(mw->base + mw->len),
+				      dir->children[i], err) < 0)
 				return -1;
 			index_point = pos;
 		}

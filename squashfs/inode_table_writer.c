@@ -32,9 +32,9 @@ static void fill_common(const struct sqfs_inode_writer *w, const struct ff_node 
 	in->uid_idx = sqfs_id_table_index(w->ids, n->uid);
 	in->gid_idx = sqfs_id_table_index(w->ids, n->gid);
 	in->mtime = clamp_time(n->mtime);
-	in->inode_number = info->ino;
+	in->inode_number = sqfs_ni_ino(info);
 	in->nlink = n->nlink;
-	in->xattr_idx = info->xattr;
+	in->xattr_idx = w->xattr ? w->xattr[n->index] : SQFS_INVALID_XATTR;
 	in->frag_index = SQFS_INVALID_FRAG;
 }
 
@@ -54,10 +54,12 @@ static uint64_t sparse_count(const struct sqfs_inode_writer *w, const struct sqf
 {
 	uint64_t sum = 0;
 
-	for (uint32_t i = 0; i < sqfs_fd_n_blocks(fd); i++) {
+	const uint32_t *sizes = sqfs_fd_sizes(w->sizes, fd);
+
+	for (uint32_t i = 0; i < sqfs_fd_n_blocks(w->sizes, fd); i++) {
 		uint64_t left = size - (uint64_t)i * w->block_size;
 
-		if (!fd->sizes[i])
+		if (!sizes[i])
 			sum += left < w->block_size ? left : w->block_size;
 	}
 	return sum < size ? sum : size - 1;
@@ -73,13 +75,13 @@ static void fill_type(const struct sqfs_inode_writer *w, const struct ff_node *n
 		in->dir_offset = di->offset;
 		in->dir_size = di->size;
 		in->index_count = (uint16_t)di->index_count;
-		in->parent_inode = n->parent ? w->info[n->parent->index].ino : w->inode_count + 1;
+		in->parent_inode = n->parent ? sqfs_ni_ino(&w->info[n->parent->index]) : w->inode_count + 1;
 		break;
 	case S_IFREG: {
 		const struct sqfs_file_data *fd = file_data(w, n);
 
 		in->type = SQFS_FILE;
-		in->blocks_start = sqfs_fd_blocks_start(fd);
+		in->blocks_start = sqfs_fd_blocks_start(w->sizes, fd);
 		in->file_size = n->size;
 		/* mksquashfs: no sparse count for a host file without holes,
 		 * and never more than size - 1 */
@@ -117,8 +119,10 @@ static int write_tail(struct sqfs_inode_writer *w, const struct ff_node *n,
 	case SQFS_FILE: {
 		const struct sqfs_file_data *fd = file_data(w, n);
 
-		for (uint32_t i = 0; i < sqfs_fd_n_blocks(fd); i++) {
-			ff_put_le32(b, fd->sizes[i]);
+		const uint32_t *sizes = sqfs_fd_sizes(w->sizes, fd);
+
+		for (uint32_t i = 0; i < sqfs_fd_n_blocks(w->sizes, fd); i++) {
+			ff_put_le32(b, sizes[i]);
 			if (sqfs_meta_write(&w->meta, b, 4, err) < 0)
 				return -1;
 		}
@@ -152,10 +156,15 @@ static int write_inode(struct sqfs_inode_writer *w, const struct ff_node *n,
 	struct sqfs_node_info *info = &w->info[n->index];
 	struct sqfs_inode in = {0};
 	uint8_t fixed[64];
+	uint64_t ref;
 
 	fill_common(w, n, &in);
 	fill_type(w, n, di, &in);
-	info->ref = sqfs_meta_ref(&w->meta);
+	ref = sqfs_meta_ref(&w->meta);
+	if (sqfs_ref_block(ref) > UINT32_MAX)
+		return ff_err_set(err, EFBIG, "inode table: %llu bytes, above the format's 4 GiB",
+				  (unsigned long long)sqfs_ref_block(ref));
+	sqfs_ni_set_ref(info, ref);
 	count(w, n);
 	sqfs_inode_encode_fixed(&in, fixed);
 	if (sqfs_meta_write(&w->meta, fixed, sqfs_inode_fixed_size(in.type), err) < 0)
@@ -202,8 +211,8 @@ static void number(struct sqfs_node_info *info, uint32_t *next_ino, const struct
 		const struct ff_node *c = d->children[i];
 		struct sqfs_node_info *in = sqfs_info_of(info, c);
 
-		if (!in->ino)
-			in->ino = ++*next_ino;
+		if (!sqfs_ni_ino(in))
+			sqfs_ni_set_ino(in, ++*next_ino);
 		if (S_ISDIR(c->mode))
 			number(info, next_ino, c);
 	}
@@ -239,7 +248,7 @@ uint32_t sqfs_inodes_number(const struct ff_tree *tree, struct sqfs_node_info *i
 	uint32_t next_ino = 0;
 
 	number(info, &next_ino, root);
-	info[root->index].ino = ++next_ino;
+	sqfs_ni_set_ino(&info[root->index], ++next_ino);
 	return next_ino;
 }
 
@@ -259,15 +268,18 @@ void sqfs_inode_writer_init(struct sqfs_inode_writer *w, struct ff_comp_ctx *ctx
 }
 
 int sqfs_inode_writer_write(struct sqfs_inode_writer *w, struct sqfs_sink *s,
-			    const struct sqfs_file_data *fdata, struct ff_err *err)
+			    const struct sqfs_file_data *fdata, const struct ff_vec *sizes,
+			    struct ff_err *err)
 {
 	int ret;
 
 	/* the table comes right after the data, which is all written now */
 	sqfs_meta_stream(&w->meta, s);
 	w->fdata = fdata;
+	w->sizes = sizes;
 	ret = write_subtree(w, ff_tree_root(w->tree), err);
 	w->fdata = NULL;
+	w->sizes = NULL;
 	return ret;
 }
 

@@ -22,7 +22,9 @@ struct sqfs_inode_writer {
 	/* what the inodes are made from, set by sqfs_inode_writer_init */
 	const struct ff_tree *tree;
 	struct sqfs_node_info *info;          /* refs are filled in here */
+	const uint32_t *xattr;                /* by ff_node.index; NULL: none */
 	const struct sqfs_file_data *fdata;   /* by ff_node.index */
+	const struct ff_vec *sizes;           /* their block sizes (sqfs_fd_sizes) */
 	const struct sqfs_id_table *ids;
 	struct sqfs_dir_writer *dirs;
 	uint32_t block_size;
@@ -41,9 +43,11 @@ void sqfs_inode_writer_init(struct sqfs_inode_writer *iw, struct ff_comp_ctx *ct
 			    const struct sqfs_id_table *ids, struct sqfs_dir_writer *dirs,
 			    uint32_t block_size, uint32_t inode_count);
 /* Writes every inode, streaming the table to s right after what s holds
- * (the data).  fdata: the file records, wanted only during this call. */
+ * (the data).  fdata and sizes: the file records and their block sizes,
+ * wanted only during this call. */
 int sqfs_inode_writer_write(struct sqfs_inode_writer *iw, struct sqfs_sink *s,
-			    const struct sqfs_file_data *fdata, struct ff_err *err);
+			    const struct sqfs_file_data *fdata, const struct ff_vec *sizes,
+			    struct ff_err *err);
 /* The rest of the table at s; *start its position. */
 int sqfs_inode_writer_emit(struct sqfs_inode_writer *iw, struct sqfs_sink *s,
 			   uint64_t *start, struct ff_err *err);

@@ -5,19 +5,23 @@
  * header.  Tables are small next to file data, so the finished blocks stay
  * in memory until the image layout places them; the inode table, which
  * directly follows the data and is the largest (about 10 bytes a small
- * file), is streamed to the image instead. */
+ * file), is streamed to the image instead, and the directory table, next
+ * in size (9 to 12), waits in a scratch file (issue 33). */
 #include "squashfs/meta_writer.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/endian.h"
+#include "common/tmpfile.h"
 
 void sqfs_meta_init(struct sqfs_meta_writer *mw, struct ff_comp_ctx *ctx)
 {
 	memset(mw, 0, sizeof(*mw));
 	mw->ctx = ctx;
+	mw->spool_fd = -1;
 }
 
 /* Streamed blocks are written in runs of at least this many bytes. */
@@ -30,9 +34,18 @@ void sqfs_meta_stream(struct sqfs_meta_writer *mw, struct sqfs_sink *s)
 	mw->direct_start = s->pos;
 }
 
+void sqfs_meta_spool(struct sqfs_meta_writer *mw)
+{
+	struct ff_err ignored = {0};
+
+	mw->spool_fd = ff_tmpfile_open("metadata", &ignored);
+}
+
 static int spill(struct sqfs_meta_writer *mw, struct ff_err *err)
 {
-	if (sqfs_sink_write(mw->direct, mw->out, mw->len, err) < 0)
+	if (mw->direct ? sqfs_sink_write(mw->direct, mw->out, mw->len, err)
+		       : ff_tmpfile_pwrite(mw->spool_fd, mw->out, mw->len, mw->base, "metadata",
+					   err))
 		return -1;
 	mw->base += mw->len;
 	mw->len = 0;
@@ -43,6 +56,9 @@ void sqfs_meta_free(struct sqfs_meta_writer *mw)
 {
 	free(mw->out);
 	free(mw->starts);
+	if (mw->spool_fd >= 0)
+		close(mw->spool_fd);
+	mw->spool_fd = -1;
 	mw->out = NULL;
 	mw->starts = NULL;
 	mw->len = mw->cap = mw->n_starts = mw->starts_cap = 0;
@@ -97,7 +113,28 @@ int sqfs_meta_flush(struct sqfs_meta_writer *mw, struct ff_err *err)
 	       (size_t)n);
 	mw->len += SQFS_META_HEADER_SIZE + (size_t)n;
 	mw->fill = 0;
-	return mw->direct && mw->len >= SPILL_BYTES ? spill(mw, err) : 0;
+	return (mw->direct || mw->spool_fd >= 0) && mw->len >= SPILL_BYTES ? spill(mw, err) : 0;
+}
+
+/* The spooled blocks, to their place, in SPILL_BYTES pieces. */
+static int copy_spooled(struct sqfs_sink *s, struct sqfs_meta_writer *mw, struct ff_err *err)
+{
+	uint8_t *buf = malloc(SPILL_BYTES);
+	int ret = 0;
+
+	if (!buf)
+		return ff_err_set(err, ENOMEM, "metadata: out of memory");
+	for (uint64_t off = 0; off < mw->base && ret == 0;) {
+		size_t n = mw->base - off < SPILL_BYTES ? (size_t)(mw->base - off) : SPILL_BYTES;
+
+		ret = ff_tmpfile_pread(mw->spool_fd, buf, n, off, "metadata", err) < 0 ||
+				      sqfs_sink_write(s, buf, n, err) < 0
+			      ? -1
+			      : 0;
+		off += n;
+	}
+	free(buf);
+	return ret;
 }
 
 int sqfs_meta_emit(struct sqfs_sink *s, struct sqfs_meta_writer *mw, uint64_t *start,
@@ -106,6 +143,8 @@ int sqfs_meta_emit(struct sqfs_sink *s, struct sqfs_meta_writer *mw, uint64_t *s
 	if (sqfs_meta_flush(mw, err) < 0)
 		return -1;
 	*start = mw->direct ? mw->direct_start : s->pos;
+	if (mw->spool_fd >= 0 && copy_spooled(s, mw, err) < 0)
+		return -1;
 	return sqfs_sink_write(s, mw->out, mw->len, err);
 }
 

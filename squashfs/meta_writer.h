@@ -26,7 +26,9 @@ struct sqfs_meta_writer {
 	size_t n_starts, starts_cap;
 	struct sqfs_sink *direct; /* streaming: out is written here past a size */
 	uint64_t direct_start;    /* where the table starts in direct */
-	uint64_t base;            /* table bytes already written to direct */
+	uint64_t base;            /* table bytes already written to direct
+				     or to spool_fd */
+	int spool_fd;             /* -1, else finished blocks wait here */
 };
 
 void sqfs_meta_init(struct sqfs_meta_writer *mw, struct ff_comp_ctx *ctx);
@@ -35,6 +37,12 @@ void sqfs_meta_init(struct sqfs_meta_writer *mw, struct ff_comp_ctx *ctx);
  * sqfs_meta_emit.  For a table that directly follows what is already
  * written (the inode table after the data), so it is never held whole. */
 void sqfs_meta_stream(struct sqfs_meta_writer *mw, struct sqfs_sink *s);
+/* From now on finished blocks go to an unnamed scratch file (TMPDIR)
+ * whenever 64 KiB of them are waiting, and sqfs_meta_emit copies them to
+ * their place: for a large table placed after one still being written
+ * (the directory table, 9 to 12 bytes an entry, behind the inode table).
+ * Without a scratch file (none can be made) the table stays in memory. */
+void sqfs_meta_spool(struct sqfs_meta_writer *mw);
 int sqfs_meta_write(struct sqfs_meta_writer *mw, const void *buf, size_t len,
 		    struct ff_err *err);
 /* Close a partial block. */

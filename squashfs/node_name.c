@@ -12,6 +12,6 @@ const char *sqfs_node_name(const struct ff_node *n, char *buf, size_t cap)
 		return buf;
 	}
 	if (ff_node_path(n, buf, cap) < 0)
-		snprintf(buf, cap, "%s", n->name);
+		snprintf(buf, cap, "%s", ff_node_name(n));
 	return buf;
 }

@@ -42,6 +42,9 @@ struct sqfs_writer {
 	uint32_t block_size;
 	unsigned jobs;
 	struct sqfs_node_info *info;    /* by ff_node.index */
+	uint32_t *xattr;                /* xattr ids by ff_node.index; NULL
+					   until a node has a set (most trees
+					   have none: 4 bytes a node less) */
 	uint32_t inode_count;
 	struct sqfs_id_table ids;
 	struct sqfs_xattr_writer *xattrs;
@@ -116,6 +119,28 @@ static uint16_t super_flags(const struct ff_sqfs_write_opts *o)
 	return f;
 }
 
+/* n's xattr id, in w->xattr, made (every id invalid) at the first node
+ * that has one. */
+static int keep_xattr_id(struct sqfs_writer *w, const struct ff_node *n, struct ff_err *err)
+{
+	size_t count = (size_t)ff_tree_count(w->tree) + 1;
+	uint32_t id;
+
+	if (sqfs_xattr_writer_add(w->xattrs, n, &id, err) < 0)
+		return -1;
+	if (id == SQFS_INVALID_XATTR)
+		return 0;
+	if (!w->xattr) {
+		w->xattr = malloc(count * sizeof(*w->xattr));
+		if (!w->xattr)
+			return ff_err_set(err, ENOMEM, "out of memory for %zu xattr ids", count);
+		for (size_t i = 0; i < count; i++)
+			w->xattr[i] = SQFS_INVALID_XATTR;
+	}
+	w->xattr[n->index] = id;
+	return 0;
+}
+
 /* Everything the tree can refuse is checked before any data is read: the
  * ids, the xattr sets, then the inode numbers. */
 static int collect(struct sqfs_writer *w, struct ff_err *err)
@@ -137,7 +162,7 @@ static int collect(struct sqfs_writer *w, struct ff_err *err)
 	for (struct ff_node *n = ff_tree_root(w->tree); n; n = ff_tree_next(w->tree, n)) {
 		if (n->link)
 			continue;
-		if (sqfs_xattr_writer_add(w->xattrs, n, &w->info[n->index].xattr, err) < 0)
+		if (keep_xattr_id(w, n, err) < 0)
 			return -1;
 	}
 	w->st->n_xattr_ids = sqfs_xattr_writer_count(w->xattrs);
@@ -197,7 +222,7 @@ static int finish(struct sqfs_writer *w, struct sqfs_super *sb, struct ff_err *e
 	sb->fragment_count = w->data.frags.count;
 	sb->compressor = (uint16_t)ff_comp_id(w->o->comp);
 	sb->id_count = (uint16_t)sqfs_id_table_count(&w->ids);
-	sb->root_inode = w->info[ff_tree_root(w->tree)->index].ref;
+	sb->root_inode = sqfs_ni_ref(&w->info[ff_tree_root(w->tree)->index]);
 	sb->bytes_used = w->sink.pos;
 	sqfs_super_encode(sb, raw);
 	w->st->bytes_used = sb->bytes_used;
@@ -236,14 +261,17 @@ static int build(struct sqfs_writer *w, struct ff_err *err)
 	w->info = calloc((size_t)ff_tree_count(w->tree) + 1, sizeof(*w->info));
 	if (!w->info)
 		return ff_err_set(err, ENOMEM, "out of memory for %u nodes", ff_tree_count(w->tree));
-	for (uint32_t i = 0; i <= ff_tree_count(w->tree); i++)
-		w->info[i].xattr = SQFS_INVALID_XATTR;
 	sqfs_dir_writer_init(&w->dirs, meta_ctx(w, w->o->raw_inodes), w->info);
+	/* The directory table waits for the inode table, which is written
+	 * as it is made: in a scratch file, not in memory (issue 33). */
+	if (w->sink.of)
+		sqfs_meta_spool(&w->dirs.meta);
 	if (collect(w, err) < 0)
 		return -1;
 	sqfs_inode_writer_init(&w->inodes, meta_ctx(w, w->o->raw_inodes), w->tree, w->info,
 			       &w->ids, &w->dirs, w->block_size, w->inode_count);
-	if (sqfs_inode_writer_write(&w->inodes, &w->sink, w->data.fdata, err) < 0)
+	w->inodes.xattr = w->xattr;
+	if (sqfs_inode_writer_write(&w->inodes, &w->sink, w->data.fdata, &w->data.sizes, err) < 0)
 		return -1;
 	w->st->n_dirs = w->inodes.n_dirs;
 	w->st->n_symlinks = w->inodes.n_symlinks;
@@ -261,6 +289,7 @@ static void release(struct sqfs_writer *w)
 	sqfs_inode_writer_free(&w->inodes);
 	sqfs_dir_writer_free(&w->dirs);
 	free(w->info);
+	free(w->xattr);
 	ff_comp_ctx_free(w->mctx);
 }
 

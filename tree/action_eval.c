@@ -59,7 +59,7 @@ static int run_test(const struct eval *ev, const struct ff_act_expr *e)
 	const struct ff_node *m = ev->meta;
 
 	switch (e->test) {
-	case FF_T_NAME: return fnmatch(e->pattern, ev->n->name, GLOB_FLAGS) == 0;
+	case FF_T_NAME: return fnmatch(e->pattern, ff_node_name(ev->n), GLOB_FLAGS) == 0;
 	case FF_T_PATHNAME: return fnmatch(e->pattern, ev->path, GLOB_FLAGS) == 0;
 	case FF_T_SUBPATHNAME: return subpath_match(e->pattern, ev->path);
 	case FF_T_TYPE: return (m->mode & S_IFMT) == e->mode;
@@ -154,7 +154,8 @@ static void walk(struct eval *ev, struct ff_node *dir, const struct ff_actions *
 	for (uint32_t i = 0; i < dir->n_children; i++) {
 		struct ff_node *c = dir->children[i];
 
-		snprintf(ev->path + save, sizeof(ev->path) - save, "%s%s", save ? "/" : "", c->name);
+		snprintf(ev->path + save, sizeof(ev->path) - save, "%s%s", save ? "/" : "",
+			 ff_node_name(c));
 		ev->n = c;
 		ev->meta = primary(c, ev->tree->count + 1);
 		if (c->priv == MARK)

@@ -38,7 +38,7 @@ struct ff_data *ff_tree_open_data(const struct ff_tree *tree, const struct ff_no
 	 * small files shows in a profile */
 	d = malloc(sizeof(*d));
 	if (!d) {
-		ff_err_set(err, ENOMEM, "%s: out of memory", n->name);
+		ff_err_set(err, ENOMEM, "%s: out of memory", ff_node_name(n));
 		return NULL;
 	}
 	d->img = NULL;
@@ -59,7 +59,7 @@ struct ff_data *ff_tree_open_data(const struct ff_tree *tree, const struct ff_no
 		d->own_fd = 1;
 		if (d->fd < 0) {
 			if (!p)
-				snprintf(d->path, sizeof(d->path), "%s", n->name);
+				snprintf(d->path, sizeof(d->path), "%s", ff_node_name(n));
 			ff_err_sys(err, p ? errno : ENAMETOOLONG, "%s: cannot open", d->path);
 			free(d);
 			return NULL;
@@ -67,7 +67,7 @@ struct ff_data *ff_tree_open_data(const struct ff_tree *tree, const struct ff_no
 		return d;
 	}
 	if (ff_node_path(n, d->path, sizeof(d->path)) < 0)
-		snprintf(d->path, sizeof(d->path), "%s", n->name);
+		snprintf(d->path, sizeof(d->path), "%s", ff_node_name(n));
 	if (n->src_kind == FF_SRC_IMG) {
 		d->img = tree->img;
 		d->handle = n->img_handle;

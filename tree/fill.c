@@ -69,16 +69,16 @@ struct ff_node *ff_tree_find_entry(struct ff_tree *tree, const char *path, struc
 int ff_tree_set_symlink(struct ff_node *n, const char *target, struct ff_err *err)
 {
 	if (!S_ISLNK(n->mode))
-		return ff_err_set(err, EINVAL, "%s: not a symlink", n->name);
+		return ff_err_set(err, EINVAL, "%s: not a symlink", ff_node_name(n));
 	return ff_node_set_target(n, target, strlen(target), err);
 }
 
 int ff_tree_set_mem(struct ff_node *n, const void *buf, uint64_t len, struct ff_err *err)
 {
 	if (!S_ISREG(n->mode) || n->link)
-		return ff_err_set(err, EINVAL, "%s: not a regular file", n->name);
+		return ff_err_set(err, EINVAL, "%s: not a regular file", ff_node_name(n));
 	if (len && !buf)
-		return ff_err_set(err, EINVAL, "%s: no content for %llu bytes", n->name,
+		return ff_err_set(err, EINVAL, "%s: no content for %llu bytes", ff_node_name(n),
 				  (unsigned long long)len);
 	ff_node_clear_src(n);
 	n->src_kind = FF_SRC_MEM;
@@ -91,7 +91,7 @@ int ff_tree_set_host_file(struct ff_node *n, const char *host_path, uint64_t len
 			  struct ff_err *err)
 {
 	if (!S_ISREG(n->mode) || n->link)
-		return ff_err_set(err, EINVAL, "%s: not a regular file", n->name);
+		return ff_err_set(err, EINVAL, "%s: not a regular file", ff_node_name(n));
 	if (ff_node_set_src(n, host_path, err))
 		return -1;
 	n->size = len;

@@ -50,11 +50,9 @@ void ff_node_take_content(struct ff_node *to, struct ff_node *from)
 	to->uid = from->uid;
 	to->gid = from->gid;
 	to->mtime = from->mtime;
-	to->rdev_major = from->rdev_major;
-	to->rdev_minor = from->rdev_minor;
 	to->size = from->size;
 	to->dense = from->dense;
-	to->target = from->target;
+	to->target = from->target; /* the union: a device's rdev too */
 	to->xattrs = from->xattrs;
 	to->n_xattrs = from->n_xattrs;
 	/* the whole content union (its members are 8 bytes); never
@@ -211,8 +209,10 @@ static void count_and_number(struct ff_tree *tree)
 		n->gid = p->gid;
 		n->mtime = p->mtime;
 		n->size = p->size;
-		n->rdev_major = p->rdev_major;
-		n->rdev_minor = p->rdev_minor;
+		if (S_ISCHR(p->mode) || S_ISBLK(p->mode)) { /* else a pointer's word */
+			n->rdev_major = p->rdev_major;
+			n->rdev_minor = p->rdev_minor;
+		}
 		n->nlink = p->nlink;
 	}
 	tree->count = count;

@@ -80,8 +80,10 @@ static int copy_content(struct walk *w, struct ff_node *n, uint64_t handle,
 	n->uid = st->uid;
 	n->gid = st->gid;
 	n->mtime = st->mtime;
-	n->rdev_major = st->rdev_major;
-	n->rdev_minor = st->rdev_minor;
+	if (S_ISCHR(st->mode) || S_ISBLK(st->mode)) { /* else children or target */
+		n->rdev_major = st->rdev_major;
+		n->rdev_minor = st->rdev_minor;
+	}
 	ff_node_clear_src(n);
 	n->src_kind = FF_SRC_IMG;   /* tree->img is w->fs */
 	if (S_ISREG(st->mode))

@@ -15,7 +15,8 @@ void ff_node_free(struct ff_node *n)
 		free(n->xattrs[i].value);
 	}
 	free(n->xattrs);
-	free(n->children); /* or the target: one union */
+	if (S_ISDIR(n->mode) || S_ISLNK(n->mode))
+		free(n->children); /* or the target: one union (a device's rdev) */
 	ff_node_clear_src(n);
 	ff_node_free_name(n);
 	if (!n->in_slab)
@@ -38,15 +39,15 @@ struct ff_fs *ff_node_image(const struct ff_tree *tree, const struct ff_node *n)
 
 void ff_node_free_name(struct ff_node *n)
 {
-	if (n->name != (char *)(n + 1))
-		free(n->name);
+	if (n->name_ext)
+		free(ff_node_name(n));
 }
 
 int ff_node_reset(struct ff_node *n, uint32_t new_mode, struct ff_err *err)
 {
 	if (n->n_children && !S_ISDIR(new_mode))
 		return ff_err_set(err, EISDIR, "%s: is a non-empty directory, cannot become another type",
-				  n->name);
+				  ff_node_name(n));
 	if (S_ISDIR(new_mode) && !S_ISDIR(n->mode) && !n->parent)
 		return ff_err_set(err, EINVAL, "root must be a directory");
 	if (!n->parent && !S_ISDIR(new_mode))
@@ -58,17 +59,18 @@ int ff_node_reset(struct ff_node *n, uint32_t new_mode, struct ff_err *err)
 	free(n->xattrs);
 	n->xattrs = NULL;
 	n->n_xattrs = 0;
-	/* children and target share their storage: a directory staying one
-	 * keeps its entries; anything else (an empty directory, as checked
-	 * above) drops the array or target */
+	/* children, target and rdev share their storage: a directory
+	 * staying one keeps its entries; anything else (an empty directory,
+	 * as checked above) drops the array or target and has no rdev */
 	if (!(S_ISDIR(n->mode) && S_ISDIR(new_mode))) {
-		free(n->target);
+		if (S_ISDIR(n->mode) || S_ISLNK(n->mode))
+			free(n->target);
 		n->target = NULL;
+		n->rdev_major = n->rdev_minor = 0;
 	}
 	ff_node_clear_src(n);
 	n->size = 0;
 	n->link = NULL;
-	n->rdev_major = n->rdev_minor = 0;
 	n->mode = new_mode;
 	return 0;
 }
@@ -78,7 +80,7 @@ int ff_node_set_target(struct ff_node *n, const char *target, size_t len, struct
 	char *t = malloc(len + 1);
 
 	if (!t)
-		return ff_err_set(err, ENOMEM, "%s: out of memory", n->name);
+		return ff_err_set(err, ENOMEM, "%s: out of memory", ff_node_name(n));
 	memcpy(t, target, len);
 	t[len] = '\0';
 	free(n->target);
@@ -92,7 +94,7 @@ int ff_node_set_src(struct ff_node *n, const char *path, struct ff_err *err)
 	char *p = strdup(path);
 
 	if (!p)
-		return ff_err_set(err, ENOMEM, "%s: out of memory", n->name);
+		return ff_err_set(err, ENOMEM, "%s: out of memory", ff_node_name(n));
 	ff_node_clear_src(n);
 	n->src_kind = FF_SRC_HOST;
 	n->src_path = p;
@@ -115,7 +117,7 @@ const char *ff_node_host_path(const struct ff_node *n, char *buf, size_t cap)
 		return NULL;
 	memcpy(buf, n->parent->src_path, dlen);
 	buf[dlen] = '/';
-	memcpy(buf + dlen + 1, n->name, n->name_len + 1);
+	memcpy(buf + dlen + 1, ff_node_name(n), n->name_len + 1);
 	return buf;
 }
 
@@ -128,7 +130,7 @@ int ff_node_own_src(struct ff_node *n, struct ff_err *err)
 		return 0;
 	p = ff_node_host_path(n, buf, sizeof(buf));
 	if (!p)
-		return ff_err_set(err, ENAMETOOLONG, "%s: host path too long", n->name);
+		return ff_err_set(err, ENAMETOOLONG, "%s: host path too long", ff_node_name(n));
 	return ff_node_set_src(n, p, err);
 }
 
@@ -144,12 +146,13 @@ int ff_node_set_xattr(struct ff_node *n, const char *name, const void *value, si
 		if (!strcmp(n->xattrs[i].name, name))
 			x = &n->xattrs[i];
 	if (len > UINT32_MAX || !(v = malloc(len ? len : 1)))
-		return ff_err_set(err, ENOMEM, "%s: xattr %s: out of memory", n->name, name);
+		return ff_err_set(err, ENOMEM, "%s: xattr %s: out of memory", ff_node_name(n),
+				  name);
 	memcpy(v, value, len);
 	if (!x && n->n_xattrs == UINT16_MAX) {
 		free(v);
-		return ff_err_set(err, E2BIG, "%s: xattr %s: more than %u xattrs", n->name, name,
-				  (unsigned)UINT16_MAX);
+		return ff_err_set(err, E2BIG, "%s: xattr %s: more than %u xattrs",
+				  ff_node_name(n), name, (unsigned)UINT16_MAX);
 	}
 	if (!x) {
 		tab = realloc(n->xattrs, (n->n_xattrs + 1) * sizeof(*tab));
@@ -168,7 +171,7 @@ int ff_node_set_xattr(struct ff_node *n, const char *name, const void *value, si
 	return 0;
 oom:
 	free(v);
-	return ff_err_set(err, ENOMEM, "%s: xattr %s: out of memory", n->name, name);
+	return ff_err_set(err, ENOMEM, "%s: xattr %s: out of memory", ff_node_name(n), name);
 }
 
 int ff_node_make_link(struct ff_node *n, struct ff_node *target, struct ff_err *err)
@@ -176,9 +179,10 @@ int ff_node_make_link(struct ff_node *n, struct ff_node *target, struct ff_err *
 	if (target->link)
 		target = target->link;
 	if (S_ISDIR(target->mode))
-		return ff_err_set(err, EPERM, "%s: hard link to a directory is not allowed", n->name);
+		return ff_err_set(err, EPERM, "%s: hard link to a directory is not allowed",
+				  ff_node_name(n));
 	if (target == n)
-		return ff_err_set(err, EINVAL, "%s: hard link to itself", n->name);
+		return ff_err_set(err, EINVAL, "%s: hard link to itself", ff_node_name(n));
 	/* finish may move the content to another name of the group */
 	if (ff_node_own_src(target, err))
 		return -1;

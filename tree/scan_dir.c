@@ -234,7 +234,7 @@ static int in_dir(const struct scan *s, const struct ff_node *n)
 	size_t len = d ? strlen(d) : 0;
 
 	return d && !strncmp(s->path, d, len) && s->path[len] == '/' &&
-	       !strcmp(s->path + len + 1, n->name);
+	       !strcmp(s->path + len + 1, ff_node_name(n));
 }
 
 static int set_content(struct scan *s, struct ff_node *n, const struct stat *st)
@@ -242,8 +242,10 @@ static int set_content(struct scan *s, struct ff_node *n, const struct stat *st)
 	char target[PATH_MAX];
 	ssize_t len;
 
-	n->rdev_major = major(st->st_rdev);
-	n->rdev_minor = minor(st->st_rdev);
+	if (S_ISCHR(st->st_mode) || S_ISBLK(st->st_mode)) { /* else children or target */
+		n->rdev_major = major(st->st_rdev);
+		n->rdev_minor = minor(st->st_rdev);
+	}
 	if (S_ISLNK(st->st_mode)) {
 		len = readlink(s->path, target, sizeof(target));
 		if (len < 0)

@@ -31,7 +31,7 @@ static int child_index(struct ff_tree *tree, struct ff_node *n)
 
 	if (id >= UINT32_MAX - 1 || ff_vec_push(&tree->by_id, &n))
 		return -1;
-	if (ff_hset_add(&tree->children, child_hash(n->parent, n->name, n->name_len),
+	if (ff_hset_add(&tree->children, child_hash(n->parent, ff_node_name(n), n->name_len),
 			(uint32_t)id)) {
 		tree->by_id.len--;
 		return -1;
@@ -52,7 +52,8 @@ static int child_match(void *ctx, uint32_t id)
 	struct child_want *w = ctx;
 	struct ff_node *n = *FF_VEC_AT(&w->tree->by_id, struct ff_node *, id);
 
-	if (n->parent != w->dir || n->name_len != w->len || memcmp(n->name, w->name, w->len))
+	if (n->parent != w->dir || n->name_len != w->len ||
+	    memcmp(ff_node_name(n), w->name, w->len))
 		return 0;
 	w->found = n;
 	return 1;
@@ -80,25 +81,31 @@ int ff_tree_rename(struct ff_tree *tree, struct ff_node *n, const char *name, si
 		   struct ff_err *err)
 {
 	char *copy = len <= FF_NAME_MAX ? malloc(len + 1) : NULL;
-	char *old = n->name;
-	uint16_t old_len = n->name_len;
+	char *old = n->name_ext ? ff_node_name(n) : NULL;
+	uint8_t saved[sizeof(char *)]; /* the inline name's bytes the pointer covers */
+	uint8_t old_len = n->name_len;
 
 	if (!copy || index_children(tree, n->parent) || ff_node_own_src(n, err)) {
 		free(copy);
-		return ff_err_set(err, ENOMEM, "%s: out of memory", n->name);
+		return ff_err_set(err, ENOMEM, "%s: out of memory", ff_node_name(n));
 	}
 	memcpy(copy, name, len);
 	copy[len] = '\0';
-	n->name = copy;
-	n->name_len = (uint16_t)len;
+	memcpy(saved, n + 1, sizeof(saved));
+	memcpy(n + 1, &copy, sizeof(copy));
+	n->name_ext = 1;
+	n->name_len = (uint8_t)len;
 	if (child_index(tree, n)) {
-		n->name = old;
+		if (old)
+			memcpy(n + 1, &old, sizeof(old));
+		else
+			memcpy(n + 1, saved, sizeof(saved));
+		n->name_ext = old != NULL;
 		n->name_len = old_len;
 		free(copy);
-		return ff_err_set(err, ENOMEM, "%s: out of memory", n->name);
+		return ff_err_set(err, ENOMEM, "%s: out of memory", ff_node_name(n));
 	}
-	if (old != (char *)(n + 1))
-		free(old);
+	free(old);
 	return 0;
 }
 
@@ -108,7 +115,7 @@ static struct ff_node *child_scan(const struct ff_node *dir, const char *name, s
 	for (uint32_t i = 0; i < dir->n_children; i++) {
 		struct ff_node *c = dir->children[i];
 
-		if (c->name_len == len && !memcmp(c->name, name, len))
+		if (c->name_len == len && !memcmp(ff_node_name(c), name, len))
 			return c;
 	}
 	return NULL;
@@ -146,7 +153,7 @@ struct ff_node_slab {
 
 #if UINTPTR_MAX == UINT64_MAX
 /* ten million tar members hold ten million nodes: keep an eye on growth */
-_Static_assert(sizeof(struct ff_node) == 104, "struct ff_node grew past 104 bytes on LP64");
+_Static_assert(sizeof(struct ff_node) == 88, "struct ff_node grew past 88 bytes on LP64");
 #endif
 
 static struct ff_node *slab_node(struct ff_tree *tree, size_t len)
@@ -217,9 +224,7 @@ struct ff_node *ff_tree_add_child(struct ff_tree *tree, struct ff_node *dir,
 	n = slab_node(tree, len);
 	if (!n)
 		goto oom;
-	n->name = (char *)(n + 1);
-	memcpy(n->name, name, len);
-	n->name[len] = '\0';
+	memcpy(n + 1, name, len); /* slab_node zeroed the NUL and the rest */
 	n->name_len = (uint16_t)len; /* <= FF_NAME_MAX */
 	n->parent = dir;
 	n->mode = mode;
@@ -341,9 +346,8 @@ struct ff_tree *ff_tree_new(const struct ff_tree_opts *opts, struct ff_err *err)
 		ff_tree_free(tree);
 		return NULL;
 	}
-	tree->root = calloc(1, sizeof(*tree->root) + 1);
-	if (tree->root)
-		tree->root->name = (char *)(tree->root + 1); /* "", as ff_tree_add_child */
+	/* its name "" after it, room for a pointer as ff_node_name wants */
+	tree->root = calloc(1, sizeof(*tree->root) + sizeof(char *));
 	if (!tree->root)
 		goto oom;
 	tree->root->mode = S_IFDIR | 0755;
@@ -409,7 +413,7 @@ int ff_node_path(const struct ff_node *n, char *buf, size_t cap)
 	pos = len;
 	for (const struct ff_node *p = n; p->parent; p = p->parent) {
 		pos -= p->name_len;
-		memcpy(buf + pos, p->name, p->name_len);
+		memcpy(buf + pos, ff_node_name(p), p->name_len);
 		if (p->parent->parent)
 			buf[--pos] = '/';
 	}
@@ -419,7 +423,7 @@ int ff_node_path(const struct ff_node *n, char *buf, size_t cap)
 static int name_cmp(const struct ff_node *a, const struct ff_node *b)
 {
 	size_t l = a->name_len < b->name_len ? a->name_len : b->name_len;
-	int c = memcmp(a->name, b->name, l);
+	int c = memcmp(ff_node_name(a), ff_node_name(b), l);
 
 	if (c)
 		return c;

@@ -17,6 +17,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/types.h>
 
 #include "common/error.h"
@@ -32,18 +33,21 @@ struct ff_xattr {
 
 struct ff_node {
 	/* Pointers, then 64-, 32-, 16- and 8-bit fields, then flags: no
-	 * padding (104 bytes on LP64).  A ten-million-entry tar holds ten million of
+	 * padding (88 bytes on LP64).  The name is not a field: it follows
+	 * the node (ff_node_name).  A ten-million-entry tar holds ten million of
 	 * these, packed with their names in slabs (tree.c). */
-	char *name;             /* one component; "" for the root.  Allocated
-				   with the node, just after it, unless renamed */
 	struct ff_node *parent; /* NULL for the root */
-	/* One or the other, by type: 8 bytes less a node, 76 MiB at ten
+	/* One of these, by type: 16 bytes less a node, 153 MiB at ten
 	 * million tar members (issue 33).  Read children only of a
-	 * directory, target only of a symlink. */
+	 * directory, target only of a symlink, rdev only of a device;
+	 * ff_node_reset clears it when the type changes. */
 	union {
 		struct ff_node **children; /* directories: after finish, sorted
 					      by memcmp of names */
 		char *target;           /* symlinks: the target */
+		struct {                /* character and block devices */
+			uint32_t rdev_major, rdev_minor;
+		};
 	};
 	/* Hard links: every extra name points at the primary node, which carries
 	 * the metadata and content; `link` is NULL on the primary itself. */
@@ -72,7 +76,6 @@ struct ff_node {
 	uint32_t n_children;
 	uint32_t mode;          /* S_IFMT | permissions */
 	uint32_t uid, gid;
-	uint32_t rdev_major, rdev_minor;
 	uint32_t nlink;         /* after finish: names of a file; 2 + subdirs for a dir */
 	uint32_t index;         /* after finish: 1..n in depth-first pre-order */
 	/* builder's scratch (one writer at a time): a number, 0 when unset;
@@ -102,7 +105,24 @@ struct ff_node {
 	/* tree/ private: which member of the content union is meant
 	 * (enum ff_src_kind in tree_priv.h; 0, the spool, for a new node). */
 	unsigned src_kind : 2;
+	/* tree/ private: renamed, the name is elsewhere and the bytes after
+	 * the node hold a pointer to it (ff_node_name) */
+	unsigned name_ext : 1;
 };
+
+/* n's name, one component ("" for the root).  Stored just after the node,
+ * in the same allocation (at least 8 bytes there), or, once renamed, a
+ * pointer to it stored there: no 8-byte pointer in every node (76 MiB at
+ * ten million tar members, issue 33).  Not to be written through. */
+static inline char *ff_node_name(const struct ff_node *n)
+{
+	char *after = (char *)(uintptr_t)(n + 1), *p;
+
+	if (!n->name_ext)
+		return after;
+	memcpy(&p, after, sizeof(p));
+	return p;
+}
 
 struct ff_actions;
 

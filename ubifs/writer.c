@@ -59,11 +59,11 @@ static int put_dir(struct uw *w, struct uw_job *j, const struct ff_node *n, stru
 		const struct ff_node *c = n->children[i];
 		const struct ff_node *p = c->link ? c->link : c;
 
-		*j = (struct uw_job){ .inum = (uint32_t)inum_of(n), .name = c->name,
+		*j = (struct uw_job){ .inum = (uint32_t)inum_of(n), .name = ff_node_name(c),
 				      .nlen = c->name_len };
-		j->len = uw_dent_encode(w->o->key_hash, UBIFS_DENT_NODE, inum_of(n), c->name,
-					c->name_len, inum_of(c), itype_of(p->mode), j->node,
-					&j->lo);
+		j->len = uw_dent_encode(w->o->key_hash, UBIFS_DENT_NODE, inum_of(n),
+					ff_node_name(c), c->name_len, inum_of(c),
+					itype_of(p->mode), j->node, &j->lo);
 		if (uw_pipe_made(w, j, UBIFS_DENT_NODE, err))
 			return -1;
 		size += UW_ALIGN(UBIFS_DENT_NODE_SZ + c->name_len + 1, 8);

@@ -115,7 +115,7 @@ static int emit_chunk(struct writer *w, struct ff_y2_tags *t, const uint8_t *dat
 static int is_lost_found(const struct ff_node *n)
 {
 	return n->parent && !n->parent->parent && S_ISDIR(n->mode) && !n->link &&
-	       n->name_len == 10 && !memcmp(n->name, "lost+found", 10);
+	       n->name_len == 10 && !memcmp(ff_node_name(n), "lost+found", 10);
 }
 
 static uint32_t obj_id(const struct ff_node *n)
@@ -136,7 +136,7 @@ static int node_err(const struct ff_node *n, struct ff_err *err, const char *fmt
 	va_list ap;
 
 	if (ff_node_path(n, path, sizeof(path)) < 0)
-		snprintf(path, sizeof(path), "%.*s", (int)n->name_len, n->name);
+		snprintf(path, sizeof(path), "%.*s", (int)n->name_len, ff_node_name(n));
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
@@ -152,7 +152,7 @@ static int fill_header(const struct ff_node *n, struct ff_y2_obj_header *oh, str
 	oh->parent_id = n->parent ? obj_id(n->parent) : FF_Y2_OBJID_ROOT;
 	/* a node's name is at most FF_NAME_MAX bytes (its length is 8-bit) */
 	_Static_assert(FF_NAME_MAX <= FF_Y2_NAME_MAX, "a tree name may not fit a YAFFS2 header");
-	memcpy(oh->name, n->name, n->name_len);
+	memcpy(oh->name, ff_node_name(n), n->name_len);
 	oh->mode = p->mode;
 	oh->uid = p->uid;
 	oh->gid = p->gid;

@@ -88,7 +88,7 @@ static void test_order_and_content(void **state)
 	assert_non_null(s);
 	for (struct ff_node *n = ff_tree_root(t); n; n = ff_tree_next(t, n))
 		if (regular(n)) {
-			check_file(s, n, atoi(n->name + 1));
+			check_file(s, n, atoi(ff_node_name(n) + 1));
 			seen++;
 		}
 	assert_int_equal(seen, N_FILES);
@@ -118,7 +118,7 @@ static void test_vanished_file(void **state)
 	for (struct ff_node *n = ff_tree_root(t); n; n = ff_tree_next(t, n)) {
 		if (!regular(n) || !n->size)
 			continue;
-		i = atoi(n->name + 1);
+		i = atoi(ff_node_name(n) + 1);
 		if (i == 400)
 			break;
 		check_file(s, n, i);
