@@ -6,31 +6,15 @@
  * leaves the holes of sparse members unallocated. */
 #include "tree/tree_priv.h"
 
+#include "common/tmpfile.h"
+
 #include <errno.h>
-#include <fcntl.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <unistd.h>
 
 static int spool_open(struct ff_tree *tree, struct ff_err *err)
 {
-	const char *dir = getenv("TMPDIR");
-	char tmpl[4096];
-	int fd;
-
-	if (!dir || !*dir)
-		dir = "/tmp";
-	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		/* file systems without O_TMPFILE: create and unlink at once */
-		snprintf(tmpl, sizeof(tmpl), "%s/ff-spool.XXXXXX", dir);
-		fd = mkostemp(tmpl, O_CLOEXEC);
-		if (fd < 0)
-			return ff_err_sys(err, errno, "%s: cannot create spool file", dir);
-		unlink(tmpl);
-	}
-	tree->spool_fd = fd;
-	return 0;
+	tree->spool_fd = ff_tmpfile_open("spool", err);
+	return tree->spool_fd < 0 ? -1 : 0;
 }
 
 int ff_spool_reserve(struct ff_tree *tree, uint64_t size, uint64_t *off, struct ff_err *err)
@@ -50,22 +34,7 @@ int ff_spool_reserve(struct ff_tree *tree, uint64_t size, uint64_t *off, struct 
 int ff_spool_pwrite(struct ff_tree *tree, const void *buf, size_t len, uint64_t off,
 		    struct ff_err *err)
 {
-	const char *p = buf;
-
-	while (len) {
-		ssize_t n = pwrite(tree->spool_fd, p, len, (off_t)off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return ff_err_sys(err, n < 0 ? errno : ENOSPC,
-					  "spool file: cannot write %zu bytes at offset %llu",
-					  len, (unsigned long long)off);
-		p += n;
-		len -= (size_t)n;
-		off += (uint64_t)n;
-	}
-	return 0;
+	return ff_tmpfile_pwrite(tree->spool_fd, buf, len, off, "spool", err);
 }
 
 int ff_spool_append_fd(struct ff_tree *tree, int fd, uint64_t *off, uint64_t *size,
