@@ -51,7 +51,7 @@ struct sqfs_cache *sqfs_cache_new(size_t budget, size_t entry)
 	/* Page-sized and larger entries only: the small ones (block lists)
 	 * vary in size and would waste most of a slot. */
 	if (entry >= 4096)
-		c->slab = sqfs_slab_new(entry); /* NULL: malloc, as before */
+		c->slab = sqfs_slab_new(entry, budget + budget / 2); /* NULL: malloc */
 	for (i = 0; i < SHARDS; i++)
 		pthread_mutex_init(&c->shard[i].lock, NULL);
 	return c;

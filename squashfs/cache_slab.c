@@ -1,19 +1,21 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Copyright (C) 2026 The flashfs-tools authors */
-/* The buffers of one cache, carved from 2 MiB chunks and recycled.
+/* The buffers of one cache, carved from one mapping and recycled.
  *
  * Why: a cache that fills with freshly malloc()ed blocks touches every
  * page of its budget for the first time, one page fault each.  On this
  * project's machines (virtual, where a fault traps to the hypervisor) a
  * cold whole-tree read of a 200 MB image through `flashfs mount` took
  * 16,000 faults and 0.25 s of the daemon's 0.8 s of CPU for a 64 MiB
- * cache.  A chunk is made present with one MADV_POPULATE_WRITE call (Linux
- * 5.14; older kernels fault it in as before) and may be backed by huge
- * pages; a released buffer goes back on the free list instead of to
+ * cache.  The slab maps room for the cache's budget and a half once
+ * (address space only) and makes it present a step at a time with one
+ * MADV_POPULATE_WRITE call (Linux 5.14; older kernels fault it in as
+ * before), the steps doubling from two buffers to 2 MiB, so a reader
+ * opened for a few reads (a scan, a fuzz input) does not make megabytes
+ * present.  A released buffer goes back on the free list instead of to
  * malloc, so the memory touched stays what the cache holds plus the
- * buffers in use, and is returned when the cache is freed.  The chunks
- * start at two buffers and double up to 2 MiB, so a reader opened for a
- * few reads (a scan, a fuzz input) does not make 2 MiB present. */
+ * buffers in use; it is unmapped when the cache is freed, in one call
+ * (a munmap per block was what common/malloc_tune.c removed). */
 #include "squashfs/cache_slab.h"
 
 #include <pthread.h>
@@ -22,7 +24,7 @@
 
 #include "common/vec.h"
 
-#define CHUNK (2u << 20)
+#define STEP_MAX (2u << 20)
 
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23
@@ -31,19 +33,21 @@
 struct sqfs_slab {
 	pthread_mutex_t lock;
 	size_t slot;             /* bytes of data per buffer */
+	size_t reserve;          /* bytes mapped at a time */
 	struct sqfs_cbuf *free;  /* released buffers, linked through next */
-	struct ff_vec chunks;    /* struct chunk */
-	uint8_t *cur;            /* the rest of the newest chunk */
-	size_t left;
-	size_t next;             /* buffers in the next chunk */
+	struct ff_vec maps;      /* struct map: every mapping, for the end */
+	uint8_t *cur;            /* the next buffer to carve */
+	uint8_t *ready;          /* the end of the part made present */
+	uint8_t *end;            /* the end of the newest mapping */
+	size_t step;             /* bytes made present next */
 };
 
-struct chunk {
+struct map {
 	void *at;
 	size_t len;
 };
 
-struct sqfs_slab *sqfs_slab_new(size_t slot)
+struct sqfs_slab *sqfs_slab_new(size_t slot, size_t reserve)
 {
 	struct sqfs_slab *s = calloc(1, sizeof(*s));
 
@@ -51,53 +55,47 @@ struct sqfs_slab *sqfs_slab_new(size_t slot)
 		return NULL;
 	pthread_mutex_init(&s->lock, NULL);
 	s->slot = (slot + 63) & ~(size_t)63;
-	s->next = 2;
-	ff_vec_init(&s->chunks, sizeof(struct chunk));
+	if (reserve < 16 * s->slot)
+		reserve = 16 * s->slot;
+	s->reserve = (reserve + s->slot - 1) / s->slot * s->slot;
+	s->step = 2 * s->slot;
+	ff_vec_init(&s->maps, sizeof(struct map));
 	return s;
 }
 
-/* Maps len bytes; a full 2 MiB chunk aligned so that the kernel can back
- * it with a huge page. */
-static void *map_chunk(size_t len)
+/* A new mapping of `reserve` bytes: address space, nothing present yet. */
+static int map_more(struct sqfs_slab *s)
 {
-	size_t extra = len % CHUNK ? 0 : CHUNK;
-	uint8_t *m = mmap(NULL, len + extra, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-			  -1, 0);
-	uintptr_t at;
+	struct map m = {NULL, s->reserve};
 
-	if (m == MAP_FAILED)
-		return NULL;
-	if (!extra)
-		return m;
-	at = ((uintptr_t)m + CHUNK - 1) & ~(uintptr_t)(CHUNK - 1);
-	if (at > (uintptr_t)m)
-		munmap(m, at - (uintptr_t)m);
-	munmap((uint8_t *)at + len, (uintptr_t)m + CHUNK - at);
-	return (void *)at;
-}
-
-static int grow(struct sqfs_slab *s)
-{
-	size_t len = s->slot * s->next;
-	struct chunk c;
-
-	if (len >= CHUNK)
-		len = s->slot >= CHUNK ? s->slot : CHUNK / s->slot * s->slot;
-	else
-		s->next *= 2;
-	c.at = map_chunk(len);
-	if (!c.at)
+	m.at = mmap(NULL, m.len, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (m.at == MAP_FAILED)
 		return -1;
-	c.len = len;
-	if (ff_vec_push(&s->chunks, &c) < 0) {
-		munmap(c.at, len);
+	if (ff_vec_push(&s->maps, &m) < 0) {
+		munmap(m.at, m.len);
 		return -1;
 	}
-	/* Both are hints: without them the pages fault in one by one. */
-	(void)madvise(c.at, len, MADV_HUGEPAGE);
-	(void)madvise(c.at, len, MADV_POPULATE_WRITE);
-	s->cur = c.at;
-	s->left = len;
+	(void)madvise(m.at, m.len, MADV_HUGEPAGE); /* a hint */
+	s->cur = s->ready = m.at;
+	s->end = s->cur + m.len;
+	return 0;
+}
+
+/* Makes the next step of the mapping present (a new mapping when this
+ * one is used up). */
+static int make_present(struct sqfs_slab *s)
+{
+	size_t n;
+
+	if ((size_t)(s->end - s->cur) < s->slot && map_more(s) < 0)
+		return -1;
+	n = s->step < (size_t)(s->end - s->ready) ? s->step : (size_t)(s->end - s->ready);
+	n = n / s->slot * s->slot;
+	(void)madvise(s->ready, n, MADV_POPULATE_WRITE); /* without it: faults */
+	s->ready += n;
+	if (s->step < STEP_MAX)
+		s->step *= 2;
 	return 0;
 }
 
@@ -105,7 +103,7 @@ static struct sqfs_cbuf *carve(struct sqfs_slab *s)
 {
 	struct sqfs_cbuf *b;
 
-	if (s->left < s->slot && grow(s) < 0)
+	if ((size_t)(s->ready - s->cur) < s->slot && make_present(s) < 0)
 		return NULL;
 	b = malloc(sizeof(*b));
 	if (!b)
@@ -114,7 +112,6 @@ static struct sqfs_cbuf *carve(struct sqfs_slab *s)
 	b->home = s;
 	b->cap = s->slot;
 	s->cur += s->slot;
-	s->left -= s->slot;
 	return b;
 }
 
@@ -151,12 +148,12 @@ void sqfs_slab_free(struct sqfs_slab *s)
 		n = b->next;
 		free(b);
 	}
-	for (i = 0; i < s->chunks.len; i++) {
-		const struct chunk *c = FF_VEC_AT(&s->chunks, struct chunk, i);
+	for (i = 0; i < s->maps.len; i++) {
+		const struct map *m = FF_VEC_AT(&s->maps, struct map, i);
 
-		munmap(c->at, c->len);
+		munmap(m->at, m->len);
 	}
-	ff_vec_free(&s->chunks);
+	ff_vec_free(&s->maps);
 	pthread_mutex_destroy(&s->lock);
 	free(s);
 }

@@ -10,8 +10,10 @@
 
 struct sqfs_slab;
 
-/* Buffers of `slot` bytes of data; NULL when out of memory. */
-struct sqfs_slab *sqfs_slab_new(size_t slot);
+/* Buffers of `slot` bytes of data, mapped `reserve` bytes at a time (the
+ * most the cache will hold at once, with room to spare); NULL when out of
+ * memory. */
+struct sqfs_slab *sqfs_slab_new(size_t slot, size_t reserve);
 /* A buffer (data, cap and home set; the rest is the caller's to set), or
  * NULL when out of memory. */
 struct sqfs_cbuf *sqfs_slab_take(struct sqfs_slab *s);
