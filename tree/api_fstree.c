@@ -134,7 +134,7 @@ int ff_fstree_add_file(struct ff_fstree *t, const char *path, const struct ff_me
 
 	ff_api_clear(error);
 	n = put(t, path, S_IFREG, meta, &err);
-	if (!n || (len && (ff_spool_reserve(t->tree, len, &off, &err) ||
+	if (!n || (len && (ff_spool_reserve(t->tree, len, 0, &off, &err) ||
 			   ff_spool_pwrite(t->tree, data, len, off, &err))))
 		return ff_api_error(error, &err);
 	ff_node_clear_src(n);

@@ -17,15 +17,19 @@ static int spool_open(struct ff_tree *tree, struct ff_err *err)
 	return tree->spool_fd < 0 ? -1 : 0;
 }
 
-int ff_spool_reserve(struct ff_tree *tree, uint64_t size, uint64_t *off, struct ff_err *err)
+int ff_spool_reserve(struct ff_tree *tree, uint64_t size, int holes, uint64_t *off,
+		     struct ff_err *err)
 {
 	if (tree->spool_fd < 0 && spool_open(tree, err))
 		return -1;
 	*off = tree->spool_end;
 	/* 4 KiB alignment keeps each member's holes block-aligned */
 	tree->spool_end += (size + 4095) & ~(uint64_t)4095;
-	/* extend now, so a trailing hole reads back as zeros, not as EOF */
-	if (ftruncate(tree->spool_fd, (off_t)tree->spool_end))
+	/* Extend now, so a trailing hole reads back as zeros, not as EOF.
+	 * Only with holes: the pwrite of a member stored whole extends the
+	 * file itself, and a ftruncate per member was a million system calls
+	 * for a million tar members (issue 33). */
+	if (holes && ftruncate(tree->spool_fd, (off_t)tree->spool_end))
 		return ff_err_sys(err, errno, "spool file: cannot grow to %llu bytes",
 				  (unsigned long long)tree->spool_end);
 	return 0;

@@ -208,7 +208,7 @@ static int file_data(struct tar_ctx *c, struct member *m, struct ff_node *n, uin
 	n->size = m->sparse ? m->m.realsize : m->stored;
 	/* a sparse member had holes; any other was stored whole (tree.h) */
 	n->dense = !m->sparse;
-	if (n->size && ff_spool_reserve(c->tree, n->size, &base, c->err))
+	if (n->size && ff_spool_reserve(c->tree, n->size, m->sparse != 0, &base, c->err))
 		return -1;
 	ff_node_clear_src(n);
 	n->spool_off = base;

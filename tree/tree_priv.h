@@ -151,8 +151,11 @@ int ff_tree_excluded(const struct ff_tree *tree, const char *rel);
 int ff_tree_compile_excludes(struct ff_tree *tree, struct ff_err *err);
 void ff_tree_free_excludes(struct ff_tree *tree);
 
-/* spool.c: the one temporary file holding tar and pseudo-file contents. */
-int ff_spool_reserve(struct ff_tree *tree, uint64_t size, uint64_t *off, struct ff_err *err);
+/* spool.c: the one temporary file holding tar and pseudo-file contents.
+ * ff_spool_reserve: size bytes at *off; with holes (a sparse member) the
+ * file is extended over them at once, else the caller writes them all. */
+int ff_spool_reserve(struct ff_tree *tree, uint64_t size, int holes, uint64_t *off,
+		     struct ff_err *err);
 int ff_spool_pwrite(struct ff_tree *tree, const void *buf, size_t len, uint64_t off,
 		    struct ff_err *err);
 
