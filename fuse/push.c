@@ -16,10 +16,10 @@
  * listing, which READDIRPLUS has just given out (with the sizes, and the
  * kernel then knows every inode in it).  So when the start of a listed
  * file is read, the next `window` files of the same listing that were
- * neither pushed nor read go to the read pool's workers.  A walk that
+ * neither pushed nor read go to the store thread.  A walk that
  * reads in another order (a shuffled list, one file) gets its neighbours
  * pushed once and found later or never: the cost is the decoding of at
- * most `window` small files per read, done on the workers.
+ * most `window` small files per read, done on the store thread.
  *
  * The files are stored by a thread of their own, not by the read pool's
  * workers: storing locks the file's pages in the kernel, and when the

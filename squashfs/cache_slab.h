@@ -19,7 +19,7 @@ struct sqfs_slab *sqfs_slab_new(size_t slot, size_t reserve);
 struct sqfs_cbuf *sqfs_slab_take(struct sqfs_slab *s);
 /* Back on the free list, for the next take. */
 void sqfs_slab_give(struct sqfs_slab *s, struct sqfs_cbuf *b);
-/* Frees every chunk: every buffer taken must have been given back. */
+/* Unmaps everything: every buffer taken must have been given back. */
 void sqfs_slab_free(struct sqfs_slab *s);
 
 #endif
