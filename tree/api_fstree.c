@@ -130,12 +130,14 @@ int ff_fstree_add_file(struct ff_fstree *t, const char *path, const struct ff_me
 {
 	struct ff_err err = { 0, "" };
 	struct ff_node *n;
+	struct ff_spool *sp;
 	uint64_t off = 0;
 
 	ff_api_clear(error);
 	n = put(t, path, S_IFREG, meta, &err);
-	if (!n || (len && (ff_spool_reserve(t->tree, len, 0, &off, &err) ||
-			   ff_spool_pwrite(t->tree, data, len, off, &err))))
+	if (!n || (len && (!(sp = ff_tree_spool(t->tree, &err)) ||
+			   ff_spool_region(sp, len, 0, &off, &err) ||
+			   ff_spool_write(sp, data, len, off, &err))))
 		return ff_api_error(error, &err);
 	ff_node_clear_src(n);
 	n->size = len;

@@ -20,8 +20,9 @@ struct ff_data {
 	struct ff_fs *img; /* content read from an existing image */
 	uint64_t handle;
 	int fd;
-	int own_fd;        /* host files are ours to close; the spool is not */
-	uint64_t base;     /* spool offset, 0 for host files */
+	int own_fd;        /* host files are ours to close */
+	struct ff_spool *spool; /* content read from the tree's spool */
+	uint64_t base;     /* the spool offset */
 	uint64_t size;
 	const uint8_t *mem; /* caller's bytes instead of fd */
 	char path[4096];   /* for messages */
@@ -45,6 +46,7 @@ struct ff_data *ff_tree_open_data(const struct ff_tree *tree, const struct ff_no
 	d->handle = 0;
 	d->fd = -1;
 	d->own_fd = 0;
+	d->spool = NULL;
 	d->base = 0;
 	d->mem = NULL;
 	d->path[0] = '\0';
@@ -77,9 +79,9 @@ struct ff_data *ff_tree_open_data(const struct ff_tree *tree, const struct ff_no
 		d->mem = n->mem;
 		return d;
 	}
-	d->fd = tree->spool_fd;
+	d->spool = tree->spool;
 	d->base = n->spool_off;
-	if (d->fd < 0 && !d->mem && n->size) {
+	if (!d->spool && n->size) {
 		ff_err_set(err, EINVAL, "%s: no content source", d->path);
 		free(d);
 		return NULL;
@@ -128,6 +130,28 @@ static ssize_t image_pread(struct ff_data *d, void *buf, size_t want, uint64_t o
 	return (ssize_t)got;
 }
 
+/* The spool is ours: a region ending early is a fault of ours, not a
+ * file that changed. */
+static ssize_t spool_pread(struct ff_data *d, void *buf, size_t want, uint64_t off,
+			   struct ff_err *err)
+{
+	size_t got = 0;
+
+	while (got < want) {
+		ssize_t r = ff_spool_read(d->spool, (char *)buf + got, want - got,
+					  d->base + off + got, err);
+
+		if (r < 0)
+			return ff_err_prefix(err, "%s", d->path);
+		if (r == 0)
+			return ff_err_set(err, EIO, "%s: the spool file ends at %llu of its %llu bytes",
+					  d->path, (unsigned long long)(off + got),
+					  (unsigned long long)d->size);
+		got += (size_t)r;
+	}
+	return (ssize_t)got;
+}
+
 ssize_t ff_data_pread(struct ff_data *d, void *buf, size_t len, uint64_t off,
 		      struct ff_err *err)
 {
@@ -143,6 +167,8 @@ ssize_t ff_data_pread(struct ff_data *d, void *buf, size_t len, uint64_t off,
 	}
 	if (d->img)
 		return image_pread(d, buf, want, off, err);
+	if (d->spool)
+		return spool_pread(d, buf, want, off, err);
 	while (got < want) {
 		ssize_t r = host_pread(d, (char *)buf + got, want - got, off + got, &grew);
 

@@ -222,6 +222,10 @@ int ff_tree_finish(struct ff_tree *tree, struct ff_err *err)
 {
 	if (ff_tree_check_open(tree, err))
 		return -1;
+	/* the gathered tail of the spool reaches the file now, where a full
+	 * disk is still reported as the source's problem */
+	if (tree->spool && ff_spool_end_writes(tree->spool, err))
+		return -1;
 	sort_dirs(tree->root);
 	/* numbered now (and again below, once links and actions have had
 	 * their say) so that the walks in between find each node's position

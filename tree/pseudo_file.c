@@ -100,13 +100,16 @@ static struct ff_node *make_node(struct ff_tree *tree, struct pseudo *p, uint32_
 static int run_command(struct ff_tree *tree, struct ff_node *n, const char *cmd,
 		       struct ff_err *err)
 {
-	FILE *f = popen(cmd, "r");
+	struct ff_spool *sp = ff_tree_spool(tree, err);
+	FILE *f = sp ? popen(cmd, "r") : NULL;
 	int status, rc;
 
+	if (!sp)
+		return -1;
 	if (!f)
 		return ff_err_sys(err, errno, "cannot run \"%s\"", cmd);
 	ff_node_clear_src(n);
-	rc = ff_spool_append_fd(tree, fileno(f), &n->spool_off, &n->size, err);
+	rc = ff_spool_append_fd(sp, fileno(f), &n->spool_off, &n->size, err);
 	status = pclose(f);
 	if (rc)
 		return -1;

@@ -185,7 +185,7 @@ static int copy_data(struct tar_ctx *c, uint64_t dst, uint64_t len)
 		size_t k = len < sizeof(buf) ? (size_t)len : sizeof(buf);
 
 		if (tar_stream_read(&c->s, buf, k, 0, c->err) ||
-		    ff_spool_pwrite(c->tree, buf, k, dst, c->err))
+		    ff_spool_write(c->tree->spool, buf, k, dst, c->err))
 			return -1;
 		dst += k;
 		len -= k;
@@ -208,7 +208,8 @@ static int file_data(struct tar_ctx *c, struct member *m, struct ff_node *n, uin
 	n->size = m->sparse ? m->m.realsize : m->stored;
 	/* a sparse member had holes; any other was stored whole (tree.h) */
 	n->dense = !m->sparse;
-	if (n->size && ff_spool_reserve(c->tree, n->size, m->sparse != 0, &base, c->err))
+	if (n->size && (!ff_tree_spool(c->tree, c->err) ||
+			ff_spool_region(c->tree->spool, n->size, m->sparse != 0, &base, c->err)))
 		return -1;
 	ff_node_clear_src(n);
 	n->spool_off = base;

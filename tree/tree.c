@@ -329,7 +329,6 @@ struct ff_tree *ff_tree_new(const struct ff_tree_opts *opts, struct ff_err *err)
 
 	if (!tree)
 		goto oom;
-	tree->spool_fd = -1;
 	ff_vec_init(&tree->by_id, sizeof(struct ff_node *));
 	ff_vec_init(&tree->kept, sizeof(struct ff_owner_keep));
 	if (opts) {
@@ -381,9 +380,15 @@ void ff_tree_free(struct ff_tree *tree)
 	ff_tree_free_owners(tree);
 	ff_tree_drop_index(tree);
 	ff_hmap_clear(&tree->sort_prio, NULL);
-	if (tree->spool_fd >= 0)
-		close(tree->spool_fd);
+	ff_spool_free(tree->spool);
 	free(tree);
+}
+
+struct ff_spool *ff_tree_spool(struct ff_tree *tree, struct ff_err *err)
+{
+	if (!tree->spool)
+		tree->spool = ff_spool_new(err);
+	return tree->spool;
 }
 
 struct ff_node *ff_tree_root(const struct ff_tree *tree)

@@ -12,6 +12,7 @@
 #include "common/vec.h"
 #include "tree/action.h"
 #include "tree/arg_value.h"
+#include "tree/spool.h"
 #include "tree/tree.h"
 
 struct ff_tree {
@@ -44,8 +45,7 @@ struct ff_tree {
 	 * only for the nodes a sort file names; a node field was 2 bytes in
 	 * every node of every tree (issue 33) */
 	struct ff_hmap sort_prio;
-	int spool_fd;             /* -1 until a source needs it */
-	uint64_t spool_end;
+	struct ff_spool *spool;   /* NULL until a source needs it */
 	int finished;
 	int numbered;             /* every node's index is its pre-order number */
 };
@@ -151,13 +151,9 @@ int ff_tree_excluded(const struct ff_tree *tree, const char *rel);
 int ff_tree_compile_excludes(struct ff_tree *tree, struct ff_err *err);
 void ff_tree_free_excludes(struct ff_tree *tree);
 
-/* spool.c: the one temporary file holding tar and pseudo-file contents.
- * ff_spool_reserve: size bytes at *off; with holes (a sparse member) the
- * file is extended over them at once, else the caller writes them all. */
-int ff_spool_reserve(struct ff_tree *tree, uint64_t size, int holes, uint64_t *off,
-		     struct ff_err *err);
-int ff_spool_pwrite(struct ff_tree *tree, const void *buf, size_t len, uint64_t off,
-		    struct ff_err *err);
+/* tree.c: the tree's spool (spool.h), made when a source first needs
+ * it, or NULL and err. */
+struct ff_spool *ff_tree_spool(struct ff_tree *tree, struct ff_err *err);
 
 /* xattr_value.c: "0x..." hex or plain text for spec and pseudo files. */
 int ff_xattr_parse_value(const char *text, uint8_t **value, uint32_t *len, struct ff_err *err);
@@ -180,10 +176,6 @@ struct ff_tokens {
 int ff_tokenize(const char *line, struct ff_tokens *t, struct ff_err *err);
 void ff_tokens_free(struct ff_tokens *t);
 
-
-/* spool.c: copy everything readable from fd into a new spool region. */
-int ff_spool_append_fd(struct ff_tree *tree, int fd, uint64_t *off, uint64_t *size,
-		       struct ff_err *err);
 
 /* xattr_filter.c: -xattrs-exclude / -xattrs-include on every node. */
 int ff_xattr_filter_apply(struct ff_tree *tree, struct ff_err *err);
