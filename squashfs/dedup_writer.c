@@ -329,6 +329,13 @@ int sqfs_dedup_small_init(struct sqfs_data_writer *w, struct ff_err *err)
 	}
 	for (size_t i = 0; i < w->n_files; i++)
 		n += sqfs_dedup_small_wanted(w, w->files[i]->size);
+	if (w->n_files > (size_t)FF_HSET_ID_MAX + 1)
+		return ff_err_set(err, EFBIG,
+				  "dedup: %zu files, more than the %u the duplicate check holds"
+				  " (-no-duplicates builds without it)",
+				  w->n_files, FF_HSET_ID_MAX + 1);
+	/* room for every candidate: the set never grows, so it needs no
+	 * way to hash its ids again (their crcs are not kept) */
 	if (ff_hset_reserve(&ds->set, n) < 0)
 		return ff_err_set(err, ENOMEM, "dedup: out of memory for %zu files", n);
 	return 0;
@@ -395,7 +402,7 @@ int sqfs_dedup_small(struct sqfs_data_writer *w, size_t i, const uint8_t *data, 
 		sqfs_fd_set_dup(sqfs_fdata(w, i), w->files[first]->index);
 		return 1;
 	}
-	if (ff_hset_add(&w->small.set, h, (uint32_t)i) < 0)
+	if (ff_hset_add(&w->small.set, h, (uint32_t)i, NULL, NULL) < 0)
 		return ff_err_set(err, ENOMEM, "dedup: out of memory");
 	return 0;
 }

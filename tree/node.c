@@ -19,8 +19,14 @@ void ff_node_free(struct ff_node *n)
 		free(n->children); /* or the target: one union (a device's rdev) */
 	ff_node_clear_src(n);
 	ff_node_free_name(n);
-	if (!n->in_slab)
+	if (!n->in_slab) {
 		free(n);
+		return;
+	}
+	/* its slab bytes stay, and so may its ids in the tree's (parent,
+	 * name) set, which hashes them again as it grows: an empty name */
+	n->name_ext = 0;
+	n->name_len = 0;
 }
 
 void ff_node_clear_src(struct ff_node *n)

@@ -22,6 +22,18 @@ static uint32_t child_hash(const struct ff_node *dir, const char *name, size_t l
 	return (uint32_t)crc32(h, (const Bytef *)name, (uInt)len);
 }
 
+/* The set's hash of an id, to grow it: its node's parent and name as they
+ * are now.  A renamed node's old entry moves to its new name, where the
+ * lookups, which check the name they find, want it; a node taken out of
+ * the tree keeps its slab bytes (an empty name, ff_node_free). */
+static uint32_t id_hash(void *ctx, uint32_t id)
+{
+	const struct ff_tree *tree = ctx;
+	const struct ff_node *n = *FF_VEC_AT(&tree->by_id, struct ff_node *, id);
+
+	return child_hash(n->parent, ff_node_name(n), n->name_len);
+}
+
 /* Puts n into the set under its parent and current name.  A node may be
  * there more than once (a rename adds its new name; the old entry stays,
  * and lookups check the name they find). */
@@ -29,10 +41,10 @@ static int child_index(struct ff_tree *tree, struct ff_node *n)
 {
 	size_t id = tree->by_id.len;
 
-	if (id >= UINT32_MAX - 1 || ff_vec_push(&tree->by_id, &n))
+	if (id > FF_HSET_ID_MAX || ff_vec_push(&tree->by_id, &n))
 		return -1;
 	if (ff_hset_add(&tree->children, child_hash(n->parent, ff_node_name(n), n->name_len),
-			(uint32_t)id)) {
+			(uint32_t)id, id_hash, tree)) {
 		tree->by_id.len--;
 		return -1;
 	}
