@@ -36,7 +36,7 @@ static int collect_files(struct sqfs_data_writer *w, struct ff_err *err)
 	int sorted = 1;
 
 	for (struct ff_node *x = ff_tree_root(w->tree); x; x = ff_tree_next(w->tree, x))
-		if (!x->link && S_ISREG(x->mode)) {
+		if (!ff_node_link(x) && S_ISREG(x->mode)) {
 			n++;
 			sorted &= ff_tree_sort_priority(w->tree, x) == 0;
 		}
@@ -47,7 +47,7 @@ static int collect_files(struct sqfs_data_writer *w, struct ff_err *err)
 		return ff_err_set(err, ENOMEM, "out of memory for %zu files", n);
 	n = 0;
 	for (struct ff_node *x = ff_tree_root(w->tree); x; x = ff_tree_next(w->tree, x))
-		if (!x->link && S_ISREG(x->mode))
+		if (!ff_node_link(x) && S_ISREG(x->mode))
 			w->files[n++] = x;
 	/* without --sort the tree order is the data order: no sort, whose
 	 * merge buffer would be 8 MB at a million files */

@@ -226,7 +226,7 @@ static int write_subtree(struct sqfs_inode_writer *w, const struct ff_node *d, s
 {
 	for (uint32_t i = 0; i < d->n_children; i++) {
 		const struct ff_node *c = d->children[i];
-		const struct ff_node *p = c->link ? c->link : c;
+		const struct ff_node *p = ff_node_primary(c);
 		int first;
 
 		if (S_ISDIR(c->mode)) {
@@ -234,7 +234,7 @@ static int write_subtree(struct sqfs_inode_writer *w, const struct ff_node *d, s
 				return -1;
 			continue;
 		}
-		w->n_hardlinks += c->link != NULL;
+		w->n_hardlinks += ff_node_link(c) != NULL;
 		first = first_meeting(w, p, err);
 		if (first < 0 || (first && write_inode(w, p, NULL, err) < 0))
 			return -1;

@@ -156,7 +156,7 @@ static inline void sqfs_fd_table_free(struct ff_vec *t)
 static inline struct sqfs_node_info *sqfs_info_of(struct sqfs_node_info *info,
 						  const struct ff_node *n)
 {
-	return &info[(n->link ? n->link : n)->index];
+	return &info[(ff_node_primary(n))->index];
 }
 
 /* Path of a node for messages ("/" for the root; node_name.c). */

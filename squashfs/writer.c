@@ -152,7 +152,7 @@ static int collect(struct sqfs_writer *w, struct ff_err *err)
 	if (!w->xattrs)
 		return -1;
 	for (struct ff_node *n = ff_tree_root(w->tree); n; n = ff_tree_next(w->tree, n)) {
-		if (n->link)
+		if (ff_node_link(n))
 			continue;
 		if (sqfs_id_table_add(&w->ids, n, n->uid, err) < 0 ||
 		    sqfs_id_table_add(&w->ids, n, n->gid, err) < 0)
@@ -160,7 +160,7 @@ static int collect(struct sqfs_writer *w, struct ff_err *err)
 	}
 	w->st->n_ids = sqfs_id_table_count(&w->ids);
 	for (struct ff_node *n = ff_tree_root(w->tree); n; n = ff_tree_next(w->tree, n)) {
-		if (n->link)
+		if (ff_node_link(n))
 			continue;
 		if (keep_xattr_id(w, n, err) < 0)
 			return -1;

@@ -93,26 +93,21 @@ int ff_tree_rename(struct ff_tree *tree, struct ff_node *n, const char *name, si
 		   struct ff_err *err)
 {
 	char *copy = len <= FF_NAME_MAX ? malloc(len + 1) : NULL;
-	char *old = n->name_ext ? ff_node_name(n) : NULL;
-	uint8_t saved[sizeof(char *)]; /* the inline name's bytes the pointer covers */
+	struct ff_node_ext *e = copy ? ff_node_ext(n) : NULL;
+	char *old;
 	uint8_t old_len = n->name_len;
 
-	if (!copy || index_children(tree, n->parent) || ff_node_own_src(n, err)) {
+	if (!e || index_children(tree, n->parent) || ff_node_own_src(n, err)) {
 		free(copy);
 		return ff_err_set(err, ENOMEM, "%s: out of memory", ff_node_name(n));
 	}
 	memcpy(copy, name, len);
 	copy[len] = '\0';
-	memcpy(saved, n + 1, sizeof(saved));
-	memcpy(n + 1, &copy, sizeof(copy));
-	n->name_ext = 1;
+	old = e->name;
+	e->name = copy;
 	n->name_len = (uint8_t)len;
 	if (child_index(tree, n)) {
-		if (old)
-			memcpy(n + 1, &old, sizeof(old));
-		else
-			memcpy(n + 1, saved, sizeof(saved));
-		n->name_ext = old != NULL;
+		e->name = old;
 		n->name_len = old_len;
 		free(copy);
 		return ff_err_set(err, ENOMEM, "%s: out of memory", ff_node_name(n));
@@ -165,7 +160,7 @@ struct ff_node_slab {
 
 #if UINTPTR_MAX == UINT64_MAX
 /* ten million tar members hold ten million nodes: keep an eye on growth */
-_Static_assert(sizeof(struct ff_node) == 88, "struct ff_node grew past 88 bytes on LP64");
+_Static_assert(sizeof(struct ff_node) == 72, "struct ff_node grew past 72 bytes on LP64");
 #endif
 
 static struct ff_node *slab_node(struct ff_tree *tree, size_t len)
