@@ -142,6 +142,10 @@ static void test_hardlink_primary(void **state)
 	r = add(t, z, "r", S_IFREG);
 	assert_int_equal(ff_node_make_link(q, p, &err), 0);
 	assert_int_equal(ff_node_make_link(r, q, &err), 0); /* resolves to p */
+	/* names behind a node's outside part are still found */
+	assert_ptr_equal(ff_tree_lookup(t, "z/p"), p);
+	assert_ptr_equal(ff_tree_lookup(t, "a/q"), q);
+	assert_ptr_equal(ff_tree_lookup(t, "z/r"), r);
 	assert_int_equal(ff_tree_finish(t, &err), 0);
 	assert_null(ff_node_link(q));
 	assert_ptr_equal(ff_node_link(p), q);
@@ -154,6 +158,16 @@ static void test_hardlink_primary(void **state)
 	assert_int_equal(p->nlink, 3);
 	assert_int_equal(p->size, 10);
 	assert_int_equal(ff_tree_data_bytes(t), 10);
+	/* the link and xattrs live outside the node, with a copy of its
+	 * name; nodes with neither have no such part */
+	assert_string_equal(ff_node_name(p), "p");
+	assert_string_equal(ff_node_name(q), "q");
+	assert_string_equal(ff_node_name(r), "r");
+	assert_null(ff_node_ext_of(z));
+	assert_null(ff_node_link(z));
+	assert_int_equal(ff_node_n_xattrs(z), 0);
+	assert_ptr_equal(ff_node_primary(r), q);
+	assert_ptr_equal(ff_node_primary(q), q);
 	ff_tree_free(t);
 }
 
