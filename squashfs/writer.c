@@ -166,7 +166,7 @@ static int collect(struct sqfs_writer *w, struct ff_err *err)
 			return -1;
 	}
 	w->st->n_xattr_ids = sqfs_xattr_writer_count(w->xattrs);
-	w->inode_count = sqfs_inodes_number(w->tree, w->info);
+	w->inode_count = sqfs_inodes_number(w->tree);
 	w->st->inode_count = w->inode_count;
 	return 0;
 }
@@ -283,6 +283,8 @@ static int build(struct sqfs_writer *w, struct ff_err *err)
 
 static void release(struct sqfs_writer *w)
 {
+	if (w->inode_count) /* numbered: the nodes' priv held the numbers */
+		sqfs_inodes_clear(w->tree);
 	sqfs_data_free(&w->data);
 	sqfs_xattr_writer_free(w->xattrs);
 	sqfs_id_table_free(&w->ids);
