@@ -254,10 +254,10 @@ static int build(struct sqfs_writer *w, struct ff_err *err)
 			  : write_comp_opts(w, &sb, err)) < 0 ||
 	    sqfs_data_write(&w->data, err) < 0)
 		return -1;
-	/* The per-node records only now, after the data pass: its file list
-	 * and small-file dedup set are freed, so the two are never held at
-	 * once (16 bytes a node less at the peak, issue 33).  Nothing in the
-	 * data depends on inode numbers, ids or xattrs. */
+	/* The per-node records only now, after the data pass: its marks (or
+	 * --sort's file list) and small-file dedup set are freed, so the two
+	 * are never held at once (issue 33).  Nothing in the data depends on
+	 * inode numbers, ids or xattrs. */
 	w->info = calloc((size_t)ff_tree_count(w->tree) + 1, sizeof(*w->info));
 	if (!w->info)
 		return ff_err_set(err, ENOMEM, "out of memory for %u nodes", ff_tree_count(w->tree));
