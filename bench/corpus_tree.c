@@ -39,20 +39,20 @@ static struct ff_tree *load_tree(const char *source, struct ff_err *err)
 /* Owned copies of a node's xattrs. */
 static int copy_xattrs(struct bench_node *b, const struct ff_node *n, struct ff_err *err)
 {
-	b->xattrs = n->n_xattrs ? calloc(n->n_xattrs, sizeof(*b->xattrs)) : NULL;
+	b->xattrs = ff_node_n_xattrs(n) ? calloc(ff_node_n_xattrs(n), sizeof(*b->xattrs)) : NULL;
 	b->n_xattrs = 0;
-	if (n->n_xattrs && !b->xattrs)
+	if (ff_node_n_xattrs(n) && !b->xattrs)
 		return ff_err_set(err, ENOMEM, "bench: out of memory");
-	for (uint32_t k = 0; k < n->n_xattrs; k++) {
+	for (uint32_t k = 0; k < ff_node_n_xattrs(n); k++) {
 		struct ff_xattr *x = &b->xattrs[k];
 
-		x->name = strdup(n->xattrs[k].name);
-		x->value = malloc(n->xattrs[k].len + 1);
-		x->len = n->xattrs[k].len;
+		x->name = strdup(ff_node_xattrs(n)[k].name);
+		x->value = malloc(ff_node_xattrs(n)[k].len + 1);
+		x->len = ff_node_xattrs(n)[k].len;
 		b->n_xattrs++;
 		if (!x->name || !x->value)
 			return ff_err_set(err, ENOMEM, "bench: out of memory");
-		memcpy(x->value, n->xattrs[k].value, x->len);
+		memcpy(x->value, ff_node_xattrs(n)[k].value, x->len);
 	}
 	return 0;
 }
@@ -121,11 +121,11 @@ static int push_one(struct bench_corpus *c, const struct ff_tree *t, const struc
 
 	fill_node(&b, n);
 	b.parent = n->parent ? n->parent->priv : top;
-	if (n->link)
-		b.link_of = (int32_t)n->link->priv;
+	if (ff_node_link(n))
+		b.link_of = (int32_t)ff_node_link(n)->priv;
 	b.name = rename ? strdup(rename) : strndup(ff_node_name(n), n->name_len);
 	b.target = target ? strdup(target) : NULL;
-	if ((n->link || copy_xattrs(&b, n, err) == 0) && b.name && (!target || b.target) &&
+	if ((ff_node_link(n) || copy_xattrs(&b, n, err) == 0) && b.name && (!target || b.target) &&
 	    bench_corpus_push_node(c, &b, err) == 0)
 		b.name = NULL;
 	if (b.name) {
@@ -139,7 +139,7 @@ static int push_one(struct bench_corpus *c, const struct ff_tree *t, const struc
 		free(b.target);
 		return err->msg[0] ? -1 : ff_err_set(err, ENOMEM, "bench: out of memory");
 	}
-	if (S_ISREG(n->mode) && !n->link) {
+	if (S_ISREG(n->mode) && !ff_node_link(n)) {
 		char path[4096];
 
 		if (read_content(c, t, n, idx, err)) {

@@ -130,54 +130,71 @@ void ff_hmap_free(struct ff_hmap *m, void (*free_val)(void *))
 }
 
 /* ---- the compact set ---- */
+/* (id + 1) << 4 | the hash's low 4 bits; 0 is an empty slot.  The slot
+ * a hash starts at comes from its high bits (hset_home), so the low ones
+ * kept here tell apart most of the ids a probe passes. */
 struct ff_hset_slot {
-	uint32_t id1;  /* id + 1; 0 is an empty slot */
-	uint32_t hash;
+	uint32_t v;
 };
 
-/* hash * cap / 2^32: any capacity, all of the hash's bits used. */
-static size_t hset_home(const struct ff_hset *s, uint32_t hash)
+#define HSET_BITS 4u
+#define HSET_MASK ((1u << HSET_BITS) - 1)
+
+/* hash * cap / 2^32: any capacity, the hash's high bits used. */
+static size_t hset_home(size_t cap, uint32_t hash)
 {
-	return (size_t)(((uint64_t)hash * s->cap) >> 32);
+	return (size_t)(((uint64_t)hash * cap) >> 32);
 }
 
-static void hset_place(struct ff_hset *s, struct ff_hset_slot v)
+static void hset_place(struct ff_hset_slot *slots, size_t cap, uint32_t hash, uint32_t id)
 {
-	size_t i = hset_home(s, v.hash);
+	size_t i = hset_home(cap, hash);
 
-	while (s->slots[i].id1)
-		i = i + 1 == s->cap ? 0 : i + 1;
-	s->slots[i] = v;
+	while (slots[i].v)
+		i = i + 1 == cap ? 0 : i + 1;
+	slots[i].v = (id + 1) << HSET_BITS | (hash & HSET_MASK);
 }
 
-/* Capacity for n at a load of at most 3/4; rehashes what is stored. */
-static int hset_resize(struct ff_hset *s, size_t n)
+/* Capacity for n at a load of at most 3/4; places again what is stored,
+ * under the hashes rehash gives. */
+static int hset_resize(struct ff_hset *s, size_t n, ff_hset_hash_fn rehash, void *ctx)
 {
-	struct ff_hset bigger = { NULL, n + n / 3 + 8, s->n };
+	size_t cap = n + n / 3 + 8;
+	struct ff_hset_slot *slots;
 
-	if (bigger.cap <= s->cap)
+	if (cap <= s->cap)
 		return 0;
-	bigger.slots = calloc(bigger.cap, sizeof(*bigger.slots));
-	if (!bigger.slots)
+	if (s->n && !rehash)
 		return -1;
-	for (size_t i = 0; i < s->cap; i++)
-		if (s->slots[i].id1)
-			hset_place(&bigger, s->slots[i]);
+	slots = calloc(cap, sizeof(*slots));
+	if (!slots)
+		return -1;
+	for (size_t i = 0; i < s->cap; i++) {
+		uint32_t id;
+
+		if (!s->slots[i].v)
+			continue;
+		id = (s->slots[i].v >> HSET_BITS) - 1;
+		hset_place(slots, cap, rehash(ctx, id), id);
+	}
 	free(s->slots);
-	*s = bigger;
+	s->slots = slots;
+	s->cap = cap;
 	return 0;
 }
 
 int ff_hset_reserve(struct ff_hset *s, size_t n)
 {
-	return hset_resize(s, n);
+	return s->n ? -1 : hset_resize(s, n, NULL, NULL);
 }
 
-int ff_hset_add(struct ff_hset *s, uint32_t hash, uint32_t id)
+int ff_hset_add(struct ff_hset *s, uint32_t hash, uint32_t id, ff_hset_hash_fn rehash, void *ctx)
 {
-	if ((s->n + 1) * 4 > s->cap * 3 && hset_resize(s, 2 * (s->n + 1)) < 0)
+	if (id > FF_HSET_ID_MAX)
 		return -1;
-	hset_place(s, (struct ff_hset_slot){ id + 1, hash });
+	if ((s->n + 1) * 4 > s->cap * 3 && hset_resize(s, 2 * (s->n + 1), rehash, ctx) < 0)
+		return -1;
+	hset_place(s->slots, s->cap, hash, id);
 	s->n++;
 	return 0;
 }
@@ -187,16 +204,17 @@ int ff_hset_find(const struct ff_hset *s, uint32_t hash, ff_hset_match_fn match,
 {
 	if (!s->cap)
 		return 0;
-	for (size_t i = hset_home(s, hash); s->slots[i].id1; i = i + 1 == s->cap ? 0 : i + 1) {
+	for (size_t i = hset_home(s->cap, hash); s->slots[i].v; i = i + 1 == s->cap ? 0 : i + 1) {
+		uint32_t v = s->slots[i].v;
 		int r;
 
-		if (s->slots[i].hash != hash)
+		if ((v & HSET_MASK) != (hash & HSET_MASK))
 			continue;
-		r = match(ctx, s->slots[i].id1 - 1);
+		r = match(ctx, (v >> HSET_BITS) - 1);
 		if (r < 0)
 			return -1;
 		if (r) {
-			*id = s->slots[i].id1 - 1;
+			*id = (v >> HSET_BITS) - 1;
 			return 1;
 		}
 	}

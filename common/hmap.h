@@ -32,12 +32,16 @@ void *ff_hmap_get(const struct ff_hmap *m, uint64_t key);   /* NULL if absent */
 int ff_hmap_put(struct ff_hmap *m, uint64_t key, void *val);
 void ff_hmap_free(struct ff_hmap *m, void (*free_val)(void *));
 
-/* The compact face, for a million entries: a set of 32-bit ids, each
- * slot only the id and the caller's 32-bit hash (8 bytes; the map's slot
- * is 40).  The caller keeps the keys: several ids may share a hash, and
- * ff_hset_find asks `match` about each id stored with the hash sought.
- * Any capacity, not only powers of two, so ff_hset_reserve can size it
- * to the count at a load of 3/4.  A zeroed struct is an empty set. */
+/* The compact face, for ten million entries: a set of 32-bit ids, each
+ * slot 4 bytes, the id and 4 bits of the caller's 32-bit hash (the map's
+ * slot is 40; 8 with the whole hash was 11 bytes an entry at its load,
+ * 100 MiB at ten million, issue 33).  The caller keeps the keys: several
+ * ids may share a slot's hash bits, and ff_hset_find asks `match` about
+ * each id stored with the bits sought, so match must compare keys, not
+ * hashes.  The rest of the hash chooses the slot; to grow, the set asks
+ * the caller for each id's hash again (ff_hset_hash_fn).  Any capacity,
+ * not only powers of two, so ff_hset_reserve can size it to the count at
+ * a load of 3/4.  A zeroed struct is an empty set. */
 struct ff_hset_slot;
 
 struct ff_hset {
@@ -45,16 +49,24 @@ struct ff_hset {
 	size_t cap, n;
 };
 
+/* The largest id a set holds: 28 bits of the slot are id + 1. */
+#define FF_HSET_ID_MAX ((uint32_t)((1u << 28) - 2))
+
 /* 1: id is the one sought; 0: it is not; -1: an error, returned as is. */
 typedef int (*ff_hset_match_fn)(void *ctx, uint32_t id);
+/* The hash id was added with. */
+typedef uint32_t (*ff_hset_hash_fn)(void *ctx, uint32_t id);
 
-/* Room for n ids in all without growing; -1 when out of memory. */
+/* Room for n ids in all without growing, in an empty set; -1 when out of
+ * memory or the set is not empty. */
 int ff_hset_reserve(struct ff_hset *s, size_t n);
-/* Adds id (up to UINT32_MAX - 1; not checked for being there already);
- * -1 when out of memory. */
-int ff_hset_add(struct ff_hset *s, uint32_t hash, uint32_t id);
-/* 1 and *id for the first stored id with this hash that match accepts,
- * 0 when none does, -1 when match returned -1. */
+/* Adds id (at most FF_HSET_ID_MAX; not checked for being there already).
+ * Past a load of 3/4 the set grows, asking rehash(ctx, id) for every id
+ * it holds; with rehash NULL it does not (-1).  -1 when out of memory or
+ * id is above FF_HSET_ID_MAX. */
+int ff_hset_add(struct ff_hset *s, uint32_t hash, uint32_t id, ff_hset_hash_fn rehash, void *ctx);
+/* 1 and *id for the first stored id with this hash's slot and bits that
+ * match accepts, 0 when none does, -1 when match returned -1. */
 int ff_hset_find(const struct ff_hset *s, uint32_t hash, ff_hset_match_fn match, void *ctx,
 		 uint32_t *id);
 void ff_hset_free(struct ff_hset *s);

@@ -16,7 +16,7 @@
 
 const struct ff_node *cw_meta(const struct ff_node *n)
 {
-	return n->link ? n->link : n;
+	return ff_node_primary(n);
 }
 
 uint32_t cw_name_len(const struct ff_node *n)

@@ -236,6 +236,14 @@ int ew_dedupe_scan(struct ew *w, const uint8_t *buf, uint64_t size, struct ff_ve
 	return 0;
 }
 
+/* An item's set hash again, for the set to grow. */
+static uint32_t item_hash(void *ctx, uint32_t id)
+{
+	const struct ew_dd *d = ctx;
+
+	return set_hash(FF_VEC_AT(&d->items, struct dd_item, id)->rh);
+}
+
 static int add_item(struct ew *w, const struct dd_item *it, struct ff_err *err)
 {
 	struct ew_dd *d = w->dd;
@@ -245,8 +253,10 @@ static int add_item(struct ew *w, const struct dd_item *it, struct ff_err *err)
 
 	if (ff_hset_find(&d->set, set_hash(it->rh), same_rh, &f, &id) == 1)
 		return 0; /* the first pcluster with these first bytes stays */
+	if (d->items.len > FF_HSET_ID_MAX)
+		return 0; /* the table is full: later pclusters are not matched */
 	if (ff_vec_push(&d->items, it) ||
-	    ff_hset_add(&d->set, set_hash(it->rh), (uint32_t)(d->items.len - 1)))
+	    ff_hset_add(&d->set, set_hash(it->rh), (uint32_t)(d->items.len - 1), item_hash, d))
 		return ff_err_set(err, ENOMEM, "dedupe table: out of memory");
 	d->filter[k >> 6] |= 1ull << (k & 63);
 	return 0;

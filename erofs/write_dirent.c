@@ -57,7 +57,7 @@ static struct dent *dents_sorted(const struct ff_node *d, size_t *count)
 	for (uint32_t i = 0; i < d->n_children; i++) {
 		const struct ff_node *c = d->children[i];
 
-		v[i + 2] = (struct dent){ ff_node_name(c), c->name_len, c->link ? c->link : c };
+		v[i + 2] = (struct dent){ ff_node_name(c), c->name_len, ff_node_primary(c) };
 	}
 	qsort(v, n, sizeof(*v), dent_cmp);
 	*count = n;

@@ -23,8 +23,8 @@
 
 struct ew_ino *ew_ino_of(const struct ew *w, const struct ff_node *n)
 {
-	if (n->link)
-		n = n->link;
+	if (ff_node_link(n))
+		n = ff_node_link(n);
 	return &w->inos[n->priv - 1];
 }
 
@@ -33,12 +33,12 @@ static int collect(struct ew *w, struct ff_err *err)
 	uint32_t n = 0;
 
 	for (struct ff_node *x = ff_tree_root(w->tree); x; x = ff_tree_next(w->tree, x))
-		n += !x->link;
+		n += !ff_node_link(x);
 	w->inos = calloc(n, sizeof(*w->inos));
 	if (!w->inos)
 		return ff_err_set(err, ENOMEM, "inodes: out of memory (%u)", n);
 	for (struct ff_node *x = ff_tree_root(w->tree); x; x = ff_tree_next(w->tree, x)) {
-		if (x->link)
+		if (ff_node_link(x))
 			continue;
 		x->priv = (uint32_t)(w->n_inos + 1);
 		w->inos[w->n_inos].n = x;

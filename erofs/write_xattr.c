@@ -113,16 +113,16 @@ int ew_xattr_count(struct ew *w, struct ff_err *err)
 		for (uint32_t i = 0; i < w->n_inos; i++) {
 			const struct ff_node *n = w->inos[i].n;
 
-			for (uint32_t k = 0; k < n->n_xattrs; k++) {
+			for (uint32_t k = 0; k < ff_node_n_xattrs(n); k++) {
 				uint8_t buf[ENTRY_MAX];
-				long len = entry_encode(&n->xattrs[k], buf, sizeof(buf), err);
+				long len = entry_encode(&ff_node_xattrs(n)[k], buf, sizeof(buf), err);
 				uint32_t id;
 
 				if (len < 0)
 					return -1;
 				if (len == 0) {
 					if (pass == 0)
-						warn_unstored(w, &w->inos[i], n->xattrs[k].name);
+						warn_unstored(w, &w->inos[i], ff_node_xattrs(n)[k].name);
 					continue;
 				}
 				if (!ff_hmap_find(&w->xcount, buf, (size_t)len, &v))
@@ -154,17 +154,17 @@ int ew_xattr_body(struct ew *w, struct ew_ino *e, struct ff_err *err)
 	uint8_t *body;
 	uint64_t v;
 
-	if (w->o->xattr_tolerance < 0 || !n->n_xattrs)
+	if (w->o->xattr_tolerance < 0 || !ff_node_n_xattrs(n))
 		return 0;
-	for (uint32_t k = 0; k < n->n_xattrs; k++)
-		cap += 4 + ew_align(ER_XATTR_ENTRY_SIZE + strlen(n->xattrs[k].name) +
-				    n->xattrs[k].len, 4);
+	for (uint32_t k = 0; k < ff_node_n_xattrs(n); k++)
+		cap += 4 + ew_align(ER_XATTR_ENTRY_SIZE + strlen(ff_node_xattrs(n)[k].name) +
+				    ff_node_xattrs(n)[k].len, 4);
 	if (!(body = calloc(1, cap)))
 		return ff_err_set(err, ENOMEM, "xattrs: out of memory");
 	/* shared ids first: they sit right after the header */
 	for (int pass = 0; pass < 2; pass++) {
-		for (uint32_t k = 0; k < n->n_xattrs; k++) {
-			long l = entry_encode(&n->xattrs[k], buf, sizeof(buf), err);
+		for (uint32_t k = 0; k < ff_node_n_xattrs(n); k++) {
+			long l = entry_encode(&ff_node_xattrs(n)[k], buf, sizeof(buf), err);
 			int is_shared;
 
 			if (l < 0) {

@@ -171,7 +171,7 @@ static int put_file(struct j2_build *b, const struct ff_node *n, uint32_t ino,
 static int put_entry(struct j2_build *b, const struct ff_node *e, uint32_t pino,
 		     struct ff_err *err)
 {
-	struct ff_node *p = e->link ? e->link : (struct ff_node *)e;
+	struct ff_node *p = ff_node_primary(e);
 	uint32_t ino;
 	int r;
 
@@ -203,7 +203,7 @@ static int populate(struct j2_build *b, const struct ff_node *dir, uint32_t dir_
 	for (uint32_t i = 0; i < dir->n_children; i++) {
 		const struct ff_node *c = dir->children[i];
 
-		if (!c->link && S_ISDIR(c->mode) && c->n_children &&
+		if (!ff_node_link(c) && S_ISDIR(c->mode) && c->n_children &&
 		    populate(b, c, c->priv, err))
 			return -1;
 	}

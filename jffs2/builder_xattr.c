@@ -101,8 +101,8 @@ int j2_put_xattrs(struct j2_build *b, const struct ff_node *n, uint32_t ino, str
 {
 	if (!b->o->xattrs)
 		return 0;
-	for (uint32_t i = 0; i < n->n_xattrs; i++)
-		if (one(b, &n->xattrs[i], ino, err))
+	for (uint32_t i = 0; i < ff_node_n_xattrs(n); i++)
+		if (one(b, &ff_node_xattrs(n)[i], ino, err))
 			return ff_err_prefix(err, "%s", ff_node_name(n));
 	return 0;
 }

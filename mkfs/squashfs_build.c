@@ -182,7 +182,7 @@ int ff_sqfs_info_write(const struct ff_tree *tree, FILE *f)
 			snprintf(path, sizeof(path), "%s", ff_node_name(n));
 		fprintf(f, "/%s: mode %06o, uid %u, gid %u, mtime %lld, size %llu%s\n", path,
 			n->mode, n->uid, n->gid, (long long)n->mtime, (unsigned long long)n->size,
-			n->link ? " (hard link)" : "");
+			ff_node_link(n) ? " (hard link)" : "");
 	}
 	return ferror(f) ? -1 : 0;
 }

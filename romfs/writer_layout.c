@@ -125,7 +125,7 @@ static int at_device(struct rw_ent *e)
  * hard link to the entry that holds its object.  0, 1 to leave it out. */
 static int child_ent(struct rw_layout *lay, const struct ff_node *c, int64_t *idx)
 {
-	const struct ff_node *p = c->link ? c->link : c;
+	const struct ff_node *p = ff_node_primary(c);
 	struct rw_ent *e;
 	int at;
 

@@ -18,46 +18,21 @@
 #include "squashfs/append_writer.h"
 #include "squashfs/format.h"
 
-/* Data order: --sort priority, higher first, then tree order (a node's
- * index is its pre-order number, so no second array is needed). */
-static int order_cmp(const void *a, const void *b, void *tree)
-{
-	const struct ff_node *x = *(struct ff_node *const *)a, *y = *(struct ff_node *const *)b;
-	int px = ff_tree_sort_priority(tree, x), py = ff_tree_sort_priority(tree, y);
-
-	if (px != py)
-		return px > py ? -1 : 1;
-	return (x->index > y->index) - (x->index < y->index);
-}
-
 static int collect_files(struct sqfs_data_writer *w, struct ff_err *err)
 {
-	size_t n = 0;
-	int sorted = 1;
-
-	for (struct ff_node *x = ff_tree_root(w->tree); x; x = ff_tree_next(w->tree, x))
-		if (!x->link && S_ISREG(x->mode)) {
-			n++;
-			sorted &= ff_tree_sort_priority(w->tree, x) == 0;
-		}
 	ff_vec_init(&w->sizes, sizeof(uint32_t *));
-	w->files = calloc(n + 1, sizeof(*w->files));
+	if (sqfs_file_list_make(&w->list, w->tree, err) < 0)
+		return -1;
 	w->fdata = calloc((size_t)ff_tree_count(w->tree) + 1, sizeof(*w->fdata));
-	if (!w->files || !w->fdata)
-		return ff_err_set(err, ENOMEM, "out of memory for %zu files", n);
-	n = 0;
-	for (struct ff_node *x = ff_tree_root(w->tree); x; x = ff_tree_next(w->tree, x))
-		if (!x->link && S_ISREG(x->mode))
-			w->files[n++] = x;
-	/* without --sort the tree order is the data order: no sort, whose
-	 * merge buffer would be 8 MB at a million files */
-	if (!sorted)
-		qsort_r(w->files, n, sizeof(*w->files), order_cmp, (void *)w->tree);
-	for (size_t i = 0; i < n; i++) {
-		sqfs_fdata(w, i)->frag_index = SQFS_INVALID_FRAG;
-		w->bytes_total += w->files[i]->size;
+	if (!w->fdata)
+		return ff_err_set(err, ENOMEM, "out of memory for %zu files", w->list.n);
+	w->n_files = w->list.n;
+	for (size_t i = 0; i < w->n_files; i++) {
+		struct ff_node *n = sqfs_file(w, i);
+
+		sqfs_fdata(w, n)->frag_index = SQFS_INVALID_FRAG;
+		w->bytes_total += n->size;
 	}
-	w->n_files = n;
 	return 0;
 }
 
@@ -200,9 +175,9 @@ static int from_old_image(const struct sqfs_data_writer *w, const struct ff_node
 
 /* A dedup candidate below a block: read whole once, into w->small_buf,
  * then either a duplicate or written from those bytes. */
-static int small_file(struct sqfs_data_writer *w, size_t i, struct ff_err *err)
+static int small_file(struct sqfs_data_writer *w, size_t i, struct ff_node *n,
+		      struct ff_err *err)
 {
-	struct ff_node *n = w->files[i];
 	struct ff_data *d = ff_tree_open_data(w->tree, n, err);
 	ssize_t got;
 	int dup;
@@ -216,25 +191,24 @@ static int small_file(struct sqfs_data_writer *w, size_t i, struct ff_err *err)
 				 (unsigned long long)n->size);
 	if (got < 0)
 		return -1;
-	dup = sqfs_dedup_small(w, i, w->small_buf, err);
+	dup = sqfs_dedup_small(w, i, n, w->small_buf, err);
 	if (dup)
 		return dup;
 	if (from_old_image(w, n))
-		return sqfs_append_file(w->o->append, n, sqfs_fdata(w, i), &w->sizes, err);
-	return stream_bytes(w, n, NULL, w->small_buf, sqfs_fdata(w, i), err);
+		return sqfs_append_file(w->o->append, n, sqfs_fdata(w, n), &w->sizes, err);
+	return stream_bytes(w, n, NULL, w->small_buf, sqfs_fdata(w, n), err);
 }
 
-static int write_file(struct sqfs_data_writer *w, size_t i, struct ff_err *err)
+static int write_file(struct sqfs_data_writer *w, size_t i, struct ff_node *n,
+		      struct ff_err *err)
 {
-	struct ff_node *n = w->files[i];
-
-	if (sqfs_fd_dup_of(sqfs_fdata(w, i)) || !n->size)
+	if (sqfs_fd_dup_of(sqfs_fdata(w, n)) || !n->size)
 		return 0;
 	if (sqfs_dedup_small_wanted(w, n->size))
-		return small_file(w, i, err) < 0 ? -1 : 0;
+		return small_file(w, i, n, err) < 0 ? -1 : 0;
 	if (from_old_image(w, n))
-		return sqfs_append_file(w->o->append, n, sqfs_fdata(w, i), &w->sizes, err);
-	return stream_file(w, n, sqfs_fdata(w, i), err);
+		return sqfs_append_file(w->o->append, n, sqfs_fdata(w, n), &w->sizes, err);
+	return stream_file(w, n, sqfs_fdata(w, n), err);
 }
 
 static void report_progress(struct sqfs_data_writer *w, uint64_t files_done)
@@ -249,10 +223,11 @@ static int write_all(struct sqfs_data_writer *w, struct ff_err *err)
 	char path[4096];
 
 	for (size_t i = 0; i < w->n_files; i++) {
-		if (write_file(w, i, err) < 0)
-			return ff_err_prefix(err, "%s",
-					     sqfs_node_name(w->files[i], path, sizeof(path)));
-		w->bytes_done += w->files[i]->size;
+		struct ff_node *n = sqfs_file(w, i);
+
+		if (write_file(w, i, n, err) < 0)
+			return ff_err_prefix(err, "%s", sqfs_node_name(n, path, sizeof(path)));
+		w->bytes_done += n->size;
 		sqfs_readahead_progress(w->ra, w->bytes_done);
 		report_progress(w, i + 1);
 	}
@@ -263,11 +238,14 @@ static int write_all(struct sqfs_data_writer *w, struct ff_err *err)
 
 static void count_dups(struct sqfs_data_writer *w)
 {
-	for (size_t i = 0; i < w->n_files; i++)
-		if (sqfs_fd_dup_of(sqfs_fdata(w, i))) {
+	for (size_t i = 0; i < w->n_files; i++) {
+		struct ff_node *n = sqfs_file(w, i);
+
+		if (sqfs_fd_dup_of(sqfs_fdata(w, n))) {
 			w->st->n_dup_files++;
-			w->st->dup_bytes += w->files[i]->size;
+			w->st->dup_bytes += n->size;
 		}
+	}
 }
 
 static int write_data(struct sqfs_data_writer *w, struct ff_err *err)
@@ -300,7 +278,7 @@ int sqfs_data_write(struct sqfs_data_writer *w, struct ff_err *err)
 		return -1;
 	w->st->n_files = w->n_files;
 	w->st->data_in = w->bytes_total;
-	w->ra = sqfs_readahead_start(w->files, w->n_files);
+	w->ra = sqfs_readahead_start(&w->list);
 	ret = write_data(w, err);
 	sqfs_dedup_small_free(w);
 	free(w->small_buf);
@@ -312,10 +290,10 @@ int sqfs_data_write(struct sqfs_data_writer *w, struct ff_err *err)
 	count_dups(w);
 	w->st->n_fragment_blocks = w->frags.count;
 	w->st->n_fragment_tails = w->frags.tails;
-	/* the inodes find their records by node index: the list's 8 bytes a
-	 * file are not held while the writer's per-node records are made */
-	free(w->files);
-	w->files = NULL;
+	/* the inodes find their records by node index: the list (--sort) is
+	 * not held while the writer's per-node records are made */
+	sqfs_file_list_free(&w->list);
+	w->cur = (struct sqfs_file_cur){0};
 	return 0;
 }
 
@@ -323,9 +301,9 @@ void sqfs_files_free(struct sqfs_data_writer *w)
 {
 	sqfs_fd_table_free(&w->sizes);
 	free(w->fdata);
-	free(w->files);
+	sqfs_file_list_free(&w->list);
+	w->cur = (struct sqfs_file_cur){0};
 	w->fdata = NULL;
-	w->files = NULL;
 }
 
 void sqfs_data_free(struct sqfs_data_writer *w)

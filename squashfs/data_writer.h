@@ -13,6 +13,7 @@
 #include "common/error.h"
 #include "common/hmap.h"
 #include "squashfs/block_proc.h"
+#include "squashfs/file_list.h"
 #include "squashfs/fragment_writer.h"
 #include "squashfs/node_info.h"
 #include "squashfs/readahead.h"
@@ -24,6 +25,7 @@ struct sqfs_dedup_small {
 	uint8_t *seen;        /* by size: 0, 1 or 2 (more than one) files */
 	struct ff_hset set;   /* first copies among those read, by data index,
 				 hashed by size and crc */
+	struct sqfs_file_cur cur; /* the set's files looked at again */
 	uint8_t *cmp;         /* block_size bytes: an earlier copy read back */
 };
 
@@ -39,8 +41,9 @@ struct sqfs_data_writer {
 	struct sqfs_frag_writer frags;
 	struct sqfs_block_proc *bp;
 	struct sqfs_readahead *ra;
-	struct ff_node **files;         /* regular files (primaries), data order;
+	struct sqfs_file_list list;     /* regular files (primaries), data order;
 					   freed at the end of sqfs_data_write */
+	struct sqfs_file_cur cur;       /* the data pass's place in it */
 	struct sqfs_file_data *fdata;   /* by ff_node.index (sqfs_fdata): no
 					   per-node map to a data position */
 	struct ff_vec sizes;            /* uint32_t *: the files' block sizes
@@ -51,10 +54,17 @@ struct sqfs_data_writer {
 	uint64_t bytes_done, bytes_total;
 };
 
-/* The file record of files[i] (i in data order; during sqfs_data_write). */
-static inline struct sqfs_file_data *sqfs_fdata(const struct sqfs_data_writer *w, size_t i)
+/* File i in data order, from the data pass's cursor (the main thread's). */
+static inline struct ff_node *sqfs_file(struct sqfs_data_writer *w, size_t i)
 {
-	return &w->fdata[w->files[i]->index];
+	return sqfs_file_at(&w->list, &w->cur, i);
+}
+
+/* The file record of n (during sqfs_data_write). */
+static inline struct sqfs_file_data *sqfs_fdata(const struct sqfs_data_writer *w,
+						const struct ff_node *n)
+{
+	return &w->fdata[n->index];
 }
 
 /* Every file's blocks and tails, in data order. */
@@ -66,7 +76,7 @@ void sqfs_files_free(struct sqfs_data_writer *w);
 /* The above and the fragment packer. */
 void sqfs_data_free(struct sqfs_data_writer *w);
 
-/* dedup_writer.c: sqfs_fdata(w, i)->dup_of set when files[i] has the same
+/* dedup_writer.c: sqfs_fdata(w, n)->dup_of set when file n has the same
  * content as an earlier file in data order (always a first copy, never a
  * chain).  sqfs_dedup decides the files of a block or more up front; the
  * smaller ones are decided one by one in data order by the data pass. */
@@ -75,10 +85,11 @@ int sqfs_dedup(struct sqfs_data_writer *w, struct ff_err *err);
 int sqfs_dedup_small_init(struct sqfs_data_writer *w, struct ff_err *err);
 /* 1 when a file of this size is a candidate for sqfs_dedup_small. */
 int sqfs_dedup_small_wanted(const struct sqfs_data_writer *w, uint64_t size);
-/* files[i]'s whole content is data: 1 when it duplicates an earlier file
- * (dup_of set), 0 when it is a first copy (remembered), -1 on an error. */
-int sqfs_dedup_small(struct sqfs_data_writer *w, size_t i, const uint8_t *data,
-		     struct ff_err *err);
+/* File i (n)'s whole content is data: 1 when it duplicates an earlier
+ * file (dup_of set), 0 when it is a first copy (remembered), -1 on an
+ * error. */
+int sqfs_dedup_small(struct sqfs_data_writer *w, size_t i, const struct ff_node *n,
+		     const uint8_t *data, struct ff_err *err);
 void sqfs_dedup_small_free(struct sqfs_data_writer *w);
 
 #endif

@@ -29,45 +29,44 @@
 
 #define CHUNK (256u * 1024)
 
-/* The candidates are file indices (4 bytes; a tree has at most 2^32
- * nodes) sorted in place, first by size, then each run of one size by crc:
- * 16-byte records and the sort's merge buffer for them held 32 bytes a
- * file, the peak of a million-file build. */
-struct sort_ctx {
-	const struct sqfs_data_writer *w;
-	const uint32_t *crcs;
+/* The candidates (files of a block or more) are their nodes and data
+ * indices, sorted in place, first by size, then each run of one size by
+ * crc.  The data pass keeps no list of nodes (file_list.h), so the
+ * candidates, few in a tree of many small files, carry theirs. */
+struct cand {
+	struct ff_node *n;
+	uint32_t i;           /* data index (a tree has at most 2^32 nodes) */
 };
 
 static int by_size(const void *a, const void *b, void *arg)
 {
-	const struct sort_ctx *s = arg;
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	uint64_t sx = s->w->files[x]->size, sy = s->w->files[y]->size;
+	const struct cand *x = a, *y = b;
+	uint64_t sx = x->n->size, sy = y->n->size;
 
+	(void)arg;
 	if (sx != sy)
 		return sx < sy ? -1 : 1;
-	return (x > y) - (x < y);
+	return (x->i > y->i) - (x->i < y->i);
 }
 
 static int by_crc(const void *a, const void *b, void *arg)
 {
-	const struct sort_ctx *s = arg;
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	const uint32_t *crcs = arg;
+	const struct cand *x = a, *y = b;
 
-	if (s->crcs[x] != s->crcs[y])
-		return s->crcs[x] < s->crcs[y] ? -1 : 1;
-	return (x > y) - (x < y);
+	if (crcs[x->i] != crcs[y->i])
+		return crcs[x->i] < crcs[y->i] ? -1 : 1;
+	return (x->i > y->i) - (x->i < y->i);
 }
 
-static uint64_t cand_size(const struct sqfs_data_writer *w, uint32_t i)
+static uint64_t cand_size(const struct cand *c)
 {
-	return w->files[i]->size;
+	return c->n->size;
 }
 
-static int file_crc(struct sqfs_data_writer *w, size_t i, uint8_t *buf, uint32_t *crc,
-		    struct ff_err *err)
+static int file_crc(struct sqfs_data_writer *w, const struct ff_node *n, uint8_t *buf,
+		    uint32_t *crc, struct ff_err *err)
 {
-	const struct ff_node *n = w->files[i];
 	struct ff_data *d = ff_tree_open_data(w->tree, n, err);
 	uLong c = crc32(0L, Z_NULL, 0);
 	char path[4096];
@@ -91,12 +90,12 @@ static int file_crc(struct sqfs_data_writer *w, size_t i, uint8_t *buf, uint32_t
 }
 
 /* 1 when equal, 0 when not, -1 on a read error. */
-static int same_content(struct sqfs_data_writer *w, size_t a, size_t b, uint8_t *buf,
-			struct ff_err *err)
+static int same_content(struct sqfs_data_writer *w, const struct ff_node *a,
+			const struct ff_node *b, uint8_t *buf, struct ff_err *err)
 {
-	struct ff_data *da = ff_tree_open_data(w->tree, w->files[a], err);
-	struct ff_data *db = da ? ff_tree_open_data(w->tree, w->files[b], err) : NULL;
-	uint64_t size = w->files[a]->size;
+	struct ff_data *da = ff_tree_open_data(w->tree, a, err);
+	struct ff_data *db = da ? ff_tree_open_data(w->tree, b, err) : NULL;
+	uint64_t size = a->size;
 	char path[4096];
 	int ret = 1;
 
@@ -112,7 +111,7 @@ static int same_content(struct sqfs_data_writer *w, size_t a, size_t b, uint8_t 
 			ret = -1;
 		else if (ga == 0 || gb != ga)
 			ret = ff_err_set(err, EIO, "%s: size changed while comparing at offset %llu",
-					 sqfs_node_name(w->files[b], path, sizeof(path)),
+					 sqfs_node_name(b, path, sizeof(path)),
 					 (unsigned long long)off);
 		else if (memcmp(buf, buf + CHUNK, (size_t)ga))
 			ret = 0;
@@ -123,35 +122,34 @@ static int same_content(struct sqfs_data_writer *w, size_t a, size_t b, uint8_t 
 	return ret;
 }
 
-static int dedup_crc_run(struct sqfs_data_writer *w, const uint32_t *c, size_t n, uint8_t *buf,
-			 struct ff_err *err)
+static int dedup_crc_run(struct sqfs_data_writer *w, const struct cand *c, size_t n,
+			 uint8_t *buf, struct ff_err *err)
 {
 	for (size_t k = 1; k < n; k++)
 		for (size_t r = 0; r < k; r++) {
 			int same;
 
-			if (sqfs_fd_dup_of(sqfs_fdata(w, c[r])))
+			if (sqfs_fd_dup_of(sqfs_fdata(w, c[r].n)))
 				continue;
-			same = same_content(w, c[r], c[k], buf, err);
+			same = same_content(w, c[r].n, c[k].n, buf, err);
 			if (same < 0)
 				return -1;
 			if (same) {
-				sqfs_fd_set_dup(sqfs_fdata(w, c[k]), w->files[c[r]]->index);
+				sqfs_fd_set_dup(sqfs_fdata(w, c[k].n), c[r].n->index);
 				break;
 			}
 		}
 	return 0;
 }
 
-static int dedup_size_run(struct sqfs_data_writer *w, uint32_t *c, size_t n, const uint32_t *crcs,
-			  uint8_t *buf, struct ff_err *err)
+static int dedup_size_run(struct sqfs_data_writer *w, struct cand *c, size_t n,
+			  const uint32_t *crcs, uint8_t *buf, struct ff_err *err)
 {
-	struct sort_ctx ctx = { .w = w, .crcs = crcs };
 	size_t s = 0;
 
-	qsort_r(c, n, sizeof(*c), by_crc, &ctx);
+	qsort_r(c, n, sizeof(*c), by_crc, (void *)crcs);
 	for (size_t k = 1; k <= n; k++) {
-		if (k < n && crcs[c[k]] == crcs[c[s]])
+		if (k < n && crcs[c[k].i] == crcs[c[s].i])
 			continue;
 		if (k - s > 1 && dedup_crc_run(w, c + s, k - s, buf, err) < 0)
 			return -1;
@@ -161,16 +159,15 @@ static int dedup_size_run(struct sqfs_data_writer *w, uint32_t *c, size_t n, con
 }
 
 /* Marks in want[] (by data index) the files whose size is shared. */
-static void mark_shared_sizes(const struct sqfs_data_writer *w, const uint32_t *c, size_t n,
-			      uint8_t *want)
+static void mark_shared_sizes(const struct cand *c, size_t n, uint8_t *want)
 {
 	size_t s = 0;
 
 	for (size_t k = 1; k <= n; k++) {
-		if (k < n && cand_size(w, c[k]) == cand_size(w, c[s]))
+		if (k < n && cand_size(&c[k]) == cand_size(&c[s]))
 			continue;
-		for (size_t r = s; k - s > 1 && cand_size(w, c[s]) && r < k; r++)
-			want[c[r]] = 1;
+		for (size_t r = s; k - s > 1 && cand_size(&c[s]) && r < k; r++)
+			want[c[r].i] = 1;
 		s = k;
 	}
 }
@@ -192,17 +189,20 @@ static void *crc_part_run(void *arg)
 	struct sqfs_data_writer *w = p->w;
 	uint8_t *buf = malloc(CHUNK);
 	uint64_t pos = 0;
+	struct sqfs_file_cur cur = {0}; /* this thread's own */
 
 	p->failed_at = w->n_files;
 	for (size_t i = 0; i < w->n_files; i++) {
+		const struct ff_node *n = sqfs_file_at(&w->list, &cur, i);
+
 		if (p->part == 0)
 			sqfs_readahead_progress(w->ra, pos);
-		pos += w->files[i]->size;
+		pos += n->size;
 		if (i % p->parts != p->part || !p->want[i])
 			continue;
 		if (!buf)
 			ff_err_set(&p->err, ENOMEM, "dedup: out of memory");
-		if (!buf || file_crc(w, i, buf, &p->crcs[i], &p->err) < 0) {
+		if (!buf || file_crc(w, n, buf, &p->crcs[i], &p->err) < 0) {
 			p->failed_at = i;
 			break;
 		}
@@ -246,15 +246,15 @@ static int crc_wanted(struct sqfs_data_writer *w, const uint8_t *want, uint32_t 
 	return -1;
 }
 
-static int dedup_groups(struct sqfs_data_writer *w, uint32_t *c, size_t n, const uint32_t *crcs,
-			uint8_t *buf, struct ff_err *err)
+static int dedup_groups(struct sqfs_data_writer *w, struct cand *c, size_t n,
+			const uint32_t *crcs, uint8_t *buf, struct ff_err *err)
 {
 	size_t s = 0;
 
 	for (size_t k = 1; k <= n; k++) {
-		if (k < n && cand_size(w, c[k]) == cand_size(w, c[s]))
+		if (k < n && cand_size(&c[k]) == cand_size(&c[s]))
 			continue;
-		if (k - s > 1 && cand_size(w, c[s]) &&
+		if (k - s > 1 && cand_size(&c[s]) &&
 		    dedup_size_run(w, c + s, k - s, crcs, buf, err) < 0)
 			return -1;
 		s = k;
@@ -262,20 +262,20 @@ static int dedup_groups(struct sqfs_data_writer *w, uint32_t *c, size_t n, const
 	return 0;
 }
 
-static size_t count_large(const struct sqfs_data_writer *w)
+static size_t count_large(struct sqfs_data_writer *w)
 {
 	size_t n = 0;
 
 	for (size_t i = 0; i < w->n_files; i++)
-		n += w->files[i]->size >= w->block_size;
+		n += sqfs_file(w, i)->size >= w->block_size;
 	return n;
 }
 
 int sqfs_dedup(struct sqfs_data_writer *w, struct ff_err *err)
 {
-	struct sort_ctx ctx = { .w = w };
 	size_t n = count_large(w);
-	uint32_t *c = NULL, *crcs = NULL;
+	struct cand *c = NULL;
+	uint32_t *crcs = NULL;
 	uint8_t *want = NULL, *buf = NULL;
 	int ret = -1;
 
@@ -290,11 +290,14 @@ int sqfs_dedup(struct sqfs_data_writer *w, struct ff_err *err)
 		goto out;
 	}
 	n = 0;
-	for (size_t i = 0; i < w->n_files; i++)
-		if (w->files[i]->size >= w->block_size)
-			c[n++] = (uint32_t)i;
-	qsort_r(c, n, sizeof(*c), by_size, &ctx);
-	mark_shared_sizes(w, c, n, want);
+	for (size_t i = 0; i < w->n_files; i++) {
+		struct ff_node *f = sqfs_file(w, i);
+
+		if (f->size >= w->block_size)
+			c[n++] = (struct cand){ f, (uint32_t)i };
+	}
+	qsort_r(c, n, sizeof(*c), by_size, NULL);
+	mark_shared_sizes(c, n, want);
 	if (crc_wanted(w, want, crcs, err) == 0)
 		ret = dedup_groups(w, c, n, crcs, buf, err);
 out:
@@ -322,13 +325,20 @@ int sqfs_dedup_small_init(struct sqfs_data_writer *w, struct ff_err *err)
 	if (!ds->seen || !ds->cmp)
 		return ff_err_set(err, ENOMEM, "dedup: out of memory");
 	for (size_t i = 0; i < w->n_files; i++) {
-		uint64_t size = w->files[i]->size;
+		uint64_t size = sqfs_file(w, i)->size;
 
 		if (size && size < w->block_size && ds->seen[size] < 2)
 			ds->seen[size]++;
 	}
 	for (size_t i = 0; i < w->n_files; i++)
-		n += sqfs_dedup_small_wanted(w, w->files[i]->size);
+		n += sqfs_dedup_small_wanted(w, sqfs_file(w, i)->size);
+	if (w->n_files > (size_t)FF_HSET_ID_MAX + 1)
+		return ff_err_set(err, EFBIG,
+				  "dedup: %zu files, more than the %u the duplicate check holds"
+				  " (-no-duplicates builds without it)",
+				  w->n_files, FF_HSET_ID_MAX + 1);
+	/* room for every candidate: the set never grows, so it needs no
+	 * way to hash its ids again (their crcs are not kept) */
 	if (ff_hset_reserve(&ds->set, n) < 0)
 		return ff_err_set(err, ENOMEM, "dedup: out of memory for %zu files", n);
 	return 0;
@@ -350,6 +360,7 @@ struct small_probe {
 	const uint8_t *data;
 	uint64_t size;
 	struct ff_err *err;
+	const struct ff_node *found;
 };
 
 /* An earlier first copy is the same file when its size and bytes are
@@ -358,7 +369,8 @@ struct small_probe {
 static int small_match(void *ctx, uint32_t id)
 {
 	struct small_probe *p = ctx;
-	const struct ff_node *n = p->w->files[id];
+	/* the set's own cursor: the data pass's stays where it is */
+	const struct ff_node *n = sqfs_file_at(&p->w->list, &p->w->small.cur, id);
 	uint8_t *buf = p->w->small.cmp; /* sizes here are below a block */
 	struct ff_data *d;
 	ssize_t got;
@@ -378,12 +390,15 @@ static int small_match(void *ctx, uint32_t id)
 	}
 	if (got >= 0)
 		got = !memcmp(buf, p->data, p->size);
+	if (got > 0)
+		p->found = n;
 	return (int)got;
 }
 
-int sqfs_dedup_small(struct sqfs_data_writer *w, size_t i, const uint8_t *data, struct ff_err *err)
+int sqfs_dedup_small(struct sqfs_data_writer *w, size_t i, const struct ff_node *n,
+		     const uint8_t *data, struct ff_err *err)
 {
-	uint64_t size = w->files[i]->size;
+	uint64_t size = n->size;
 	struct small_probe p = { .w = w, .data = data, .size = size, .err = err };
 	uint32_t crc = (uint32_t)crc32(crc32(0L, Z_NULL, 0), data, (uInt)size);
 	uint32_t h = small_hash(size, crc), first;
@@ -392,10 +407,10 @@ int sqfs_dedup_small(struct sqfs_data_writer *w, size_t i, const uint8_t *data, 
 	if (found < 0)
 		return -1;
 	if (found) {
-		sqfs_fd_set_dup(sqfs_fdata(w, i), w->files[first]->index);
+		sqfs_fd_set_dup(sqfs_fdata(w, n), p.found->index);
 		return 1;
 	}
-	if (ff_hset_add(&w->small.set, h, (uint32_t)i) < 0)
+	if (ff_hset_add(&w->small.set, h, (uint32_t)i, NULL, NULL) < 0)
 		return ff_err_set(err, ENOMEM, "dedup: out of memory");
 	return 0;
 }
@@ -407,4 +422,5 @@ void sqfs_dedup_small_free(struct sqfs_data_writer *w)
 	free(w->small.cmp);
 	w->small.cmp = NULL;
 	ff_hset_free(&w->small.set);
+	w->small.cur = (struct sqfs_file_cur){0};
 }

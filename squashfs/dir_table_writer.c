@@ -44,11 +44,12 @@ static int needs_index(const struct ff_node *c, uint64_t pos, uint64_t index_poi
 }
 
 /* Can the entry for c join the run whose header is for inode h? */
-static int joins_run(const struct sqfs_dir_writer *dw, const struct sqfs_node_info *h,
+static int joins_run(const struct sqfs_dir_writer *dw, const struct ff_node *hn,
 		     const struct ff_node *c)
 {
 	const struct sqfs_node_info *e = sqfs_info_of(dw->info, c);
-	int64_t delta = (int64_t)sqfs_ni_ino(e) - (int64_t)sqfs_ni_ino(h);
+	const struct sqfs_node_info *h = sqfs_info_of(dw->info, hn);
+	int64_t delta = (int64_t)sqfs_ino(c) - (int64_t)sqfs_ino(hn);
 
 	return sqfs_ref_block(sqfs_ni_ref(e)) == sqfs_ref_block(sqfs_ni_ref(h)) && delta >= -32768 &&
 	       delta <= 32767;
@@ -58,7 +59,7 @@ static int joins_run(const struct sqfs_dir_writer *dw, const struct sqfs_node_in
 static uint32_t run_length(const struct sqfs_dir_writer *dw, const struct ff_node *dir,
 			   uint32_t first, uint64_t pos, uint64_t index_point)
 {
-	const struct sqfs_node_info *h = sqfs_info_of(dw->info, dir->children[first]);
+	const struct ff_node *h = dir->children[first];
 	uint32_t i = first;
 
 	pos += SQFS_DIR_HEADER_SIZE;
@@ -91,7 +92,7 @@ static int write_run(struct sqfs_dir_writer *dw, const struct ff_node *dir, uint
 	uint8_t buf[SQFS_DIR_HEADER_SIZE];
 
 	sqfs_dir_header_encode(&(struct sqfs_dir_header){ count, (uint32_t)sqfs_ref_block(sqfs_ni_ref(h)),
-							  sqfs_ni_ino(h) }, buf);
+							  sqfs_ino(dir->children[first]) }, buf);
 	if (sqfs_meta_write(&dw->meta, buf, sizeof(buf), err) < 0)
 		return -1;
 	for (uint32_t i = first; i < first + count; i++) {
@@ -99,7 +100,8 @@ static int write_run(struct sqfs_dir_writer *dw, const struct ff_node *dir, uint
 		const struct sqfs_node_info *e = sqfs_info_of(dw->info, c);
 		struct sqfs_dir_entry de = {
 			.offset = (uint16_t)sqfs_ref_offset(sqfs_ni_ref(e)),
-			.inode_delta = (int16_t)((int64_t)sqfs_ni_ino(e) - (int64_t)sqfs_ni_ino(h)),
+			.inode_delta = (int16_t)((int64_t)sqfs_ino(c) -
+						 (int64_t)sqfs_ino(dir->children[first])),
 			.type = (uint16_t)sqfs_type_from_mode(c->mode),
 			.name_len = (uint16_t)c->name_len,
 		};

@@ -29,7 +29,7 @@ int sqfs_export_table_write(struct sqfs_sink *s, struct ff_comp_ctx *ctx,
 	for (const struct ff_node *n = ff_tree_root(tree); n; n = ff_tree_next(tree, n)) {
 		const struct sqfs_node_info *in = sqfs_info_of(info, n);
 
-		uint32_t ino = sqfs_ni_ino(in);
+		uint32_t ino = sqfs_ino(n);
 
 		if (ino >= 1 && ino <= inode_count)
 			ff_put_le64(buf + 8 * (ino - 1), sqfs_ni_ref(in));

@@ -26,13 +26,11 @@ static uint32_t clamp_time(int64_t t)
 static void fill_common(const struct sqfs_inode_writer *w, const struct ff_node *n,
 			struct sqfs_inode *in)
 {
-	const struct sqfs_node_info *info = &w->info[n->index];
-
 	in->mode = (uint16_t)(n->mode & 07777);
 	in->uid_idx = sqfs_id_table_index(w->ids, n->uid);
 	in->gid_idx = sqfs_id_table_index(w->ids, n->gid);
 	in->mtime = clamp_time(n->mtime);
-	in->inode_number = sqfs_ni_ino(info);
+	in->inode_number = sqfs_ino(n);
 	in->nlink = n->nlink;
 	in->xattr_idx = w->xattr ? w->xattr[n->index] : SQFS_INVALID_XATTR;
 	in->frag_index = SQFS_INVALID_FRAG;
@@ -75,7 +73,7 @@ static void fill_type(const struct sqfs_inode_writer *w, const struct ff_node *n
 		in->dir_offset = di->offset;
 		in->dir_size = di->size;
 		in->index_count = (uint16_t)di->index_count;
-		in->parent_inode = n->parent ? sqfs_ni_ino(&w->info[n->parent->index]) : w->inode_count + 1;
+		in->parent_inode = n->parent ? sqfs_ino(n->parent) : w->inode_count + 1;
 		break;
 	case S_IFREG: {
 		const struct sqfs_file_data *fd = file_data(w, n);
@@ -205,17 +203,22 @@ static int write_dir(struct sqfs_inode_writer *w, const struct ff_node *d, struc
 /* Numbers go in name order, each directory before its subtree (pre-order),
  * as mksquashfs numbers them, so a listing's entries carry small rising
  * deltas. */
-static void number(struct sqfs_node_info *info, uint32_t *next_ino, const struct ff_node *d)
+static void number(uint32_t *next_ino, const struct ff_node *d)
 {
 	for (uint32_t i = 0; i < d->n_children; i++) {
 		const struct ff_node *c = d->children[i];
-		struct sqfs_node_info *in = sqfs_info_of(info, c);
 
-		if (!sqfs_ni_ino(in))
-			sqfs_ni_set_ino(in, ++*next_ino);
+		if (!sqfs_ino(c))
+			sqfs_set_ino(c, ++*next_ino);
 		if (S_ISDIR(c->mode))
-			number(info, next_ino, c);
+			number(next_ino, c);
 	}
+}
+
+void sqfs_inodes_clear(const struct ff_tree *tree)
+{
+	for (const struct ff_node *n = ff_tree_root(tree); n; n = ff_tree_next(tree, n))
+		sqfs_set_ino(n, 0);
 }
 
 /* Inodes go in name order too, a subdirectory's right after its own
@@ -226,7 +229,7 @@ static int write_subtree(struct sqfs_inode_writer *w, const struct ff_node *d, s
 {
 	for (uint32_t i = 0; i < d->n_children; i++) {
 		const struct ff_node *c = d->children[i];
-		const struct ff_node *p = c->link ? c->link : c;
+		const struct ff_node *p = ff_node_primary(c);
 		int first;
 
 		if (S_ISDIR(c->mode)) {
@@ -234,7 +237,7 @@ static int write_subtree(struct sqfs_inode_writer *w, const struct ff_node *d, s
 				return -1;
 			continue;
 		}
-		w->n_hardlinks += c->link != NULL;
+		w->n_hardlinks += ff_node_link(c) != NULL;
 		first = first_meeting(w, p, err);
 		if (first < 0 || (first && write_inode(w, p, NULL, err) < 0))
 			return -1;
@@ -242,13 +245,14 @@ static int write_subtree(struct sqfs_inode_writer *w, const struct ff_node *d, s
 	return write_dir(w, d, err);
 }
 
-uint32_t sqfs_inodes_number(const struct ff_tree *tree, struct sqfs_node_info *info)
+uint32_t sqfs_inodes_number(const struct ff_tree *tree)
 {
 	const struct ff_node *root = ff_tree_root(tree);
 	uint32_t next_ino = 0;
 
-	number(info, &next_ino, root);
-	sqfs_ni_set_ino(&info[root->index], ++next_ino);
+	sqfs_inodes_clear(tree);
+	number(&next_ino, root);
+	sqfs_set_ino(root, ++next_ino);
 	return next_ino;
 }
 

@@ -34,9 +34,11 @@ struct sqfs_inode_writer {
 	uint32_t n_dirs, n_symlinks, n_special, n_hardlinks;
 };
 
-/* Numbers every inode of tree into info (pre-order by name, the root
- * last); returns the inode count. */
-uint32_t sqfs_inodes_number(const struct ff_tree *tree, struct sqfs_node_info *info);
+/* Numbers every inode of tree (pre-order by name, the root last) into
+ * the nodes' priv (sqfs_ino); returns the inode count. */
+uint32_t sqfs_inodes_number(const struct ff_tree *tree);
+/* Every node's priv back to 0 (the builders' "unset"). */
+void sqfs_inodes_clear(const struct ff_tree *tree);
 
 void sqfs_inode_writer_init(struct sqfs_inode_writer *iw, struct ff_comp_ctx *ctx,
 			    const struct ff_tree *tree, struct sqfs_node_info *info,

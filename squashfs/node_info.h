@@ -17,12 +17,12 @@
 #include "tree/tree.h"
 
 /* Read and set through sqfs_ni_*: the 48-bit inode reference (a 32-bit
- * table offset and a 16-bit block offset, all the format has) and the
- * inode number in 16-bit words, 10 bytes where a uint64_t and two
- * uint32_t were 16 (60 MB at ten million nodes). */
+ * table offset and a 16-bit block offset, all the format has) in 16-bit
+ * words, 6 bytes where a uint64_t was 8.  The inode number is in the
+ * node's builder scratch word (sqfs_ino): 4 bytes an entry less at the
+ * inode pass, the build's peak at ten million tar members (issue 33). */
 struct sqfs_node_info {
 	uint16_t ref[3];      /* inode reference once written, low word first */
-	uint16_t ino[2];      /* inode number, 0 until numbered */
 };
 
 static inline uint64_t sqfs_ni_ref(const struct sqfs_node_info *ni)
@@ -38,15 +38,17 @@ static inline void sqfs_ni_set_ref(struct sqfs_node_info *ni, uint64_t ref)
 	ni->ref[2] = (uint16_t)(ref >> 32);
 }
 
-static inline uint32_t sqfs_ni_ino(const struct sqfs_node_info *ni)
+/* n's inode number (a hard link's is its primary's), 0 until numbered:
+ * kept in the primary's ff_node.priv, which the writer clears before it
+ * numbers and when it is done (sqfs_inodes_clear). */
+static inline uint32_t sqfs_ino(const struct ff_node *n)
 {
-	return (uint32_t)ni->ino[0] | (uint32_t)ni->ino[1] << 16;
+	return ff_node_primary(n)->priv;
 }
 
-static inline void sqfs_ni_set_ino(struct sqfs_node_info *ni, uint32_t ino)
+static inline void sqfs_set_ino(const struct ff_node *n, uint32_t ino)
 {
-	ni->ino[0] = (uint16_t)ino;
-	ni->ino[1] = (uint16_t)(ino >> 16);
+	ff_node_primary(n)->priv = ino; /* the builder's scratch word */
 }
 
 /* A file's record is 12 bytes: its block sizes, which most small files
@@ -156,7 +158,7 @@ static inline void sqfs_fd_table_free(struct ff_vec *t)
 static inline struct sqfs_node_info *sqfs_info_of(struct sqfs_node_info *info,
 						  const struct ff_node *n)
 {
-	return &info[(n->link ? n->link : n)->index];
+	return &info[(ff_node_primary(n))->index];
 }
 
 /* Path of a node for messages ("/" for the root; node_name.c). */

@@ -23,8 +23,7 @@ struct sqfs_readahead {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	struct ff_pool *helper; /* the background task running helper() */
-	struct ff_node *const *files;
-	size_t n_files;
+	const struct sqfs_file_list *files;
 	uint64_t done;        /* bytes the writer has consumed */
 	uint64_t wake_at;     /* the sleeping helper wants a signal once done
 				 reaches this */
@@ -52,11 +51,14 @@ static void hint(const struct ff_node *n)
 static void helper(void *arg, void *job, unsigned worker)
 {
 	struct sqfs_readahead *ra = arg;
+	struct sqfs_file_cur cur = {0};
 	uint64_t ahead = 0;
 
 	(void)job;
 	(void)worker;
-	for (size_t i = 0; i < ra->n_files; i++) {
+	for (size_t i = 0; i < ra->files->n; i++) {
+		const struct ff_node *n;
+
 		pthread_mutex_lock(&ra->lock);
 		while (!ra->stop && ahead > ra->done + AHEAD_MAX) {
 			/* sleep until half the window is free: woken per file,
@@ -71,12 +73,13 @@ static void helper(void *arg, void *job, unsigned worker)
 			break;
 		}
 		pthread_mutex_unlock(&ra->lock);
-		hint(ra->files[i]);
-		ahead += ra->files[i]->size;
+		n = sqfs_file_at(ra->files, &cur, i);
+		hint(n);
+		ahead += n->size;
 	}
 }
 
-struct sqfs_readahead *sqfs_readahead_start(struct ff_node *const *files, size_t n_files)
+struct sqfs_readahead *sqfs_readahead_start(const struct sqfs_file_list *files)
 {
 	struct sqfs_readahead *ra = calloc(1, sizeof(*ra));
 
@@ -85,7 +88,6 @@ struct sqfs_readahead *sqfs_readahead_start(struct ff_node *const *files, size_t
 	pthread_mutex_init(&ra->lock, NULL);
 	pthread_cond_init(&ra->cond, NULL);
 	ra->files = files;
-	ra->n_files = n_files;
 	ra->helper = ff_pool_task(helper, ra, NULL);
 	if (!ra->helper) {
 		pthread_mutex_destroy(&ra->lock);

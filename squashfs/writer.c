@@ -152,7 +152,7 @@ static int collect(struct sqfs_writer *w, struct ff_err *err)
 	if (!w->xattrs)
 		return -1;
 	for (struct ff_node *n = ff_tree_root(w->tree); n; n = ff_tree_next(w->tree, n)) {
-		if (n->link)
+		if (ff_node_link(n))
 			continue;
 		if (sqfs_id_table_add(&w->ids, n, n->uid, err) < 0 ||
 		    sqfs_id_table_add(&w->ids, n, n->gid, err) < 0)
@@ -160,13 +160,13 @@ static int collect(struct sqfs_writer *w, struct ff_err *err)
 	}
 	w->st->n_ids = sqfs_id_table_count(&w->ids);
 	for (struct ff_node *n = ff_tree_root(w->tree); n; n = ff_tree_next(w->tree, n)) {
-		if (n->link)
+		if (ff_node_link(n))
 			continue;
 		if (keep_xattr_id(w, n, err) < 0)
 			return -1;
 	}
 	w->st->n_xattr_ids = sqfs_xattr_writer_count(w->xattrs);
-	w->inode_count = sqfs_inodes_number(w->tree, w->info);
+	w->inode_count = sqfs_inodes_number(w->tree);
 	w->st->inode_count = w->inode_count;
 	return 0;
 }
@@ -254,10 +254,10 @@ static int build(struct sqfs_writer *w, struct ff_err *err)
 			  : write_comp_opts(w, &sb, err)) < 0 ||
 	    sqfs_data_write(&w->data, err) < 0)
 		return -1;
-	/* The per-node records only now, after the data pass: its file list
-	 * and small-file dedup set are freed, so the two are never held at
-	 * once (16 bytes a node less at the peak, issue 33).  Nothing in the
-	 * data depends on inode numbers, ids or xattrs. */
+	/* The per-node records only now, after the data pass: its marks (or
+	 * --sort's file list) and small-file dedup set are freed, so the two
+	 * are never held at once (issue 33).  Nothing in the data depends on
+	 * inode numbers, ids or xattrs. */
 	w->info = calloc((size_t)ff_tree_count(w->tree) + 1, sizeof(*w->info));
 	if (!w->info)
 		return ff_err_set(err, ENOMEM, "out of memory for %u nodes", ff_tree_count(w->tree));
@@ -283,6 +283,8 @@ static int build(struct sqfs_writer *w, struct ff_err *err)
 
 static void release(struct sqfs_writer *w)
 {
+	if (w->inode_count) /* numbered: the nodes' priv held the numbers */
+		sqfs_inodes_clear(w->tree);
 	sqfs_data_free(&w->data);
 	sqfs_xattr_writer_free(w->xattrs);
 	sqfs_id_table_free(&w->ids);

@@ -48,8 +48,8 @@ static int encode_set(struct sqfs_xattr_writer *x, const struct ff_node *n, stru
 	int kept = 0;
 
 	x->key.len = 0;
-	for (uint32_t i = 0; i < n->n_xattrs; i++) {
-		const struct ff_xattr *a = &n->xattrs[i];
+	for (uint32_t i = 0; i < ff_node_n_xattrs(n); i++) {
+		const struct ff_xattr *a = &ff_node_xattrs(n)[i];
 		const char *suffix;
 		int type = sqfs_xattr_split(a->name, &suffix);
 		uint8_t hdr[8];

@@ -137,8 +137,8 @@ static int run_stage(struct eval *ev, const struct ff_actions *a, int stage)
 
 static struct ff_node *primary(struct ff_node *n, uint32_t limit)
 {
-	while (n->link && limit--)
-		n = n->link;
+	while (ff_node_link(n) && limit--)
+		n = ff_node_link(n);
 	return n;
 }
 
@@ -179,20 +179,21 @@ static void mark_below(struct ff_node *n)
 
 /* A hard-link group whose primary goes keeps its first surviving name as
  * the new primary; every survivor then points straight at its primary. */
-static void rehome_links(struct ff_tree *tree)
+static int rehome_links(struct ff_tree *tree)
 {
 	struct ff_node *n, *p;
 
 	for (n = tree->root; n; n = ff_tree_next(tree, n)) {
-		if (n->priv == MARK || !n->link)
+		if (n->priv == MARK || !ff_node_link(n))
 			continue;
 		p = primary(n, tree->count + 1);
-		if (p->priv == MARK)
-			ff_node_take_content(n, p);
+		if (p->priv == MARK && ff_node_take_content(n, p))
+			return -1;
 	}
 	for (n = tree->root; n; n = ff_tree_next(tree, n))
-		if (n->priv != MARK && n->link)
-			n->link = primary(n, tree->count + 1);
+		if (n->priv != MARK && ff_node_link(n))
+			ff_node_set_link(n, primary(n, tree->count + 1)); /* has its ext */
+	return 0;
 }
 
 static void remove_marked(struct ff_node *dir)
@@ -235,7 +236,8 @@ int ff_actions_apply(struct ff_tree *tree, const struct ff_actions *a, struct ff
 			any = 1;
 		}
 	if (any) {
-		rehome_links(tree);
+		if (rehome_links(tree))
+			return ff_err_set(err, ENOMEM, "actions: out of memory for hard links");
 		remove_marked(tree->root);
 	}
 	for (n = tree->root; n; n = ff_tree_next(tree, n))

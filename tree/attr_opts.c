@@ -45,7 +45,7 @@ void ff_tree_restore_owners(struct ff_tree *tree)
 		const struct ff_owner_keep *k = FF_VEC_AT(&tree->kept, struct ff_owner_keep, i);
 		struct ff_node *n = ff_tree_lookup(tree, k->path);
 
-		if (!n || n->link)
+		if (!n || ff_node_link(n))
 			continue; /* excluded since, or a hard link (its primary counts) */
 		n->uid = k->uid + tree->opts.uid_gid_offset;
 		n->gid = k->gid + tree->opts.uid_gid_offset;
@@ -117,7 +117,7 @@ static int add_one(struct ff_tree *tree, const char *nv, struct ff_err *err)
 		return ff_err_prefix(err, "-xattrs-add \"%s\"", name);
 	for (struct ff_node *n = tree->root; n && !rc; n = ff_tree_next(tree, n)) {
 		/* the kernel allows user.* only on files and directories */
-		if (n->link || n->src_kind == FF_SRC_IMG || (user && !S_ISREG(n->mode) && !S_ISDIR(n->mode)))
+		if (ff_node_link(n) || n->src_kind == FF_SRC_IMG || (user && !S_ISREG(n->mode) && !S_ISDIR(n->mode)))
 			continue;
 		rc = ff_node_set_xattr(n, name, value, len, err);
 	}

@@ -33,8 +33,8 @@ struct ff_data *ff_tree_open_data(const struct ff_tree *tree, const struct ff_no
 {
 	struct ff_data *d;
 
-	if (n->link)
-		n = n->link;
+	if (ff_node_link(n))
+		n = ff_node_link(n);
 	/* not calloc: zeroing the 4 KiB path buffer for each of a million
 	 * small files shows in a profile */
 	d = malloc(sizeof(*d));

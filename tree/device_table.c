@@ -78,7 +78,7 @@ static void dt_attrs(struct ff_node *n, const struct dt_entry *e)
  * primary's attributes, set once through it). */
 static void dt_recurse(struct ff_node *n, const struct dt_entry *e)
 {
-	if (n->link)
+	if (ff_node_link(n))
 		return;
 	dt_attrs(n, e);
 	for (uint32_t i = 0; i < n->n_children; i++)
@@ -92,8 +92,8 @@ static int dt_plain(struct ff_tree *tree, const char *path, const struct dt_entr
 	struct ff_node *n = ff_tree_lookup(tree, path);
 	uint32_t type = e->type == 'p' ? S_IFIFO : S_IFDIR;
 
-	if (n && n->link)
-		n = n->link;
+	if (n && ff_node_link(n))
+		n = ff_node_link(n);
 	if (e->type == 'f' || e->type == 'r') {
 		if (!n)
 			return ff_err_set(err, ENOENT, "\"%s\" does not exist (type %c changes an "

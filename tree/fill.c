@@ -63,7 +63,7 @@ struct ff_node *ff_tree_find_entry(struct ff_tree *tree, const char *path, struc
 	if (!n)
 		ff_err_prefix(err, "%s", path);
 	free(p);
-	return n && n->link ? n->link : n;
+	return n ? ff_node_primary(n) : NULL;
 }
 
 int ff_tree_set_symlink(struct ff_node *n, const char *target, struct ff_err *err)
@@ -75,7 +75,7 @@ int ff_tree_set_symlink(struct ff_node *n, const char *target, struct ff_err *er
 
 int ff_tree_set_mem(struct ff_node *n, const void *buf, uint64_t len, struct ff_err *err)
 {
-	if (!S_ISREG(n->mode) || n->link)
+	if (!S_ISREG(n->mode) || ff_node_link(n))
 		return ff_err_set(err, EINVAL, "%s: not a regular file", ff_node_name(n));
 	if (len && !buf)
 		return ff_err_set(err, EINVAL, "%s: no content for %llu bytes", ff_node_name(n),
@@ -90,7 +90,7 @@ int ff_tree_set_mem(struct ff_node *n, const void *buf, uint64_t len, struct ff_
 int ff_tree_set_host_file(struct ff_node *n, const char *host_path, uint64_t len,
 			  struct ff_err *err)
 {
-	if (!S_ISREG(n->mode) || n->link)
+	if (!S_ISREG(n->mode) || ff_node_link(n))
 		return ff_err_set(err, EINVAL, "%s: not a regular file", ff_node_name(n));
 	if (ff_node_set_src(n, host_path, err))
 		return -1;

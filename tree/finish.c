@@ -17,9 +17,9 @@ static int xattr_cmp(const void *a, const void *b)
  * to it; follow the chain (bounded, so a cycle cannot hang us). */
 static struct ff_node *primary_of(struct ff_node *n, uint32_t limit)
 {
-	while (n->link && limit--)
-		n = n->link;
-	return n->link ? NULL : n;
+	while (ff_node_link(n) && limit--)
+		n = ff_node_link(n);
+	return ff_node_link(n) ? NULL : n;
 }
 
 static int resolve_links(struct ff_tree *tree, struct ff_err *err)
@@ -29,7 +29,7 @@ static int resolve_links(struct ff_tree *tree, struct ff_err *err)
 	for (struct ff_node *n = tree->root; n; n = ff_tree_next(tree, n)) {
 		struct ff_node *p;
 
-		if (!n->link)
+		if (!ff_node_link(n))
 			continue;
 		p = primary_of(n, tree->count);
 		if (!p || S_ISDIR(p->mode)) {
@@ -37,15 +37,20 @@ static int resolve_links(struct ff_tree *tree, struct ff_err *err)
 			return ff_err_set(err, EINVAL, "%s: hard link target is %s", path,
 					  p ? "a directory" : "part of a link cycle");
 		}
-		n->link = p;
+		ff_node_set_link(n, p); /* n has its ext: cannot fail */
 	}
 	return 0;
 }
 
-void ff_node_take_content(struct ff_node *to, struct ff_node *from)
+int ff_node_take_content(struct ff_node *to, struct ff_node *from)
 {
 	struct ff_node tmp = *to;
+	struct ff_node_ext *te = ff_node_ext(to), *fe = ff_node_ext(from);
+	struct ff_xattr *x;
+	uint16_t nx;
 
+	if (!te || !fe)
+		return -1;
 	to->mode = from->mode;
 	to->uid = from->uid;
 	to->gid = from->gid;
@@ -53,20 +58,23 @@ void ff_node_take_content(struct ff_node *to, struct ff_node *from)
 	to->size = from->size;
 	to->dense = from->dense;
 	to->target = from->target; /* the union: a device's rdev too */
-	to->xattrs = from->xattrs;
-	to->n_xattrs = from->n_xattrs;
+	x = te->xattrs;
+	nx = te->n_xattrs;
+	te->xattrs = fe->xattrs;
+	te->n_xattrs = fe->n_xattrs;
 	/* the whole content union (its members are 8 bytes); never
 	 * src_in_dir: a link target has its own src_path */
 	to->spool_off = from->spool_off;
 	to->src_kind = from->src_kind;
-	to->link = NULL;
+	te->link = NULL;
 	from->target = tmp.target;
-	from->xattrs = tmp.xattrs;
-	from->n_xattrs = tmp.n_xattrs;
+	fe->xattrs = x;
+	fe->n_xattrs = nx;
 	from->spool_off = tmp.spool_off;
 	from->src_kind = tmp.src_kind;
 	from->src_in_dir = tmp.src_in_dir;
-	from->link = to;
+	fe->link = to;
+	return 0;
 }
 
 /* The first name of n's hard-link group (n a primary) when that is not n
@@ -87,24 +95,25 @@ static struct ff_node *first_name(const struct ff_hmap *firsts, const struct ff_
 static int canonical_primaries(struct ff_tree *tree, struct ff_err *err)
 {
 	struct ff_hmap firsts = {0};
-	struct ff_node *n, *f;
+	struct ff_node *n, *f, *l;
 	uint32_t pos = 0;
 
 	for (n = tree->root; n; n = ff_tree_next(tree, n))
 		n->priv = ++pos;
 	for (n = tree->root; n; n = ff_tree_next(tree, n))
-		if (n->link && n->link->priv > n->priv && !first_name(&firsts, n->link) &&
-		    ff_hmap_set(&firsts, &n->link, sizeof(n->link), (uint64_t)(uintptr_t)n)) {
+		if ((l = ff_node_link(n)) && l->priv > n->priv && !first_name(&firsts, l) &&
+		    ff_hmap_set(&firsts, &l, sizeof(l), (uint64_t)(uintptr_t)n)) {
 			ff_hmap_clear(&firsts, NULL);
 			return ff_err_set(err, ENOMEM, "out of memory for hard links");
 		}
 	for (n = tree->root; n; n = ff_tree_next(tree, n))
-		if (n->link && (f = first_name(&firsts, n->link)))
-			n->link = f;
+		if (ff_node_link(n) && (f = first_name(&firsts, ff_node_link(n))))
+			ff_node_set_link(n, f); /* n has its ext */
 	for (n = tree->root; n; n = ff_tree_next(tree, n))
-		if (!n->link && (f = first_name(&firsts, n))) {
-			f->link = NULL;
-			ff_node_take_content(f, n);
+		if (!ff_node_link(n) && (f = first_name(&firsts, n)) &&
+		    ff_node_take_content(f, n)) {
+			ff_hmap_clear(&firsts, NULL);
+			return ff_err_set(err, ENOMEM, "out of memory for hard links");
 		}
 	for (n = tree->root; n; n = ff_tree_next(tree, n))
 		n->priv = 0;
@@ -147,13 +156,7 @@ static void apply_root_opts(const struct ff_tree_opts *o, struct ff_node *root)
 
 static void drop_xattrs(struct ff_node *n)
 {
-	for (uint32_t i = 0; i < n->n_xattrs; i++) {
-		free(n->xattrs[i].name);
-		free(n->xattrs[i].value);
-	}
-	free(n->xattrs);
-	n->xattrs = NULL;
-	n->n_xattrs = 0;
+	ff_node_free_xattrs(n);
 }
 
 static void sort_dirs(struct ff_node *n)
@@ -189,7 +192,7 @@ static void count_and_number(struct ff_tree *tree)
 			n->nlink = 2;
 			for (uint32_t i = 0; i < n->n_children; i++)
 				n->nlink += S_ISDIR(n->children[i]->mode);
-		} else if (!n->link) {
+		} else if (!ff_node_link(n)) {
 			n->nlink = 1;
 			if (S_ISREG(n->mode))
 				tree->data_bytes += n->size;
@@ -197,10 +200,10 @@ static void count_and_number(struct ff_tree *tree)
 	}
 	tree->numbered = 1;
 	for (n = tree->root; n; n = ff_tree_next(tree, n))
-		if (n->link)
-			n->link->nlink++;
+		if (ff_node_link(n))
+			ff_node_link(n)->nlink++;
 	for (n = tree->root; n; n = ff_tree_next(tree, n)) {
-		struct ff_node *p = n->link;
+		struct ff_node *p = ff_node_link(n);
 
 		if (!p)
 			continue;
@@ -237,13 +240,13 @@ int ff_tree_finish(struct ff_tree *tree, struct ff_err *err)
 		return -1;
 	for (struct ff_node *n = tree->root; n; n = ff_tree_next(tree, n)) {
 		/* an appended image's objects stay as they are, as in mksquashfs */
-		if (n->link || n->src_kind == FF_SRC_IMG)
+		if (ff_node_link(n) || n->src_kind == FF_SRC_IMG)
 			continue;
 		apply_opts(&tree->opts, n);
 		if (tree->opts.no_xattrs)
 			drop_xattrs(n);
-		else if (n->n_xattrs > 1)
-			qsort(n->xattrs, n->n_xattrs, sizeof(*n->xattrs), xattr_cmp);
+		else if (ff_node_n_xattrs(n) > 1)
+			qsort(ff_node_xattrs(n), ff_node_n_xattrs(n), sizeof(*ff_node_xattrs(n)), xattr_cmp);
 	}
 	ff_tree_restore_owners(tree);
 	apply_root_opts(&tree->opts, tree->root);

@@ -10,17 +10,59 @@
 
 void ff_node_free(struct ff_node *n)
 {
-	for (uint32_t i = 0; i < n->n_xattrs; i++) {
-		free(n->xattrs[i].name);
-		free(n->xattrs[i].value);
-	}
-	free(n->xattrs);
+	ff_node_free_xattrs(n);
 	if (S_ISDIR(n->mode) || S_ISLNK(n->mode))
 		free(n->children); /* or the target: one union (a device's rdev) */
 	ff_node_clear_src(n);
-	ff_node_free_name(n);
+	ff_node_free_ext(n);
 	if (!n->in_slab)
 		free(n);
+}
+
+void ff_node_free_xattrs(struct ff_node *n)
+{
+	struct ff_node_ext *e = ff_node_ext_of(n);
+
+	for (uint32_t i = 0; e && i < e->n_xattrs; i++) {
+		free(e->xattrs[i].name);
+		free(e->xattrs[i].value);
+	}
+	if (e) {
+		free(e->xattrs);
+		e->xattrs = NULL;
+		e->n_xattrs = 0;
+	}
+}
+
+struct ff_node_ext *ff_node_ext(struct ff_node *n)
+{
+	struct ff_node_ext *e = ff_node_ext_of(n);
+	char *name;
+
+	if (e)
+		return e;
+	e = calloc(1, sizeof(*e));
+	name = malloc((size_t)n->name_len + 1);
+	if (!e || !name) {
+		free(e);
+		free(name);
+		return NULL;
+	}
+	memcpy(name, n + 1, n->name_len);
+	name[n->name_len] = '\0';
+	e->name = name;
+	memcpy(n + 1, &e, sizeof(e)); /* over the name: at least 8 bytes */
+	n->has_ext = 1;
+	return e;
+}
+
+int ff_node_set_link(struct ff_node *n, struct ff_node *primary)
+{
+	struct ff_node_ext *e = primary ? ff_node_ext(n) : ff_node_ext_of(n);
+
+	if (e)
+		e->link = primary;
+	return primary && !e ? -1 : 0;
 }
 
 void ff_node_clear_src(struct ff_node *n)
@@ -37,10 +79,20 @@ struct ff_fs *ff_node_image(const struct ff_tree *tree, const struct ff_node *n)
 	return n->src_kind == FF_SRC_IMG ? tree->img : NULL;
 }
 
-void ff_node_free_name(struct ff_node *n)
+void ff_node_free_ext(struct ff_node *n)
 {
-	if (n->name_ext)
-		free(ff_node_name(n));
+	struct ff_node_ext *e = ff_node_ext_of(n);
+
+	if (!e)
+		return;
+	free(e->name);
+	free(e->xattrs);
+	free(e);
+	/* a slab node's bytes stay, and so may its ids in the tree's
+	 * (parent, name) set, which hashes them again as it grows: an empty
+	 * name */
+	n->has_ext = 0;
+	n->name_len = 0;
 }
 
 int ff_node_reset(struct ff_node *n, uint32_t new_mode, struct ff_err *err)
@@ -52,13 +104,7 @@ int ff_node_reset(struct ff_node *n, uint32_t new_mode, struct ff_err *err)
 		return ff_err_set(err, EINVAL, "root must be a directory");
 	if (!n->parent && !S_ISDIR(new_mode))
 		return ff_err_set(err, EINVAL, "root must be a directory");
-	for (uint32_t i = 0; i < n->n_xattrs; i++) {
-		free(n->xattrs[i].name);
-		free(n->xattrs[i].value);
-	}
-	free(n->xattrs);
-	n->xattrs = NULL;
-	n->n_xattrs = 0;
+	ff_node_free_xattrs(n);
 	/* children, target and rdev share their storage: a directory
 	 * staying one keeps its entries; anything else (an empty directory,
 	 * as checked above) drops the array or target and has no rdev */
@@ -70,7 +116,7 @@ int ff_node_reset(struct ff_node *n, uint32_t new_mode, struct ff_err *err)
 	}
 	ff_node_clear_src(n);
 	n->size = 0;
-	n->link = NULL;
+	ff_node_set_link(n, NULL); /* never fails */
 	n->mode = new_mode;
 	return 0;
 }
@@ -138,32 +184,37 @@ int ff_node_set_xattr(struct ff_node *n, const char *name, const void *value, si
 		      struct ff_err *err)
 {
 	struct ff_xattr *x = NULL, *tab;
+	struct ff_node_ext *e;
 	uint8_t *v;
 
-	if (n->link)
-		n = n->link;
-	for (uint32_t i = 0; i < n->n_xattrs; i++)
-		if (!strcmp(n->xattrs[i].name, name))
-			x = &n->xattrs[i];
+	if (ff_node_link(n))
+		n = ff_node_link(n);
+	e = ff_node_ext(n);
+	if (!e)
+		return ff_err_set(err, ENOMEM, "%s: xattr %s: out of memory", ff_node_name(n),
+				  name);
+	for (uint32_t i = 0; i < e->n_xattrs; i++)
+		if (!strcmp(e->xattrs[i].name, name))
+			x = &e->xattrs[i];
 	if (len > UINT32_MAX || !(v = malloc(len ? len : 1)))
 		return ff_err_set(err, ENOMEM, "%s: xattr %s: out of memory", ff_node_name(n),
 				  name);
 	memcpy(v, value, len);
-	if (!x && n->n_xattrs == UINT16_MAX) {
+	if (!x && e->n_xattrs == UINT16_MAX) {
 		free(v);
 		return ff_err_set(err, E2BIG, "%s: xattr %s: more than %u xattrs",
 				  ff_node_name(n), name, (unsigned)UINT16_MAX);
 	}
 	if (!x) {
-		tab = realloc(n->xattrs, (n->n_xattrs + 1) * sizeof(*tab));
+		tab = realloc(e->xattrs, (e->n_xattrs + 1) * sizeof(*tab));
 		if (!tab)
 			goto oom;
-		n->xattrs = tab;
-		x = &tab[n->n_xattrs];
+		e->xattrs = tab;
+		x = &tab[e->n_xattrs];
 		if (!(x->name = strdup(name)))
 			goto oom;
 		x->value = NULL;
-		n->n_xattrs++;
+		e->n_xattrs++;
 	}
 	free(x->value);
 	x->value = v;
@@ -176,8 +227,8 @@ oom:
 
 int ff_node_make_link(struct ff_node *n, struct ff_node *target, struct ff_err *err)
 {
-	if (target->link)
-		target = target->link;
+	if (ff_node_link(target))
+		target = ff_node_link(target);
 	if (S_ISDIR(target->mode))
 		return ff_err_set(err, EPERM, "%s: hard link to a directory is not allowed",
 				  ff_node_name(n));
@@ -188,6 +239,7 @@ int ff_node_make_link(struct ff_node *n, struct ff_node *target, struct ff_err *
 		return -1;
 	if (ff_node_reset(n, target->mode, err))
 		return -1;
-	n->link = target;
+	if (ff_node_set_link(n, target))
+		return ff_err_set(err, ENOMEM, "%s: out of memory", ff_node_name(n));
 	return 0;
 }

@@ -131,7 +131,7 @@ struct ff_node *ff_tree_put_link(struct ff_tree *tree, const char *path, const c
 			ff_err_set(err, ENOENT, "hard link target \"%s\" does not exist (yet)", tp);
 		else if (!*path)
 			ff_err_set(err, EINVAL, "the root cannot be a hard link");
-		else if ((n = ff_tree_put_path(tree, path, (t->link ? t->link : t)->mode, err)) &&
+		else if ((n = ff_tree_put_path(tree, path, (ff_node_primary(t))->mode, err)) &&
 			 ff_node_make_link(n, t, err))
 			n = NULL;
 	}

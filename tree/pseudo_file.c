@@ -145,8 +145,8 @@ static int modify(struct ff_tree *tree, struct pseudo *p, struct ff_err *err)
 
 	if (!n)
 		return ff_err_set(err, ENOENT, "\"%s\" does not exist", p->path);
-	if (n->link)
-		n = n->link;
+	if (ff_node_link(n))
+		n = ff_node_link(n);
 	n->mode = (n->mode & S_IFMT) | p->mode;
 	n->uid = p->uid;
 	n->gid = p->gid;

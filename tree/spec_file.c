@@ -152,11 +152,11 @@ static struct ff_node *entry_node(struct spec_ctx *c, const struct spec_entry *e
 	struct ff_node *n = ff_tree_lookup(c->tree, e->path);
 
 	*kept = 0;
-	if (n && (!e->type || ((n->link ? n->link : n)->mode & S_IFMT) == e->type)) {
+	if (n && (!e->type || ((ff_node_primary(n))->mode & S_IFMT) == e->type)) {
 		/* same type: dir and file-without-SOURCE keep their content */
 		*kept = !e->type || e->type == S_IFDIR || (e->type == S_IFREG && !e->n_args);
 		if (*kept)
-			return n->link ? n->link : n;
+			return ff_node_primary(n);
 	}
 	if (!n && check_new(e, err))
 		return NULL;

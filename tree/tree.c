@@ -22,6 +22,18 @@ static uint32_t child_hash(const struct ff_node *dir, const char *name, size_t l
 	return (uint32_t)crc32(h, (const Bytef *)name, (uInt)len);
 }
 
+/* The set's hash of an id, to grow it: its node's parent and name as they
+ * are now.  A renamed node's old entry moves to its new name, where the
+ * lookups, which check the name they find, want it; a node taken out of
+ * the tree keeps its slab bytes (an empty name, ff_node_free). */
+static uint32_t id_hash(void *ctx, uint32_t id)
+{
+	const struct ff_tree *tree = ctx;
+	const struct ff_node *n = *FF_VEC_AT(&tree->by_id, struct ff_node *, id);
+
+	return child_hash(n->parent, ff_node_name(n), n->name_len);
+}
+
 /* Puts n into the set under its parent and current name.  A node may be
  * there more than once (a rename adds its new name; the old entry stays,
  * and lookups check the name they find). */
@@ -29,10 +41,10 @@ static int child_index(struct ff_tree *tree, struct ff_node *n)
 {
 	size_t id = tree->by_id.len;
 
-	if (id >= UINT32_MAX - 1 || ff_vec_push(&tree->by_id, &n))
+	if (id > FF_HSET_ID_MAX || ff_vec_push(&tree->by_id, &n))
 		return -1;
 	if (ff_hset_add(&tree->children, child_hash(n->parent, ff_node_name(n), n->name_len),
-			(uint32_t)id)) {
+			(uint32_t)id, id_hash, tree)) {
 		tree->by_id.len--;
 		return -1;
 	}
@@ -81,26 +93,21 @@ int ff_tree_rename(struct ff_tree *tree, struct ff_node *n, const char *name, si
 		   struct ff_err *err)
 {
 	char *copy = len <= FF_NAME_MAX ? malloc(len + 1) : NULL;
-	char *old = n->name_ext ? ff_node_name(n) : NULL;
-	uint8_t saved[sizeof(char *)]; /* the inline name's bytes the pointer covers */
+	struct ff_node_ext *e = copy ? ff_node_ext(n) : NULL;
+	char *old;
 	uint8_t old_len = n->name_len;
 
-	if (!copy || index_children(tree, n->parent) || ff_node_own_src(n, err)) {
+	if (!e || index_children(tree, n->parent) || ff_node_own_src(n, err)) {
 		free(copy);
 		return ff_err_set(err, ENOMEM, "%s: out of memory", ff_node_name(n));
 	}
 	memcpy(copy, name, len);
 	copy[len] = '\0';
-	memcpy(saved, n + 1, sizeof(saved));
-	memcpy(n + 1, &copy, sizeof(copy));
-	n->name_ext = 1;
+	old = e->name;
+	e->name = copy;
 	n->name_len = (uint8_t)len;
 	if (child_index(tree, n)) {
-		if (old)
-			memcpy(n + 1, &old, sizeof(old));
-		else
-			memcpy(n + 1, saved, sizeof(saved));
-		n->name_ext = old != NULL;
+		e->name = old;
 		n->name_len = old_len;
 		free(copy);
 		return ff_err_set(err, ENOMEM, "%s: out of memory", ff_node_name(n));
@@ -153,7 +160,7 @@ struct ff_node_slab {
 
 #if UINTPTR_MAX == UINT64_MAX
 /* ten million tar members hold ten million nodes: keep an eye on growth */
-_Static_assert(sizeof(struct ff_node) == 88, "struct ff_node grew past 88 bytes on LP64");
+_Static_assert(sizeof(struct ff_node) == 72, "struct ff_node grew past 72 bytes on LP64");
 #endif
 
 static struct ff_node *slab_node(struct ff_tree *tree, size_t len)

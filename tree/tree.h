@@ -49,11 +49,6 @@ struct ff_node {
 			uint32_t rdev_major, rdev_minor;
 		};
 	};
-	/* Hard links: every extra name points at the primary node, which carries
-	 * the metadata and content; `link` is NULL on the primary itself. */
-	struct ff_node *link;
-	struct ff_xattr *xattrs; /* after finish: sorted by name */
-
 	/* Content source (regular files): one of these, which one src_kind
 	 * (tree/ private) says.  A union: four separate fields were 24 bytes
 	 * more per node, 230 MiB at ten million tar members (issue 33).
@@ -83,7 +78,6 @@ struct ff_node {
 	uint32_t priv;
 	/* as small as they can be (issue 33): the --sort priority lives in
 	 * the tree (ff_tree_sort_priority), nearly every node has none */
-	uint16_t n_xattrs;      /* an inode's xattrs fit in 64 KiB anyway */
 	uint8_t name_len;       /* at most FF_NAME_MAX (255) */
 
 	/* A host file without holes (st_blocks * 512 >= size).  Its all-zero
@@ -105,23 +99,77 @@ struct ff_node {
 	/* tree/ private: which member of the content union is meant
 	 * (enum ff_src_kind in tree_priv.h; 0, the spool, for a new node). */
 	unsigned src_kind : 2;
-	/* tree/ private: renamed, the name is elsewhere and the bytes after
-	 * the node hold a pointer to it (ff_node_name) */
-	unsigned name_ext : 1;
+	/* tree/ private: the bytes after the node hold a pointer to its
+	 * struct ff_node_ext (a renamed node, a hard link, xattrs) */
+	unsigned has_ext : 1;
 };
 
+/* What few nodes have, kept outside the node: a tar member has no hard
+ * link, no xattrs and keeps its name, and the two pointers were 16 bytes
+ * of every node, 153 MiB at ten million tar members (issue 33).  Made on
+ * the first need (tree/), it takes the place of the name after the node
+ * and holds a copy of it.  Read through the accessors below. */
+struct ff_node_ext {
+	char *name;              /* the node's name, one component */
+	/* Hard links: every extra name points at the primary node, which
+	 * carries the metadata and content; NULL on the primary itself. */
+	struct ff_node *link;
+	struct ff_xattr *xattrs; /* after finish: sorted by name */
+	uint16_t n_xattrs;       /* an inode's xattrs fit in 64 KiB anyway */
+};
+
+/* n's out-of-node part, or NULL when it has none. */
+static inline struct ff_node_ext *ff_node_ext_of(const struct ff_node *n)
+{
+	struct ff_node_ext *e;
+
+	if (!n->has_ext)
+		return NULL;
+	memcpy(&e, (const void *)(n + 1), sizeof(e));
+	return e;
+}
+
+/* The primary node n is an extra name of (a hard link), or NULL. */
+static inline struct ff_node *ff_node_link(const struct ff_node *n)
+{
+	struct ff_node_ext *e = ff_node_ext_of(n);
+
+	return e ? e->link : NULL;
+}
+
+/* The node carrying n's metadata and content: its primary, or n. */
+static inline struct ff_node *ff_node_primary(const struct ff_node *n)
+{
+	struct ff_node *l = ff_node_link(n);
+
+	return l ? l : (struct ff_node *)(uintptr_t)n;
+}
+
+/* n's xattrs (ff_node_n_xattrs of them; after finish sorted by name). */
+static inline struct ff_xattr *ff_node_xattrs(const struct ff_node *n)
+{
+	struct ff_node_ext *e = ff_node_ext_of(n);
+
+	return e ? e->xattrs : NULL;
+}
+
+static inline uint32_t ff_node_n_xattrs(const struct ff_node *n)
+{
+	struct ff_node_ext *e = ff_node_ext_of(n);
+
+	return e ? e->n_xattrs : 0;
+}
+
 /* n's name, one component ("" for the root).  Stored just after the node,
- * in the same allocation (at least 8 bytes there), or, once renamed, a
- * pointer to it stored there: no 8-byte pointer in every node (76 MiB at
- * ten million tar members, issue 33).  Not to be written through. */
+ * in the same allocation (at least 8 bytes there), or, for a node with an
+ * ff_node_ext (renamed, linked, xattrs), there: no 8-byte pointer in every
+ * node (76 MiB at ten million tar members, issue 33).  Not to be written
+ * through. */
 static inline char *ff_node_name(const struct ff_node *n)
 {
-	char *after = (char *)(uintptr_t)(n + 1), *p;
+	struct ff_node_ext *e = ff_node_ext_of(n);
 
-	if (!n->name_ext)
-		return after;
-	memcpy(&p, after, sizeof(p));
-	return p;
+	return e ? e->name : (char *)(uintptr_t)(n + 1);
 }
 
 struct ff_actions;

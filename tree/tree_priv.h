@@ -85,8 +85,9 @@ int ff_node_name_cmp(const void *a, const void *b);
 /* Free a node and everything below it (not unlinked from its parent). */
 void ff_tree_free_subtree(struct ff_node *n);
 /* finish.c: `to` (another name of the hard-link group) becomes the
- * primary: it takes from's metadata and content, and from links to it. */
-void ff_node_take_content(struct ff_node *to, struct ff_node *from);
+ * primary: it takes from's metadata and content, and from links to it;
+ * -1 when out of memory (from needs its struct ff_node_ext). */
+int ff_node_take_content(struct ff_node *to, struct ff_node *from);
 
 /* node.c: per-node content changes. */
 /* Forget type-specific content (target, source, link, xattrs) before a node
@@ -103,8 +104,16 @@ int ff_node_set_xattr(struct ff_node *n, const char *name, const void *value, si
 /* Make n another name of `target` (resolved to its primary). */
 int ff_node_make_link(struct ff_node *n, struct ff_node *target, struct ff_err *err);
 void ff_node_free(struct ff_node *n);
-/* Frees n->name unless it is the copy allocated with the node. */
-void ff_node_free_name(struct ff_node *n);
+void ff_node_free_xattrs(struct ff_node *n);
+/* n's struct ff_node_ext, made (with a copy of its name) if it has none;
+ * NULL when out of memory. */
+struct ff_node_ext *ff_node_ext(struct ff_node *n);
+/* Makes n an extra name of primary, or (NULL) its own; -1 when out of
+ * memory (never for NULL). */
+int ff_node_set_link(struct ff_node *n, struct ff_node *primary);
+/* Frees n's struct ff_node_ext (its name copy and xattr table, not the
+ * xattrs: ff_node_free_xattrs); a slab node is left with an empty name. */
+void ff_node_free_ext(struct ff_node *n);
 
 /* path.c: normalise an archive/spec path in place: strips "./", leading and
  * doubled "/", trailing "/"; rejects ".." and over-long components.  Returns

@@ -23,17 +23,17 @@ static void filter_node(struct ff_node *n, const regex_t *re, int keep_if)
 {
 	uint32_t kept = 0;
 
-	for (uint32_t i = 0; i < n->n_xattrs; i++) {
-		struct ff_xattr *x = &n->xattrs[i];
+	for (uint32_t i = 0; i < ff_node_n_xattrs(n); i++) {
+		struct ff_xattr *x = &ff_node_xattrs(n)[i];
 
 		if ((regexec(re, x->name, 0, NULL, 0) == 0) == keep_if) {
-			n->xattrs[kept++] = *x;
+			ff_node_xattrs(n)[kept++] = *x;
 			continue;
 		}
 		free(x->name);
 		free(x->value);
 	}
-	n->n_xattrs = kept;
+	ff_node_ext_of(n)->n_xattrs = (uint16_t)kept; /* n has xattrs */
 }
 
 static int filter_all(struct ff_tree *tree, const char *re_text, int keep_if,
@@ -46,7 +46,7 @@ static int filter_all(struct ff_tree *tree, const char *re_text, int keep_if,
 	if (ff_regcomp_ere(&re, re_text, err))
 		return ff_err_prefix(err, "xattr filter");
 	for (struct ff_node *n = tree->root; n; n = ff_tree_next(tree, n))
-		if (!n->link && n->n_xattrs)
+		if (!ff_node_link(n) && ff_node_n_xattrs(n))
 			filter_node(n, &re, keep_if);
 	regfree(&re);
 	return 0;

@@ -82,8 +82,8 @@ int uw_put_xattrs(struct uw *w, struct uw_job *j, const struct ff_node *host,
 		  uint64_t host_inum, struct ff_err *err)
 {
 	w->xs_cnt = w->xs_size = w->xs_names = 0;
-	for (uint32_t i = 0; i < host->n_xattrs; i++)
-		if (put_one(w, j, host, host_inum, &host->xattrs[i], err))
+	for (uint32_t i = 0; i < ff_node_n_xattrs(host); i++)
+		if (put_one(w, j, host, host_inum, &ff_node_xattrs(host)[i], err))
 			return -1;
 	return 0;
 }

@@ -17,8 +17,8 @@
 
 static uint64_t inum_of(const struct ff_node *n)
 {
-	if (n->link)
-		n = n->link;
+	if (ff_node_link(n))
+		n = ff_node_link(n);
 	return n->parent ? UW_FIRST_INO + n->index - 1 : UBIFS_ROOT_INO;
 }
 
@@ -57,7 +57,7 @@ static int put_dir(struct uw *w, struct uw_job *j, const struct ff_node *n, stru
 
 	for (uint32_t i = 0; i < n->n_children; i++) {
 		const struct ff_node *c = n->children[i];
-		const struct ff_node *p = c->link ? c->link : c;
+		const struct ff_node *p = ff_node_primary(c);
 
 		*j = (struct uw_job){ .inum = (uint32_t)inum_of(n), .name = ff_node_name(c),
 				      .nlen = c->name_len };
@@ -166,7 +166,7 @@ static int put_node(struct uw *w, struct uw_job *j, const struct ff_tree *t,
 	char path[4096];
 	int r;
 
-	if (n->link)
+	if (ff_node_link(n))
 		return 0; /* another name: only its entry */
 	if (uw_put_xattrs(w, j, n, inum_of(n), err))
 		r = -1;

@@ -114,7 +114,7 @@ static int emit_chunk(struct writer *w, struct ff_y2_tags *t, const uint8_t *dat
 
 static int is_lost_found(const struct ff_node *n)
 {
-	return n->parent && !n->parent->parent && S_ISDIR(n->mode) && !n->link &&
+	return n->parent && !n->parent->parent && S_ISDIR(n->mode) && !ff_node_link(n) &&
 	       n->name_len == 10 && !memcmp(ff_node_name(n), "lost+found", 10);
 }
 
@@ -145,10 +145,10 @@ static int node_err(const struct ff_node *n, struct ff_err *err, const char *fmt
 
 static int fill_header(const struct ff_node *n, struct ff_y2_obj_header *oh, struct ff_err *err)
 {
-	const struct ff_node *p = n->link ? n->link : n;
+	const struct ff_node *p = ff_node_primary(n);
 
 	memset(oh, 0, sizeof(*oh));
-	oh->type = n->link ? FF_Y2_TYPE_HARDLINK : ff_y2_type_for_mode(p->mode);
+	oh->type = ff_node_link(n) ? FF_Y2_TYPE_HARDLINK : ff_y2_type_for_mode(p->mode);
 	oh->parent_id = n->parent ? obj_id(n->parent) : FF_Y2_OBJID_ROOT;
 	/* a node's name is at most FF_NAME_MAX bytes (its length is 8-bit) */
 	_Static_assert(FF_NAME_MAX <= FF_Y2_NAME_MAX, "a tree name may not fit a YAFFS2 header");
@@ -157,8 +157,8 @@ static int fill_header(const struct ff_node *n, struct ff_y2_obj_header *oh, str
 	oh->uid = p->uid;
 	oh->gid = p->gid;
 	oh->atime = oh->mtime = oh->ctime = p->mtime;
-	if (n->link) {
-		oh->equiv_id = obj_id(n->link);
+	if (ff_node_link(n)) {
+		oh->equiv_id = obj_id(ff_node_link(n));
 		return 0;
 	}
 	if (S_ISREG(p->mode))
@@ -181,11 +181,13 @@ static int fill_header(const struct ff_node *n, struct ff_y2_obj_header *oh, str
 
 static int put_xattrs(struct writer *w, const struct ff_node *n, struct ff_err *err)
 {
+	const struct ff_xattr *xa = ff_node_xattrs(n);
+	uint32_t nx = ff_node_n_xattrs(n);
 	size_t cap;
 	struct ff_y2_xattr_in *x;
 	int ret;
 
-	if (!n->n_xattrs)
+	if (!nx)
 		return 0;
 	/* The driver's xattr area is chunk bytes from sizeof(struct
 	 * yaffs_obj_hdr) on (x_offs, x_size in yaffs_apply_xattrib_mod):
@@ -194,18 +196,18 @@ static int put_xattrs(struct writer *w, const struct ff_node *n, struct ff_err *
 		return node_err(n, err,
 				"%u extended attribute%s (%s...) do not fit: %u-byte chunks leave"
 				" no room after the %u-byte object header (use --no-xattrs)",
-				n->n_xattrs, n->n_xattrs == 1 ? "" : "s", n->xattrs[0].name,
+				nx, nx == 1 ? "" : "s", xa[0].name,
 				w->lay->chunk_bytes, FF_Y2_OBJ_HEADER_SIZE);
 	cap = w->lay->chunk_bytes - FF_Y2_OBJ_HEADER_SIZE;
-	x = calloc(n->n_xattrs, sizeof(*x));
+	x = calloc(nx, sizeof(*x));
 	if (!x)
 		return ff_err_set(err, ENOMEM, "out of memory");
-	for (uint32_t i = 0; i < n->n_xattrs; i++) {
-		x[i].name = n->xattrs[i].name;
-		x[i].value = n->xattrs[i].value;
-		x[i].len = n->xattrs[i].len;
+	for (uint32_t i = 0; i < nx; i++) {
+		x[i].name = xa[i].name;
+		x[i].value = xa[i].value;
+		x[i].len = xa[i].len;
 	}
-	ret = ff_y2_xattr_encode(x, n->n_xattrs, w->chunk + FF_Y2_OBJ_HEADER_SIZE, cap,
+	ret = ff_y2_xattr_encode(x, nx, w->chunk + FF_Y2_OBJ_HEADER_SIZE, cap,
 				 w->o->big_endian, err);
 	free(x);
 	if (ret)
@@ -259,7 +261,7 @@ static int check_file_size(const struct writer *w, const struct ff_node *n, uint
 
 static int write_header(struct writer *w, const struct ff_node *n, struct ff_err *err)
 {
-	const struct ff_node *p = n->link ? n->link : n;
+	const struct ff_node *p = ff_node_primary(n);
 	uint32_t hlen = ff_y2_obj_header_len(w->lay->chunk_bytes);
 	struct ff_y2_obj_header oh;
 	struct ff_y2_tags t;
@@ -272,12 +274,12 @@ static int write_header(struct writer *w, const struct ff_node *n, struct ff_err
 		w->rec.seq = w->seq;
 		ff_y2_end_record_encode(&w->rec, oh.alias, sizeof(oh.alias));
 	}
-	if (S_ISREG(p->mode) && !n->link && check_file_size(w, n, p->size, err))
+	if (S_ISREG(p->mode) && !ff_node_link(n) && check_file_size(w, n, p->size, err))
 		return -1;
 	memset(w->chunk, 0xff, w->lay->chunk_bytes);
 	if (ff_y2_obj_header_encode_len(&oh, w->chunk, hlen, w->o->big_endian, err))
 		return node_err(n, err, "%s", err->msg);
-	if (!n->link && put_xattrs(w, n, err))
+	if (!ff_node_link(n) && put_xattrs(w, n, err))
 		return -1;
 	header_tags(w, n, &oh, &t);
 	w->st->header_chunks++;
@@ -314,7 +316,7 @@ static int write_span(struct writer *w, const struct ff_node *n, const uint8_t *
 
 static int has_data(const struct ff_node *n)
 {
-	return !n->link && S_ISREG(n->mode);
+	return !ff_node_link(n) && S_ISREG(n->mode);
 }
 
 static int write_data(struct writer *w, const struct ff_node *n, struct ff_err *err)

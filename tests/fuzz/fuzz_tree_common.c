@@ -66,7 +66,7 @@ void fuzz_tree_finish_and_read(struct ff_tree *tree)
 		return;
 	for (struct ff_node *n = ff_tree_root(tree); n; n = ff_tree_next(tree, n)) {
 		ff_node_path(n, path, sizeof(path));
-		if (S_ISREG(n->mode) && !n->link)
+		if (S_ISREG(n->mode) && !ff_node_link(n))
 			read_node(tree, n, &left);
 	}
 	ff_tree_count(tree);

@@ -119,20 +119,20 @@ static int dump_node(const struct ff_tree *t, const struct ff_node *n)
 	else
 		printf(" -");
 	putchar(' ');
-	if (n->link && ff_node_path(n->link, lpath, sizeof(lpath)) >= 0)
+	if (ff_node_link(n) && ff_node_path(ff_node_link(n), lpath, sizeof(lpath)) >= 0)
 		print_path(lpath);
 	else
 		putchar('-');
 	putchar(' ');
-	if (!n->link && n->n_xattrs) {
-		for (uint32_t i = 0; i < n->n_xattrs; i++) {
-			printf("%s%s=", i ? "," : "", n->xattrs[i].name);
-			print_hex(n->xattrs[i].value, n->xattrs[i].len);
+	if (!ff_node_link(n) && ff_node_n_xattrs(n)) {
+		for (uint32_t i = 0; i < ff_node_n_xattrs(n); i++) {
+			printf("%s%s=", i ? "," : "", ff_node_xattrs(n)[i].name);
+			print_hex(ff_node_xattrs(n)[i].value, ff_node_xattrs(n)[i].len);
 		}
 	} else {
 		putchar('-');
 	}
-	if (S_ISREG(n->mode) && !n->link && content_crc(t, n, &crc))
+	if (S_ISREG(n->mode) && !ff_node_link(n) && content_crc(t, n, &crc))
 		return -1;
 	printf(" %08lx %d\n", crc, ff_tree_sort_priority(t, n));
 	return 0;
@@ -170,8 +170,8 @@ static int extract_node(const struct ff_tree *t, const struct ff_node *n, const 
 	char lpath[4096], lout[8192];
 	dev_t dev = makedev(n->rdev_major, n->rdev_minor);
 
-	if (n->link) {
-		ff_node_path(n->link, lpath, sizeof(lpath));
+	if (ff_node_link(n)) {
+		ff_node_path(ff_node_link(n), lpath, sizeof(lpath));
 		snprintf(lout, sizeof(lout), "%s/%s", root, lpath);
 		return link(lout, out);
 	}
@@ -190,8 +190,11 @@ static int extract_meta(const struct ff_node *n, const char *out)
 	struct timespec ts[2] = { { n->mtime, 0 }, { n->mtime, 0 } };
 	int rc = lchown(out, n->uid, n->gid);
 
-	for (uint32_t i = 0; !rc && i < n->n_xattrs; i++)
-		rc = lsetxattr(out, n->xattrs[i].name, n->xattrs[i].value, n->xattrs[i].len, 0);
+	for (uint32_t i = 0; !rc && i < ff_node_n_xattrs(n); i++) {
+		const struct ff_xattr *x = &ff_node_xattrs(n)[i];
+
+		rc = lsetxattr(out, x->name, x->value, x->len, 0);
+	}
 	if (!rc && !S_ISLNK(n->mode))
 		rc = chmod(out, n->mode & 07777);
 	if (!rc)
@@ -214,7 +217,7 @@ static int extract(const struct ff_tree *t, const char *root)
 			perror(out);
 	}
 	while (!rc && k--) {
-		if (all[k]->link)
+		if (ff_node_link(all[k]))
 			continue;
 		ff_node_path(all[k], path, sizeof(path));
 		snprintf(out, sizeof(out), "%s/%s", root, path);

@@ -74,9 +74,16 @@ static void handle_keys(void **state)
 	assert_null(ff_hmap_get(&m, 5ull << 32));
 }
 
-/* ids stored with hash id % 97 (so many share one), keyed by id / 2:
- * two ids per key, the match callback picks the even one */
+/* ids stored with the hash of key id / 2, (key % 97) spread over the 32
+ * bits (so many keys share one): two ids per key, the match callback
+ * picks the even one */
 static int want_key;
+static int rehashed;
+
+static uint32_t key_hash(uint32_t key)
+{
+	return (key % 97) * 0x9e3779b1u;
+}
 
 static int match_key(void *ctx, uint32_t id)
 {
@@ -86,34 +93,52 @@ static int match_key(void *ctx, uint32_t id)
 	return (int)(id / 2) == want_key && id % 2 == 0;
 }
 
+static uint32_t id_hash(void *ctx, uint32_t id)
+{
+	(void)ctx;
+	rehashed++;
+	return key_hash(id / 2);
+}
+
 static void compact_set(void **state)
 {
 	struct ff_hset s = {0};
-	uint32_t id = 0;
+	uint32_t id = 0, room;
 
 	(void)state;
 	want_key = 3;
 	assert_int_equal(ff_hset_find(&s, 6, match_key, NULL, &id), 0); /* empty */
 	assert_int_equal(ff_hset_reserve(&s, 1000), 0);
 	assert_true(s.cap >= 1000 && s.cap * 3 >= 1000 * 4);
-	for (uint32_t i = 0; i < 30000; i++) /* grows past the reservation */
-		assert_int_equal(ff_hset_add(&s, (i / 2) % 97, i), 0);
+	room = (uint32_t)(s.cap * 3 / 4); /* 1,005: the reservation's load */
+	for (uint32_t i = 0; i < room; i++) /* no growth: rehash not needed */
+		assert_int_equal(ff_hset_add(&s, key_hash(i / 2), i, NULL, NULL), 0);
+	/* past it without a rehash function: refused */
+	assert_int_equal(ff_hset_add(&s, key_hash(room / 2), room, NULL, NULL), -1);
+	assert_int_equal(ff_hset_reserve(&s, 5000), -1); /* not empty */
+	for (uint32_t i = room; i < 30000; i++) /* grows past the reservation */
+		assert_int_equal(ff_hset_add(&s, key_hash(i / 2), i, id_hash, NULL), 0);
 	assert_int_equal(s.n, 30000);
+	assert_true(rehashed >= 1000); /* the first ids were placed again */
 	for (int k = 0; k < 15000; k += 13) {
 		want_key = k;
-		assert_int_equal(ff_hset_find(&s, (uint32_t)k % 97, match_key, NULL, &id), 1);
+		assert_int_equal(ff_hset_find(&s, key_hash((uint32_t)k), match_key, NULL, &id), 1);
 		assert_int_equal(id, (uint32_t)k * 2);
 		/* the right key under another hash is not found */
-		assert_int_equal(ff_hset_find(&s, (uint32_t)k % 97 + 1, match_key, NULL, &id), 0);
+		assert_int_equal(ff_hset_find(&s, key_hash((uint32_t)k) + 1, match_key, NULL, &id),
+				 0);
 	}
 	want_key = 15000;
-	assert_int_equal(ff_hset_find(&s, 15000 % 97, match_key, NULL, &id), 0);
+	assert_int_equal(ff_hset_find(&s, key_hash(15000), match_key, NULL, &id), 0);
 	want_key = -1; /* the callback's error comes back */
-	assert_int_equal(ff_hset_find(&s, 5, match_key, NULL, &id), -1);
-	assert_int_equal(ff_hset_add(&s, 0xffffffffu, 0xfffffffeu), 0); /* the largest id */
-	want_key = 0x7fffffff;
+	assert_int_equal(ff_hset_find(&s, key_hash(5), match_key, NULL, &id), -1);
+	/* the largest id, and one past it refused */
+	assert_int_equal(ff_hset_add(&s, 0xffffffffu, FF_HSET_ID_MAX, id_hash, NULL), 0);
+	assert_int_equal(ff_hset_add(&s, 0xffffffffu, FF_HSET_ID_MAX + 1, id_hash, NULL), -1);
+	want_key = (int)(FF_HSET_ID_MAX / 2);
 	assert_int_equal(ff_hset_find(&s, 0xffffffffu, match_key, NULL, &id), 1);
-	assert_int_equal(id, 0xfffffffeu);
+	assert_int_equal(id, FF_HSET_ID_MAX);
+	assert_int_equal(s.n, 30001);
 	ff_hset_free(&s);
 	assert_int_equal(s.n, 0);
 	assert_int_equal(ff_hset_find(&s, 6, match_key, NULL, &id), 0);

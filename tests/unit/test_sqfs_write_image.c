@@ -5,7 +5,8 @@
  * writes, identical bytes for any thread count, and the table layout the
  * kernel's super.c checks before it mounts (re-derived here from the
  * superblock and the location lists, not from the writer's own numbers),
- * and files with equal crcs but other bytes kept apart. */
+ * and files with equal crcs but other bytes kept apart; the data pass's
+ * file list without a list (marks and cursors) in any access order. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,6 +19,7 @@
 #include <zlib.h>
 
 #include "common/endian.h"
+#include "squashfs/file_list.h"
 #include "squashfs/format.h"
 #include "squashfs/writer.h"
 #include "tree_test_util.h"
@@ -314,6 +316,39 @@ static void test_bad_block_size(void **state)
 	ff_tree_free(t);
 }
 
+/* 303 files (a, a-copy, b, dir/entry-000..299) with marks every 64: each
+ * file from a cursor going forward, backward, jumping across marks, and
+ * with a fresh cursor, is the one a plain pre-order walk finds. */
+static void test_file_list_cursors(void **state)
+{
+	struct ff_tree *t = make_tree();
+	struct ff_node *want[400];
+	struct sqfs_file_list l;
+	struct sqfs_file_cur fwd = {0}, back = {0}, jump = {0};
+	struct ff_err err = {0};
+	size_t n = 0;
+
+	(void)state;
+	for (struct ff_node *x = ff_tree_root(t); x; x = ff_tree_next(t, x))
+		if (S_ISREG(x->mode) && n < 400)
+			want[n++] = x;
+	assert_int_equal(n, 303);
+	assert_int_equal(sqfs_file_list_make(&l, t, &err), 0);
+	assert_null(l.files); /* no --sort: no list */
+	assert_int_equal(l.n, n);
+	for (size_t i = 0; i < n; i++) {
+		struct sqfs_file_cur fresh = {0};
+		size_t k = (i * 97) % n;
+
+		assert_ptr_equal(sqfs_file_at(&l, &fwd, i), want[i]);
+		assert_ptr_equal(sqfs_file_at(&l, &back, n - 1 - i), want[n - 1 - i]);
+		assert_ptr_equal(sqfs_file_at(&l, &jump, k), want[k]);
+		assert_ptr_equal(sqfs_file_at(&l, &fresh, k), want[k]);
+	}
+	sqfs_file_list_free(&l);
+	ff_tree_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -322,6 +357,7 @@ int main(void)
 		cmocka_unit_test(test_threads_do_not_change_bytes),
 		cmocka_unit_test(test_crc_twins),
 		cmocka_unit_test(test_bad_block_size),
+		cmocka_unit_test(test_file_list_cursors),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -167,7 +167,7 @@ static void test_apply(void **state)
 	 * chmod ran (stage 2) before the prune (stage 3) */
 	n = tt_find(t, "b/x-link");
 	assert_non_null(n);
-	assert_null(n->link);
+	assert_null(ff_node_link(n));
 	assert_int_equal(n->nlink, 1);
 	assert_int_equal(n->mode, S_IFREG | 0600);
 	assert_int_equal(n->size, 100);

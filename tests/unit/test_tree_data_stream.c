@@ -18,7 +18,7 @@
 
 static int regular(const struct ff_node *n)
 {
-	return S_ISREG(n->mode) && !n->link;
+	return S_ISREG(n->mode) && !ff_node_link(n);
 }
 
 /* File i holds (i * 37) % 9000 bytes of a pattern that depends on i. */

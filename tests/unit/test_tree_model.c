@@ -142,18 +142,32 @@ static void test_hardlink_primary(void **state)
 	r = add(t, z, "r", S_IFREG);
 	assert_int_equal(ff_node_make_link(q, p, &err), 0);
 	assert_int_equal(ff_node_make_link(r, q, &err), 0); /* resolves to p */
+	/* names behind a node's outside part are still found */
+	assert_ptr_equal(ff_tree_lookup(t, "z/p"), p);
+	assert_ptr_equal(ff_tree_lookup(t, "a/q"), q);
+	assert_ptr_equal(ff_tree_lookup(t, "z/r"), r);
 	assert_int_equal(ff_tree_finish(t, &err), 0);
-	assert_null(q->link);
-	assert_ptr_equal(p->link, q);
-	assert_ptr_equal(r->link, q);
+	assert_null(ff_node_link(q));
+	assert_ptr_equal(ff_node_link(p), q);
+	assert_ptr_equal(ff_node_link(r), q);
 	assert_string_equal(q->src_path, "/nonexistent/src");
-	assert_int_equal(q->n_xattrs, 1);
+	assert_int_equal(ff_node_n_xattrs(q), 1);
 	assert_int_equal(q->size, 10);
 	assert_int_equal(q->uid, 4);
 	assert_int_equal(q->nlink, 3);
 	assert_int_equal(p->nlink, 3);
 	assert_int_equal(p->size, 10);
 	assert_int_equal(ff_tree_data_bytes(t), 10);
+	/* the link and xattrs live outside the node, with a copy of its
+	 * name; nodes with neither have no such part */
+	assert_string_equal(ff_node_name(p), "p");
+	assert_string_equal(ff_node_name(q), "q");
+	assert_string_equal(ff_node_name(r), "r");
+	assert_null(ff_node_ext_of(z));
+	assert_null(ff_node_link(z));
+	assert_int_equal(ff_node_n_xattrs(z), 0);
+	assert_ptr_equal(ff_node_primary(r), q);
+	assert_ptr_equal(ff_node_primary(q), q);
 	ff_tree_free(t);
 }
 
@@ -192,11 +206,11 @@ static void test_xattr_order(void **state)
 	assert_int_equal(ff_node_set_xattr(f, "user.a", "3", 1, &err), 0);
 	assert_int_equal(ff_node_set_xattr(f, "user.b", "44", 2, &err), 0);
 	assert_int_equal(ff_tree_finish(t, &err), 0);
-	assert_int_equal(f->n_xattrs, 3);
-	assert_string_equal(f->xattrs[0].name, "security.x");
-	assert_string_equal(f->xattrs[1].name, "user.a");
-	assert_string_equal(f->xattrs[2].name, "user.b");
-	assert_int_equal(f->xattrs[2].len, 2);
+	assert_int_equal(ff_node_n_xattrs(f), 3);
+	assert_string_equal(ff_node_xattrs(f)[0].name, "security.x");
+	assert_string_equal(ff_node_xattrs(f)[1].name, "user.a");
+	assert_string_equal(ff_node_xattrs(f)[2].name, "user.b");
+	assert_int_equal(ff_node_xattrs(f)[2].len, 2);
 	ff_tree_free(t);
 
 	o.no_xattrs = 1;
@@ -204,7 +218,7 @@ static void test_xattr_order(void **state)
 	f = add(t, ff_tree_root(t), "f", S_IFREG | 0644);
 	assert_int_equal(ff_node_set_xattr(f, "user.b", "1", 1, &err), 0);
 	assert_int_equal(ff_tree_finish(t, &err), 0);
-	assert_int_equal(f->n_xattrs, 0);
+	assert_int_equal(ff_node_n_xattrs(f), 0);
 	ff_tree_free(t);
 }
 
@@ -361,10 +375,10 @@ static void test_scan_dir(void **state)
 	assert_null(tt_find(t, "skipme"));
 	n = tt_find(t, "b");
 	assert_non_null(n);
-	assert_null(n->link);
+	assert_null(ff_node_link(n));
 	assert_int_equal(n->nlink, 2);
-	assert_int_equal(n->n_xattrs, has_xattr ? 1 : 0);
-	assert_ptr_equal(tt_find(t, "sub/a")->link, n);
+	assert_int_equal(ff_node_n_xattrs(n), has_xattr ? 1 : 0);
+	assert_ptr_equal(ff_node_link(tt_find(t, "sub/a")), n);
 	assert_string_equal(tt_find(t, "sub/l")->target, "../b");
 	assert_int_equal(tt_find(t, "sub/l")->size, 4);
 	assert_true(S_ISFIFO(tt_find(t, "fifo")->mode));

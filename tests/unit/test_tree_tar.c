@@ -224,7 +224,7 @@ static void test_members(void **state)
 	assert_int_equal(n->nlink, 2);
 	read_all(f, n, buf, 5);
 	assert_memory_equal(buf, "hello", 5);
-	assert_ptr_equal(tt_find(f->tree, "d/hard")->link, n);
+	assert_ptr_equal(ff_node_link(tt_find(f->tree, "d/hard")), n);
 	assert_string_equal(tt_find(f->tree, "d/sym")->target, "file");
 	n = tt_find(f->tree, "dev/console");
 	assert_true(S_ISCHR(n->mode));
@@ -320,8 +320,8 @@ static void test_pax(void **state)
 	assert_int_equal(n->uid, 4000000000u);
 	assert_int_equal(n->mtime, 1700000000);
 	assert_int_equal(n->size, 100);
-	assert_string_equal(n->xattrs[0].name, "user.x");
-	assert_memory_equal(n->xattrs[0].value, "ab", 2);
+	assert_string_equal(ff_node_xattrs(n)[0].name, "user.x");
+	assert_memory_equal(ff_node_xattrs(n)[0].value, "ab", 2);
 	n = tt_find(f->tree, "after");
 	assert_non_null(n);
 	assert_int_equal(n->uid, 1000); /* the PAX header applied to one member only */
