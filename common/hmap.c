@@ -155,8 +155,30 @@ static void hset_place(struct ff_hset_slot *slots, size_t cap, uint32_t hash, ui
 	slots[i].v = (id + 1) << HSET_BITS | (hash & HSET_MASK);
 }
 
-/* Capacity for n at a load of at most 3/4; places again what is stored,
- * under the hashes rehash gives. */
+/* Places again what is stored, under the hashes rehash gives.  A set
+ * filled by ff_hset_add_next holds ids 0..n-1, which are rehashed in that
+ * order: the caller's keys are then read in the order it stored them, not
+ * in the slots' (random) order, where at ten million tar members each
+ * rehash missed the caches twice (a sixth of the build's time). */
+static void hset_replace(const struct ff_hset *s, struct ff_hset_slot *slots, size_t cap,
+			 ff_hset_hash_fn rehash, void *ctx)
+{
+	if (s->dense) {
+		for (uint32_t id = 0; id < s->n; id++)
+			hset_place(slots, cap, rehash(ctx, id), id);
+		return;
+	}
+	for (size_t i = 0; i < s->cap; i++) {
+		uint32_t id;
+
+		if (!s->slots[i].v)
+			continue;
+		id = (s->slots[i].v >> HSET_BITS) - 1;
+		hset_place(slots, cap, rehash(ctx, id), id);
+	}
+}
+
+/* Capacity for n at a load of at most 3/4. */
 static int hset_resize(struct ff_hset *s, size_t n, ff_hset_hash_fn rehash, void *ctx)
 {
 	size_t cap = n + n / 3 + 8;
@@ -169,14 +191,8 @@ static int hset_resize(struct ff_hset *s, size_t n, ff_hset_hash_fn rehash, void
 	slots = calloc(cap, sizeof(*slots));
 	if (!slots)
 		return -1;
-	for (size_t i = 0; i < s->cap; i++) {
-		uint32_t id;
-
-		if (!s->slots[i].v)
-			continue;
-		id = (s->slots[i].v >> HSET_BITS) - 1;
-		hset_place(slots, cap, rehash(ctx, id), id);
-	}
+	if (s->n)
+		hset_replace(s, slots, cap, rehash, ctx);
 	free(s->slots);
 	s->slots = slots;
 	s->cap = cap;
@@ -190,7 +206,7 @@ int ff_hset_reserve(struct ff_hset *s, size_t n)
 
 int ff_hset_add(struct ff_hset *s, uint32_t hash, uint32_t id, ff_hset_hash_fn rehash, void *ctx)
 {
-	if (id > FF_HSET_ID_MAX)
+	if (id > FF_HSET_ID_MAX || (s->dense && id != s->n))
 		return -1;
 	if ((s->n + 1) * 4 > s->cap * 3 && hset_resize(s, 2 * (s->n + 1), rehash, ctx) < 0)
 		return -1;
@@ -219,6 +235,13 @@ int ff_hset_find(const struct ff_hset *s, uint32_t hash, ff_hset_match_fn match,
 		}
 	}
 	return 0;
+}
+
+int ff_hset_add_next(struct ff_hset *s, uint32_t hash, ff_hset_hash_fn rehash, void *ctx)
+{
+	if (!s->n)
+		s->dense = 1;
+	return s->dense ? ff_hset_add(s, hash, (uint32_t)s->n, rehash, ctx) : -1;
 }
 
 void ff_hset_free(struct ff_hset *s)

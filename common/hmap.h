@@ -47,6 +47,7 @@ struct ff_hset_slot;
 struct ff_hset {
 	struct ff_hset_slot *slots;
 	size_t cap, n;
+	int dense; /* filled by ff_hset_add_next: it holds ids 0..n-1 */
 };
 
 /* The largest id a set holds: 28 bits of the slot are id + 1. */
@@ -65,6 +66,11 @@ int ff_hset_reserve(struct ff_hset *s, size_t n);
  * it holds; with rehash NULL it does not (-1).  -1 when out of memory or
  * id is above FF_HSET_ID_MAX. */
 int ff_hset_add(struct ff_hset *s, uint32_t hash, uint32_t id, ff_hset_hash_fn rehash, void *ctx);
+/* ff_hset_add of id n, the set's count, for a set that only this fills
+ * (-1 for one ff_hset_add filled): it then holds the ids 0..n-1, and to
+ * grow it asks rehash for them in that order, reading the caller's keys
+ * in the order they were stored. */
+int ff_hset_add_next(struct ff_hset *s, uint32_t hash, ff_hset_hash_fn rehash, void *ctx);
 /* 1 and *id for the first stored id with this hash's slot and bits that
  * match accepts, 0 when none does, -1 when match returned -1. */
 int ff_hset_find(const struct ff_hset *s, uint32_t hash, ff_hset_match_fn match, void *ctx,

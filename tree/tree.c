@@ -41,10 +41,11 @@ static int child_index(struct ff_tree *tree, struct ff_node *n)
 {
 	size_t id = tree->by_id.len;
 
-	if (id > FF_HSET_ID_MAX || ff_vec_push(&tree->by_id, &n))
+	if (id > FF_HSET_ID_MAX || id != tree->children.n || ff_vec_push(&tree->by_id, &n))
 		return -1;
-	if (ff_hset_add(&tree->children, child_hash(n->parent, ff_node_name(n), n->name_len),
-			(uint32_t)id, id_hash, tree)) {
+	/* the set's ids are the vector's indices, 0..n-1 */
+	if (ff_hset_add_next(&tree->children, child_hash(n->parent, ff_node_name(n), n->name_len),
+			     id_hash, tree)) {
 		tree->by_id.len--;
 		return -1;
 	}

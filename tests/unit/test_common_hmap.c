@@ -144,12 +144,64 @@ static void compact_set(void **state)
 	assert_int_equal(ff_hset_find(&s, 6, match_key, NULL, &id), 0);
 }
 
+/* Rehashes in id order: the last id asked for, and whether any came out
+ * of order. */
+struct order {
+	uint32_t last;
+	int asked, backwards;
+};
+
+static uint32_t ordered_hash(void *ctx, uint32_t id)
+{
+	struct order *o = ctx;
+
+	if (o->asked++ && id <= o->last)
+		o->backwards++;
+	o->last = id;
+	return key_hash(id / 2);
+}
+
+/* A set filled by ff_hset_add_next holds ids 0..n-1 and grows by asking
+ * for their hashes in that order (the tree's keys are then read in the
+ * order they were stored); it cannot be mixed with ff_hset_add. */
+static void dense_set(void **state)
+{
+	struct ff_hset s = {0}, other = {0};
+	struct order o = {0};
+	uint32_t id = 0;
+
+	(void)state;
+	for (uint32_t i = 0; i < 20000; i++) {
+		o.asked = 0; /* each growth is asked in order from its start */
+		assert_int_equal(ff_hset_add_next(&s, key_hash(i / 2), ordered_hash, &o), 0);
+		assert_int_equal(o.backwards, 0);
+	}
+	assert_int_equal(s.n, 20000);
+	assert_true(o.last >= 10000); /* it grew, late on */
+	for (int k = 0; k < 10000; k += 7) {
+		want_key = k;
+		assert_int_equal(ff_hset_find(&s, key_hash((uint32_t)k), match_key, NULL, &id), 1);
+		assert_int_equal(id, (uint32_t)k * 2);
+	}
+	/* an id that is not the next one breaks the order: refused */
+	assert_int_equal(ff_hset_add(&s, key_hash(1), 5, ordered_hash, &o), -1);
+	assert_int_equal(ff_hset_add(&s, key_hash(1), 30000, ordered_hash, &o), -1);
+	assert_int_equal(ff_hset_add(&s, key_hash(10000), 20000, ordered_hash, &o), 0);
+	/* a set ff_hset_add filled is not dense */
+	assert_int_equal(ff_hset_add(&other, key_hash(0), 7, id_hash, NULL), 0);
+	assert_int_equal(ff_hset_add_next(&other, key_hash(0), id_hash, NULL), -1);
+	ff_hset_free(&s);
+	ff_hset_free(&other);
+	assert_int_equal(s.dense, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(byte_keys),
 		cmocka_unit_test(handle_keys),
 		cmocka_unit_test(compact_set),
+		cmocka_unit_test(dense_set),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
