@@ -180,12 +180,11 @@ static int one_extent(struct zctx *z, unsigned worker, struct window *win, uint6
 	}
 	if (pos >= *skip_to && n > 2 * (size_t)w->blksz)
 		*skip_to = pos + n - w->blksz;
+	/* A block as is; the file's last may cross into the next lcluster
+	 * (a block of input at most): the map puts a head at the end of the
+	 * file there (write_zmap.c's eof_head), as mkfs.erofs 1.9 does,
+	 * instead of a second block for the few bytes past the boundary. */
 	n = win->lim - pos < w->blksz ? (size_t)(win->lim - pos) : w->blksz;
-	/* The kernel takes an extent that no head follows to run to the end
-	 * of its last lcluster, and refuses a plain one longer than its block:
-	 * a file's last plain bytes stop at an lcluster boundary first. */
-	if (pos + n == size && (pos & (w->blksz - 1)) + n > w->blksz)
-		n = w->blksz - (size_t)(pos & (w->blksz - 1));
 	if (ew_res_grow(r, w->blksz) || ew_res_extent(r, pos, 1, 1))
 		return ff_err_set(err, ENOMEM, "compressed data: out of memory");
 	memset(r->data + r->len, 0, w->blksz);
