@@ -9,8 +9,9 @@
  * on to the next one.  With big pclusters the first NONHEAD after a
  * compressed head carries its block count (the kernel looks there).  An
  * extent always ends in a later lcluster than it starts (the compressor
- * keeps only extents that save a block; plain ones are a block long), so
- * no lcluster has two heads.
+ * keeps only extents that save a block; plain ones are a block long, but
+ * the file's last, which may end in the next lcluster: eof_head), so no
+ * lcluster has two heads.
  *
  * Full indexes (COMPRESSED_FULL, -E legacy-compress): 8 reserved bytes,
  * then 8 bytes per lcluster.  Compact indexes (COMPRESSED_COMPACT, the
@@ -113,12 +114,12 @@ static void lci_fill(const struct ew *w, struct lci *lc, uint64_t nlc, const str
 	}
 }
 
-/* A plain inline tail (ztailpacking) that runs from one lcluster into
- * the last: the last gets a PLAIN head at the end of the file, as
- * mkfs.erofs writes it.  The kernel clamps the tail extent to the file's
- * size only when the EOF lcluster holds a head; through a NONHEAD the
- * plain tail would run to the end of that lcluster, past the bytes stored
- * inline, and the kernel refuses it (EFSCORRUPTED: a plain extent longer
+/* A file whose last extent is plain (stored as is, in its own block or
+ * inline with ztailpacking) and runs from one lcluster into the last:
+ * the last gets a PLAIN head at the end of the file, as mkfs.erofs
+ * writes it.  That head is where the kernel ends the plain extent; through
+ * a NONHEAD it would run to the end of that lcluster, past the bytes
+ * stored, and the kernel refuses it (EFSCORRUPTED: a plain extent longer
  * than its data).  The head is never mapped (every offset of the file is
  * before it), so its block is none. */
 static void eof_head(const struct ew *w, const struct ew_ino *e, struct lci *lc, uint64_t nlc,
@@ -126,8 +127,7 @@ static void eof_head(const struct ew *w, const struct ew_ino *e, struct lci *lc,
 {
 	uint32_t ofs = (uint32_t)(e->size & (w->blksz - 1));
 
-	if (!e->inline_len || !n || !x[n - 1].plain || x[n - 1].frag || !ofs ||
-	    lc[nlc - 1].type != ER_LC_NONHEAD)
+	if (!n || !x[n - 1].plain || x[n - 1].frag || !ofs || lc[nlc - 1].type != ER_LC_NONHEAD)
 		return;
 	lc[nlc - 1] = (struct lci){ .type = ER_LC_PLAIN, .ofs = (uint16_t)ofs, .eof = 1 };
 }

@@ -180,12 +180,11 @@ static int one_extent(struct zctx *z, unsigned worker, struct window *win, uint6
 	}
 	if (pos >= *skip_to && n > 2 * (size_t)w->blksz)
 		*skip_to = pos + n - w->blksz;
+	/* A block as is; the file's last may cross into the next lcluster
+	 * (a block of input at most): the map puts a head at the end of the
+	 * file there (write_zmap.c's eof_head), as mkfs.erofs 1.9 does,
+	 * instead of a second block for the few bytes past the boundary. */
 	n = win->lim - pos < w->blksz ? (size_t)(win->lim - pos) : w->blksz;
-	/* The kernel takes an extent that no head follows to run to the end
-	 * of its last lcluster, and refuses a plain one longer than its block:
-	 * a file's last plain bytes stop at an lcluster boundary first. */
-	if (pos + n == size && (pos & (w->blksz - 1)) + n > w->blksz)
-		n = w->blksz - (size_t)(pos & (w->blksz - 1));
 	if (ew_res_grow(r, w->blksz) || ew_res_extent(r, pos, 1, 1))
 		return ff_err_set(err, ENOMEM, "compressed data: out of memory");
 	memset(r->data + r->len, 0, w->blksz);
@@ -247,8 +246,11 @@ static int dedupe_step(struct ew *w, const struct ff_vec *dm, size_t *mi, struct
 }
 
 /* Each cut costs about a block (the last extent before it is short), so
- * segments are long: 8 windows (8 MiB), a file of 2 or more is cut. */
+ * segments are long: the packed inode's are 8 windows (8 MiB); a file's
+ * 16 MiB (at least 8 windows), where mkfs.erofs 1.9.3 cuts a file, so a
+ * file is cut no more often than there. */
 #define SEG_WINDOWS 8
+#define FILE_SEG_BYTES (16ull << 20)
 
 /* Segments: a large file is cut at fixed points into pieces that workers
  * compress apart (no extent crosses a cut), so one large file late in the
@@ -261,9 +263,17 @@ uint64_t ew_seg_size(const struct ew *w)
 	return SEG_WINDOWS * (uint64_t)w->ext_cap;
 }
 
+static uint64_t file_seg_size(const struct ew *w)
+{
+	uint64_t s = ew_seg_size(w);
+
+	return s < FILE_SEG_BYTES ? FILE_SEG_BYTES : s;
+}
+
+/* A file of two segments or more is cut; the last takes the rest. */
 uint32_t ew_nsegs(const struct ew *w, const struct ew_ino *e)
 {
-	uint64_t n = e->size / ew_seg_size(w);
+	uint64_t n = e->size / file_seg_size(w);
 
 	if (w->o->dedupe || e->frag == 2 || n < 2)
 		return 1;
@@ -273,9 +283,9 @@ uint32_t ew_nsegs(const struct ew *w, const struct ew_ino *e)
 /* Segment seg of e. */
 struct zspan ew_file_span(const struct ew *w, const struct ew_ino *e, uint32_t seg)
 {
-	struct zspan s = { seg * ew_seg_size(w), 0, e->size, 0 };
+	struct zspan s = { seg * file_seg_size(w), 0, e->size, 0 };
 
-	s.end = seg + 1 < ew_nsegs(w, e) ? s.start + ew_seg_size(w) : e->size;
+	s.end = seg + 1 < ew_nsegs(w, e) ? s.start + file_seg_size(w) : e->size;
 	return s;
 }
 
