@@ -12,10 +12,12 @@ MANPAGES += docs/man/flashfs-flash.1 docs/man/flashfs-dump.1
 
 # ---- kernel oracles for the UBIFS and romfs readers (issues 28, 29) ----
 # One guest boot each: UBIFS power-cut dumps, UBIFS over bad blocks, our
-# romfs images on romfs.ko (nandsim-tests/README.md).
+# romfs images on romfs.ko, our EROFS images on the 6.1 kernel's erofs.ko
+# (nandsim-tests/README.md).
 .PHONY: nandsim-check-oracles
 nandsim-check: nandsim-check-oracles
 nandsim-check-oracles: all
 	$(TEST_ENV) nandsim-tests/ubifs-kernel-check.sh -b $(abspath $(BUILD)/bin) -s powercut
 	$(TEST_ENV) nandsim-tests/ubifs-kernel-check.sh -b $(abspath $(BUILD)/bin) -s badblocks
 	$(TEST_ENV) nandsim-tests/romfs-kernel-check.sh -b $(abspath $(BUILD)/bin)
+	$(TEST_ENV) nandsim-tests/erofs-kernel-check.sh -b $(abspath $(BUILD)/bin)
