@@ -19,8 +19,7 @@
 struct ff_data {
 	struct ff_fs *img; /* content read from an existing image */
 	uint64_t handle;
-	int fd;
-	int own_fd;        /* host files are ours to close */
+	int fd;            /* a host file's, ours to close; else -1 */
 	struct ff_spool *spool; /* content read from the tree's spool */
 	uint64_t base;     /* the spool offset */
 	uint64_t size;
@@ -45,7 +44,6 @@ struct ff_data *ff_tree_open_data(const struct ff_tree *tree, const struct ff_no
 	d->img = NULL;
 	d->handle = 0;
 	d->fd = -1;
-	d->own_fd = 0;
 	d->spool = NULL;
 	d->base = 0;
 	d->mem = NULL;
@@ -58,7 +56,6 @@ struct ff_data *ff_tree_open_data(const struct ff_tree *tree, const struct ff_no
 		if (p && p != d->path)
 			snprintf(d->path, sizeof(d->path), "%s", p);
 		d->fd = p ? open(p, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) : -1;
-		d->own_fd = 1;
 		if (d->fd < 0) {
 			if (!p)
 				snprintf(d->path, sizeof(d->path), "%s", ff_node_name(n));
@@ -100,8 +97,8 @@ static ssize_t host_pread(const struct ff_data *d, char *buf, size_t len, uint64
 {
 	char extra;
 	struct iovec v[2] = { { buf, len }, { &extra, 1 } };
-	int at_end = d->own_fd && off + len == d->size;
-	ssize_t r = preadv(d->fd, v, at_end ? 2 : 1, (off_t)(d->base + off));
+	int at_end = off + len == d->size;
+	ssize_t r = preadv(d->fd, v, at_end ? 2 : 1, (off_t)off);
 
 	if (r > (ssize_t)len) {
 		*grew = 1;
@@ -195,7 +192,7 @@ void ff_data_close(struct ff_data *d)
 {
 	if (!d)
 		return;
-	if (d->own_fd && d->fd >= 0)
+	if (d->fd >= 0)
 		close(d->fd);
 	free(d);
 }
