@@ -163,7 +163,6 @@ void ew_frag_packed_setup(struct ew *w)
 
 	memset(n, 0, sizeof(*n));
 	n->mode = S_IFREG | 0644;
-	n->nlink = 1;
 	n->mtime = w->o->build_time;
 	n->size = w->frag_len;
 	memset(e, 0, sizeof(*e));

@@ -16,7 +16,7 @@
 int ew_inode_pick_form(const struct ew *w, const struct ew_ino *e)
 {
 	const struct ff_node *n = e->n;
-	int fits = n->uid <= 0xffff && n->gid <= 0xffff && n->nlink <= 0xffff &&
+	int fits = n->uid <= 0xffff && n->gid <= 0xffff && ff_node_nlink(n) <= 0xffff &&
 		   e->size <= 0xffffffffu;
 
 	if (w->o->inode_form == FF_EROFS_INODE_EXTENDED || !fits)
@@ -53,7 +53,7 @@ static void encode_compact(const struct ew *w, const struct ew_ino *e, uint8_t *
 	ff_put_le16(b, (uint16_t)(e->layout << ER_I_DATALAYOUT_SHIFT));
 	ff_put_le16(b + 2, xattr_icount(e));
 	ff_put_le16(b + 4, (uint16_t)n->mode);
-	ff_put_le16(b + 6, (uint16_t)n->nlink);
+	ff_put_le16(b + 6, (uint16_t)ff_node_nlink(n));
 	ff_put_le32(b + 8, (uint32_t)e->size);
 	ff_put_le32(b + 16, inode_union(w, e));
 	ff_put_le32(b + 20, e->ino);
@@ -74,7 +74,7 @@ static void encode_extended(const struct ew *w, const struct ew_ino *e, uint8_t 
 	ff_put_le32(b + 24, n->uid);
 	ff_put_le32(b + 28, n->gid);
 	ff_put_le64(b + 32, (uint64_t)n->mtime);
-	ff_put_le32(b + 44, n->nlink);
+	ff_put_le32(b + 44, ff_node_nlink(n));
 }
 
 /* buf holds e->slot zeroed bytes. */

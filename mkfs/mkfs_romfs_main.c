@@ -178,6 +178,10 @@ static int parse_args(struct args *a, int argc, char **argv)
 	    ff_source_args_positional(&a->src, n, words, &a->image, &err) ||
 	    (strcmp(a->image, "-") && ff_source_args_check_image(&a->src, a->image, &err)))
 		return usage_error(err.msg);
+	/* the default volume name carries a time: SOURCE_DATE_EPOCH's, if
+	 * set, so that two builds give the same bytes */
+	a->wo.have_volume_time = a->src.tree.clamp_time >= 0;
+	a->wo.volume_time = a->src.tree.clamp_time;
 	return 0;
 }
 

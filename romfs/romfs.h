@@ -27,6 +27,10 @@ struct ff_romfs_align {
 
 struct ff_romfs_write_opts {
 	const char *volume;        /* -V; NULL: "rom " and the time in hex, as genromfs */
+	/* That default name's time when have_volume_time (SOURCE_DATE_EPOCH,
+	 * so that the image is reproducible), else now. */
+	int have_volume_time;
+	int64_t volume_time;
 	uint32_t align;            /* -a: regular file data alignment (16 default) */
 	const struct ff_romfs_align *aligns; /* -A, in the order given */
 	size_t n_aligns;

@@ -208,10 +208,15 @@ static void count(const struct rw_layout *lay, struct ff_romfs_write_stats *st)
 	st->image_bytes = (lay->cur + RF_BLOCK - 1) / RF_BLOCK * RF_BLOCK;
 }
 
-static int set_volume(struct rw_layout *lay, const char *v, struct ff_err *err)
+static int set_volume(struct rw_layout *lay, const struct ff_romfs_write_opts *o,
+		      struct ff_err *err)
 {
+	const char *v = o->volume;
+
 	if (!v) {
-		snprintf(lay->volume, sizeof(lay->volume), "rom %08lx", (unsigned long)time(NULL));
+		snprintf(lay->volume, sizeof(lay->volume), "rom %08lx",
+			 o->have_volume_time ? (unsigned long)o->volume_time
+					     : (unsigned long)time(NULL));
 		return 0;
 	}
 	if (strlen(v) >= sizeof(lay->volume))
@@ -233,7 +238,7 @@ int ff_romfs_write_file(const struct ff_tree *tree, const struct ff_romfs_write_
 	s->err = err;
 	s->of.fd = -1;
 	s->to_stdout = !strcmp(path, "-");
-	rc = set_volume(&lay, o->volume, err) || rw_layout_build(&lay);
+	rc = set_volume(&lay, o, err) || rw_layout_build(&lay);
 	if (!rc) {
 		s->sum_bytes = lay.cur < RF_SUM_BYTES ? (uint32_t)lay.cur : RF_SUM_BYTES;
 		rc = (!s->to_stdout && ff_outfile_open(&s->of, path, err)) || write_all(s, &lay);

@@ -31,7 +31,7 @@ static void fill_common(const struct sqfs_inode_writer *w, const struct ff_node 
 	in->gid_idx = sqfs_id_table_index(w->ids, n->gid);
 	in->mtime = clamp_time(n->mtime);
 	in->inode_number = sqfs_ino(n);
-	in->nlink = n->nlink;
+	in->nlink = ff_node_nlink(n);
 	in->xattr_idx = w->xattr ? w->xattr[n->index] : SQFS_INVALID_XATTR;
 	in->frag_index = SQFS_INVALID_FRAG;
 }
@@ -177,7 +177,7 @@ static int first_meeting(struct sqfs_inode_writer *w, const struct ff_node *p, s
 {
 	uint32_t key = p->index;
 
-	if (p->nlink < 2)
+	if (ff_node_nlink(p) < 2)
 		return 1;
 	if (ff_hmap_find(&w->linked_written, &key, sizeof(key), NULL))
 		return 0;

@@ -107,7 +107,7 @@ static int stage_of(enum ff_act_kind k)
 static void change(struct ff_node *m, const struct ff_action *act)
 {
 	switch (act->kind) {
-	case FF_A_CHMOD: ff_mode_expr_apply(act->arg, &m->mode); break;
+	case FF_A_CHMOD: ff_node_mode_apply(act->arg, m); break;
 	case FF_A_UID: m->uid = act->uid; break;
 	case FF_A_GID: m->gid = act->gid; break;
 	case FF_A_GUID: m->uid = act->uid; m->gid = act->gid; break;

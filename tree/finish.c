@@ -136,16 +136,16 @@ static void apply_opts(const struct ff_tree_opts *o, struct ff_node *n)
 	n->uid += o->uid_gid_offset;
 	n->gid += o->uid_gid_offset;
 	if (o->force_file_mode && !S_ISDIR(n->mode))
-		ff_mode_expr_apply(o->force_file_mode, &n->mode);
+		ff_node_mode_apply(o->force_file_mode, n);
 	if (o->force_dir_mode && S_ISDIR(n->mode))
-		ff_mode_expr_apply(o->force_dir_mode, &n->mode);
+		ff_node_mode_apply(o->force_dir_mode, n);
 }
 
 /* -root-*: after the global rules, as mksquashfs applies them. */
 static void apply_root_opts(const struct ff_tree_opts *o, struct ff_node *root)
 {
 	if (o->root_mode)
-		ff_mode_expr_apply(o->root_mode, &root->mode);
+		ff_node_mode_apply(o->root_mode, root);
 	if (o->root_set & FF_ROOT_UID)
 		root->uid = (uint32_t)o->root_uid;
 	if (o->root_set & FF_ROOT_GID)
@@ -179,34 +179,32 @@ static uint32_t number_nodes(struct ff_tree *tree)
 	return index;
 }
 
-/* nlink, numbering, totals; extra names mirror their primary's metadata so
- * a builder that ignores `link` still sees a consistent node. */
-static void count_and_number(struct ff_tree *tree)
+/* Numbering, totals, hard-link counts; extra names mirror their primary's
+ * metadata so a builder that ignores `link` still sees a consistent node.
+ * A group's count lives in its primary's ext (ff_node_nlink), which it may
+ * have to be given here: -1 when out of memory. */
+static int count_and_number(struct ff_tree *tree, struct ff_err *err)
 {
 	uint32_t count = number_nodes(tree);
 	struct ff_node *n;
+	struct ff_node_ext *e;
 
 	tree->data_bytes = 0;
 	for (n = tree->root; n; n = ff_tree_next(tree, n)) {
-		if (S_ISDIR(n->mode)) {
-			n->nlink = 2;
-			for (uint32_t i = 0; i < n->n_children; i++)
-				n->nlink += S_ISDIR(n->children[i]->mode);
-		} else if (!ff_node_link(n)) {
-			n->nlink = 1;
-			if (S_ISREG(n->mode))
-				tree->data_bytes += n->size;
-		}
+		if ((e = ff_node_ext_of(n)))
+			e->nlink = 0;
+		if (!ff_node_link(n) && S_ISREG(n->mode))
+			tree->data_bytes += n->size;
 	}
 	tree->numbered = 1;
-	for (n = tree->root; n; n = ff_tree_next(tree, n))
-		if (ff_node_link(n))
-			ff_node_link(n)->nlink++;
 	for (n = tree->root; n; n = ff_tree_next(tree, n)) {
 		struct ff_node *p = ff_node_link(n);
 
 		if (!p)
 			continue;
+		if (!(e = ff_node_ext(p)))
+			return ff_err_set(err, ENOMEM, "out of memory for hard links");
+		e->nlink = (e->nlink ? e->nlink : 1) + 1;
 		n->mode = p->mode;
 		n->uid = p->uid;
 		n->gid = p->gid;
@@ -216,9 +214,9 @@ static void count_and_number(struct ff_tree *tree)
 			n->rdev_major = p->rdev_major;
 			n->rdev_minor = p->rdev_minor;
 		}
-		n->nlink = p->nlink;
 	}
 	tree->count = count;
+	return 0;
 }
 
 int ff_tree_finish(struct ff_tree *tree, struct ff_err *err)
@@ -250,7 +248,8 @@ int ff_tree_finish(struct ff_tree *tree, struct ff_err *err)
 	}
 	ff_tree_restore_owners(tree);
 	apply_root_opts(&tree->opts, tree->root);
-	count_and_number(tree);
+	if (count_and_number(tree, err))
+		return -1;
 	tree->finished = 1;
 	ff_tree_drop_index(tree);
 	return 0;

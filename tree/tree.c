@@ -161,7 +161,7 @@ struct ff_node_slab {
 
 #if UINTPTR_MAX == UINT64_MAX
 /* ten million tar members hold ten million nodes: keep an eye on growth */
-_Static_assert(sizeof(struct ff_node) == 72, "struct ff_node grew past 72 bytes on LP64");
+_Static_assert(sizeof(struct ff_node) == 64, "struct ff_node grew past 64 bytes on LP64");
 #endif
 
 static struct ff_node *slab_node(struct ff_tree *tree, size_t len)

@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "common/error.h"
@@ -33,7 +34,7 @@ struct ff_xattr {
 
 struct ff_node {
 	/* Pointers, then 64-, 32-, 16- and 8-bit fields, then flags: no
-	 * padding (88 bytes on LP64).  The name is not a field: it follows
+	 * padding (64 bytes on LP64).  The name is not a field: it follows
 	 * the node (ff_node_name).  A ten-million-entry tar holds ten million of
 	 * these, packed with their names in slabs (tree.c). */
 	struct ff_node *parent; /* NULL for the root */
@@ -69,15 +70,16 @@ struct ff_node {
 	uint64_t size;          /* regular files: content length */
 
 	uint32_t n_children;
-	uint32_t mode;          /* S_IFMT | permissions */
 	uint32_t uid, gid;
-	uint32_t nlink;         /* after finish: names of a file; 2 + subdirs for a dir */
 	uint32_t index;         /* after finish: 1..n in depth-first pre-order */
 	/* builder's scratch (one writer at a time): a number, 0 when unset;
 	 * the builders keep indices here, never pointers (4 bytes, not 8) */
 	uint32_t priv;
-	/* as small as they can be (issue 33): the --sort priority lives in
-	 * the tree (ff_tree_sort_priority), nearly every node has none */
+	/* As small as they can be (issue 33): the --sort priority lives in
+	 * the tree (ff_tree_sort_priority), nearly every node has none; the
+	 * link count is computed (ff_node_nlink), so that the node is 64
+	 * bytes and a node with a short name takes 80, not 88. */
+	uint16_t mode;          /* S_IFMT | permissions (07777): 16 bits */
 	uint8_t name_len;       /* at most FF_NAME_MAX (255) */
 
 	/* A host file without holes (st_blocks * 512 >= size).  Its all-zero
@@ -116,6 +118,9 @@ struct ff_node_ext {
 	struct ff_node *link;
 	struct ff_xattr *xattrs; /* after finish: sorted by name */
 	uint16_t n_xattrs;       /* an inode's xattrs fit in 64 KiB anyway */
+	/* On a hard-link group's primary, after finish: the group's names
+	 * (0 elsewhere: one name).  Not in the node: few nodes have links. */
+	uint32_t nlink;
 };
 
 /* n's out-of-node part, or NULL when it has none. */
@@ -158,6 +163,25 @@ static inline uint32_t ff_node_n_xattrs(const struct ff_node *n)
 	struct ff_node_ext *e = ff_node_ext_of(n);
 
 	return e ? e->n_xattrs : 0;
+}
+
+/* n's link count (after finish): for a directory 2 and one for each
+ * subdirectory's "..", counted here (each builder asks once an inode, so
+ * the counts cost one pass over the children, and the node no word); for
+ * anything else its hard-link group's names. */
+static inline uint32_t ff_node_nlink(const struct ff_node *n)
+{
+	const struct ff_node *p = ff_node_primary(n);
+	struct ff_node_ext *e;
+	uint32_t k = 2;
+
+	if (S_ISDIR(p->mode)) {
+		for (uint32_t i = 0; i < p->n_children; i++)
+			k += S_ISDIR(p->children[i]->mode);
+		return k;
+	}
+	e = ff_node_ext_of(p);
+	return e && e->nlink ? e->nlink : 1;
 }
 
 /* n's name, one component ("" for the root).  Stored just after the node,
@@ -335,6 +359,15 @@ int ff_tree_set_xattr(struct ff_node *n, const char *name, const void *value, si
 /* chmod-style mode expressions ("0755", "u+rwx,go-w", X s t included):
  * apply to *mode (permission bits only); -1 when malformed. */
 int ff_mode_expr_apply(const char *expr, uint32_t *mode);
+/* The same on a node's mode, which is 16 bits (the type and 07777). */
+static inline int ff_node_mode_apply(const char *expr, struct ff_node *n)
+{
+	uint32_t m = n->mode;
+	int r = ff_mode_expr_apply(expr, &m);
+
+	n->mode = (uint16_t)m;
+	return r;
+}
 /* Checks an expression; the error names opt and the text. */
 int ff_mode_expr_check(const char *opt, const char *expr, struct ff_err *err);
 

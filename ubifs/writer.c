@@ -38,7 +38,7 @@ static uint8_t itype_of(uint32_t mode)
 static int put_inode(struct uw *w, struct uw_job *j, const struct ff_node *n, uint64_t size,
 		     const void *data, uint32_t data_len, struct ff_err *err)
 {
-	struct uw_ino_attr a = { inum_of(n), size, n->mtime, n->nlink, n->uid, n->gid, n->mode,
+	struct uw_ino_attr a = { inum_of(n), size, n->mtime, ff_node_nlink(n), n->uid, n->gid, n->mode,
 				 w->o->compr != UBIFS_COMPR_NONE ? UW_COMPR_FL : 0,
 				 (uint32_t)w->o->compr, data, data_len, w->xs_cnt, w->xs_size,
 				 w->xs_names };

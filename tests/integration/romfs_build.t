@@ -46,6 +46,13 @@ for i in 1 2 3; do
 	cmp -s "$T/g.img" "$T/o.img" && break
 done
 ok "no -d and no -V: the current directory and 'rom TIME'" cmp "$T/g.img" "$T/o.img"
+# With SOURCE_DATE_EPOCH that time is the epoch's, so two builds match.
+SOURCE_DATE_EPOCH=1700000000 mkfs.romfs -f "$T/e1.img" -d "$T/src" --quiet
+sleep 1
+SOURCE_DATE_EPOCH=1700000000 mkfs.romfs -f "$T/e2.img" -d "$T/src" --quiet
+ok "SOURCE_DATE_EPOCH: the default volume name is 'rom 6553f100'" \
+	sh -c "dd if='$T/e1.img' bs=1 skip=16 count=12 2> /dev/null | grep -qx 'rom 6553f100'"
+ok "... and a second build a second later is the same bytes" cmp "$T/e1.img" "$T/e2.img"
 
 genromfs -f - -d "$T/src" -V pipe > "$T/g.img"
 mkfs.romfs -f - -d "$T/src" -V pipe > "$T/o.img"

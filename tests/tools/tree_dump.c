@@ -109,7 +109,7 @@ static int dump_node(const struct ff_tree *t, const struct ff_node *n)
 	printf(" %s %04o %u %u %llu %lld %u ", kind(n->mode),
 	       n->mode & 07777, n->uid, n->gid,
 	       S_ISREG(n->mode) || S_ISLNK(n->mode) ? (unsigned long long)n->size : 0ull,
-	       (long long)n->mtime, n->nlink);
+	       (long long)n->mtime, ff_node_nlink(n));
 	if (S_ISLNK(n->mode) && n->target) /* a directory's word holds its children */
 		print_hex((const uint8_t *)n->target, strlen(n->target));
 	else

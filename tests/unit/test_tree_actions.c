@@ -168,7 +168,7 @@ static void test_apply(void **state)
 	n = tt_find(t, "b/x-link");
 	assert_non_null(n);
 	assert_null(ff_node_link(n));
-	assert_int_equal(n->nlink, 1);
+	assert_int_equal(ff_node_nlink(n), 1);
 	assert_int_equal(n->mode, S_IFREG | 0600);
 	assert_int_equal(n->size, 100);
 	assert_int_equal(tt_find(t, "b/dir/z")->uid, 7);

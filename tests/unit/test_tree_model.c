@@ -68,10 +68,10 @@ static void test_numbering_and_nlink(void **state)
 	assert_int_equal(e->index, 3);
 	assert_int_equal(f->index, 4);
 	assert_int_equal(g->index, 5);
-	assert_int_equal(root->nlink, 3);
-	assert_int_equal(d->nlink, 3);
-	assert_int_equal(e->nlink, 2);
-	assert_int_equal(f->nlink, 1);
+	assert_int_equal(ff_node_nlink(root), 3);
+	assert_int_equal(ff_node_nlink(d), 3);
+	assert_int_equal(ff_node_nlink(e), 2);
+	assert_int_equal(ff_node_nlink(f), 1);
 	assert_int_equal(ff_node_path(f, path, sizeof(path)), 3);
 	assert_string_equal(path, "d/f");
 	assert_int_equal(ff_node_path(root, path, sizeof(path)), 0);
@@ -154,8 +154,8 @@ static void test_hardlink_primary(void **state)
 	assert_int_equal(ff_node_n_xattrs(q), 1);
 	assert_int_equal(q->size, 10);
 	assert_int_equal(q->uid, 4);
-	assert_int_equal(q->nlink, 3);
-	assert_int_equal(p->nlink, 3);
+	assert_int_equal(ff_node_nlink(q), 3);
+	assert_int_equal(ff_node_nlink(p), 3);
 	assert_int_equal(p->size, 10);
 	assert_int_equal(ff_tree_data_bytes(t), 10);
 	/* the link and xattrs live outside the node, with a copy of its
@@ -376,7 +376,7 @@ static void test_scan_dir(void **state)
 	n = tt_find(t, "b");
 	assert_non_null(n);
 	assert_null(ff_node_link(n));
-	assert_int_equal(n->nlink, 2);
+	assert_int_equal(ff_node_nlink(n), 2);
 	assert_int_equal(ff_node_n_xattrs(n), has_xattr ? 1 : 0);
 	assert_ptr_equal(ff_node_link(tt_find(t, "sub/a")), n);
 	assert_string_equal(tt_find(t, "sub/l")->target, "../b");

@@ -145,7 +145,7 @@ static void test_spec_good(void **state)
 	assert_memory_equal(ff_node_xattrs(n)[0].value, "hello", 5);
 	n = tt_find(f->tree, "etc/empty");
 	assert_int_equal(n->size, 0);
-	assert_int_equal(n->nlink, 3);
+	assert_int_equal(ff_node_nlink(n), 3);
 	assert_int_equal(n->uid, 5);
 	assert_int_equal(ff_node_xattrs(n)[0].len, 4);
 	assert_memory_equal(ff_node_xattrs(n)[0].value, "\x01\x00\x00\x02", 4);
@@ -250,7 +250,7 @@ static void test_pseudo_good(void **state)
 	assert_true(S_ISFIFO(tt_find(f->tree, "dev/p")->mode));
 	n = tt_find(f->tree, "etc/hello");
 	assert_int_equal(n->size, 8);
-	assert_int_equal(n->nlink, 2);
+	assert_int_equal(ff_node_nlink(n), 2);
 	assert_memory_equal(ff_node_xattrs(n)[0].value, "AB", 2);
 	d = ff_tree_open_data(f->tree, n, &f->err);
 	assert_non_null(d);

@@ -221,7 +221,7 @@ static void test_members(void **state)
 	n = tt_find(f->tree, "d/file");
 	assert_int_equal(n->size, 5);
 	assert_int_equal(n->mode, S_IFREG | 0644);
-	assert_int_equal(n->nlink, 2);
+	assert_int_equal(ff_node_nlink(n), 2);
 	read_all(f, n, buf, 5);
 	assert_memory_equal(buf, "hello", 5);
 	assert_ptr_equal(ff_node_link(tt_find(f->tree, "d/hard")), n);
