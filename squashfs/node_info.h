@@ -83,8 +83,7 @@ struct sqfs_file_data {
 #define SQFS_FD_DUP 0xfffffffeu
 /* word of a file with a sizes array: this bit and its place in the table */
 #define SQFS_FD_ARRAY 0x80000000u
-/* Words in front of each sizes array: the fragment offset, the block count
- * and the blocks' start (low word first). */
+/* Words in front of each sizes array (sqfs_fd_head) */
 #define SQFS_FD_HEAD 4
 
 /* The node index of the first copy of fd's content, 0 for a first copy
@@ -106,67 +105,76 @@ static inline int sqfs_fd_has_sizes(const struct sqfs_file_data *fd)
 	return fd->frag_index != SQFS_FD_DUP && (fd->word & SQFS_FD_ARRAY);
 }
 
-/* fd's block sizes in table t (uint32_t * each), NULL without an array.
- * The array holds the on-disk size of each block, with the raw bit; 0 for
- * a sparse block (which stands for block_size bytes, or the rest of the
- * file). */
-static inline uint32_t *sqfs_fd_sizes(const struct ff_vec *t, const struct sqfs_file_data *fd)
+/* The header of fd's sizes array in table t (uint32_t * each, pointing
+ * at the header), NULL without an array: the fragment offset, the block
+ * count and the blocks' start (low word first), then the sizes. */
+static inline uint32_t *sqfs_fd_head(const struct ff_vec *t, const struct sqfs_file_data *fd)
 {
 	return sqfs_fd_has_sizes(fd) ? *FF_VEC_AT(t, uint32_t *, fd->word & ~SQFS_FD_ARRAY)
 				     : NULL;
+}
+
+/* fd's block sizes, NULL without an array.  The on-disk size of each
+ * block, with the raw bit; 0 for a sparse block (which stands for
+ * block_size bytes, or the rest of the file). */
+static inline uint32_t *sqfs_fd_sizes(const struct ff_vec *t, const struct sqfs_file_data *fd)
+{
+	uint32_t *h = sqfs_fd_head(t, fd);
+
+	return h ? h + SQFS_FD_HEAD : NULL;
 }
 
 /* Where the fragment offset is kept (for sqfs_frag_add): the array's
  * header once there is an array, else the record. */
 static inline uint32_t *sqfs_fd_frag_offset_at(const struct ff_vec *t, struct sqfs_file_data *fd)
 {
-	uint32_t *s = sqfs_fd_sizes(t, fd);
+	uint32_t *h = sqfs_fd_head(t, fd);
 
-	return s ? &s[-4] : &fd->word;
+	return h ? &h[0] : &fd->word;
 }
 
 /* The tail's offset in its fragment block: 0 without a fragment. */
 static inline uint32_t sqfs_fd_frag_offset(const struct ff_vec *t,
 					   const struct sqfs_file_data *fd)
 {
-	const uint32_t *s = sqfs_fd_sizes(t, fd);
+	const uint32_t *h = sqfs_fd_head(t, fd);
 
 	if (fd->frag_index == SQFS_INVALID_FRAG || fd->frag_index == SQFS_FD_DUP)
 		return 0;
-	return s ? s[-4] : fd->word;
+	return h ? h[0] : fd->word;
 }
 
 /* Blocks in the sizes array: 0 without one. */
 static inline uint32_t sqfs_fd_n_blocks(const struct ff_vec *t, const struct sqfs_file_data *fd)
 {
-	const uint32_t *s = sqfs_fd_sizes(t, fd);
+	const uint32_t *h = sqfs_fd_head(t, fd);
 
-	return s ? s[-3] : 0;
+	return h ? h[1] : 0;
 }
 
 /* Only with a sizes array, n at most the count it was made for. */
 static inline void sqfs_fd_set_n_blocks(const struct ff_vec *t, struct sqfs_file_data *fd,
 					uint32_t n)
 {
-	sqfs_fd_sizes(t, fd)[-3] = n;
+	sqfs_fd_head(t, fd)[1] = n;
 }
 
 /* Where a file's blocks start in the image: 0 without a sizes array. */
 static inline uint64_t sqfs_fd_blocks_start(const struct ff_vec *t,
 					    const struct sqfs_file_data *fd)
 {
-	const uint32_t *s = sqfs_fd_sizes(t, fd);
+	const uint32_t *h = sqfs_fd_head(t, fd);
 
-	return s ? (uint64_t)s[-2] | (uint64_t)s[-1] << 32 : 0;
+	return h ? (uint64_t)h[2] | (uint64_t)h[3] << 32 : 0;
 }
 
 static inline void sqfs_fd_set_blocks_start(const struct ff_vec *t, struct sqfs_file_data *fd,
 					    uint64_t start)
 {
-	uint32_t *s = sqfs_fd_sizes(t, fd);
+	uint32_t *h = sqfs_fd_head(t, fd);
 
-	s[-2] = (uint32_t)start;
-	s[-1] = (uint32_t)(start >> 32);
+	h[2] = (uint32_t)start;
+	h[3] = (uint32_t)(start >> 32);
 }
 
 /* fd's sizes array in t (fd neither a duplicate nor with an array yet):
@@ -176,21 +184,18 @@ static inline void sqfs_fd_set_blocks_start(const struct ff_vec *t, struct sqfs_
 static inline int sqfs_fd_sizes_new(struct ff_vec *t, struct sqfs_file_data *fd, size_t n,
 				    uint32_t n_blocks, struct ff_err *err)
 {
-	uint32_t *p;
+	uint32_t *h;
 
 	if (t->len >= SQFS_FD_ARRAY)
 		return ff_err_set(err, EFBIG, "more than %u files with data blocks",
 				  SQFS_FD_ARRAY);
-	p = calloc(n + SQFS_FD_HEAD, sizeof(*p));
-	if (!p)
-		return ff_err_set(err, ENOMEM, "out of memory for %zu block sizes", n);
-	p += SQFS_FD_HEAD;
-	if (ff_vec_push(t, &p) < 0) {
-		free(p - SQFS_FD_HEAD);
+	h = calloc(n + SQFS_FD_HEAD, sizeof(*h));
+	if (!h || ff_vec_push(t, &h) < 0) {
+		free(h);
 		return ff_err_set(err, ENOMEM, "out of memory for %zu block sizes", n);
 	}
-	p[-4] = fd->word;
-	p[-3] = n_blocks;
+	h[0] = fd->word;
+	h[1] = n_blocks;
 	fd->word = SQFS_FD_ARRAY | (uint32_t)(t->len - 1);
 	return 0;
 }
@@ -198,7 +203,7 @@ static inline int sqfs_fd_sizes_new(struct ff_vec *t, struct sqfs_file_data *fd,
 static inline void sqfs_fd_table_free(struct ff_vec *t)
 {
 	for (size_t i = 0; i < t->len; i++)
-		free(*FF_VEC_AT(t, uint32_t *, i) - SQFS_FD_HEAD);
+		free(*FF_VEC_AT(t, uint32_t *, i));
 	ff_vec_free(t);
 }
 
