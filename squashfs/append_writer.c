@@ -144,8 +144,8 @@ int sqfs_append_file(struct ff_fs *fs, const struct ff_node *n, struct sqfs_file
 				  "bytes in %u", (unsigned long long)in.file_size, got,
 				  (unsigned long long)n->size, n_blocks);
 	if (in.frag_index == SQFS_FD_DUP) /* the record's mark (node_info.h) */
-		return ff_err_set(err, EFBIG, "old image: fragment %u: more than %u fragment "
-				  "blocks", in.frag_index, SQFS_FD_DUP);
+		return ff_err_set(err, EFBIG, "old image: fragment index %u: this writer takes "
+				  "at most %u fragment blocks", in.frag_index, SQFS_FD_DUP);
 	sqfs_fd_set_n_blocks(sizes, fd, n_blocks);
 	sqfs_fd_set_blocks_start(sizes, fd, in.blocks_start);
 	fd->frag_index = in.frag_index;
