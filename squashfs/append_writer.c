@@ -133,8 +133,8 @@ int sqfs_append_file(struct ff_fs *fs, const struct ff_node *n, struct sqfs_file
 	uint32_t n_blocks = (uint32_t)(n->size / bs) + (tail != 0);
 	ssize_t got;
 
-	if (sqfs_fd_sizes_new(sizes, fd, (size_t)n_blocks + 1, n_blocks) < 0)
-		return ff_err_set(err, ENOMEM, "out of memory for %u block sizes", n_blocks);
+	if (sqfs_fd_sizes_new(sizes, fd, (size_t)n_blocks + 1, n_blocks, err) < 0)
+		return -1;
 	got = sqfs_old_file(fs, n->img_handle, &in, sqfs_fd_sizes(sizes, fd), n_blocks, err);
 	if (got < 0)
 		return -1;
@@ -143,9 +143,12 @@ int sqfs_append_file(struct ff_fs *fs, const struct ff_node *n, struct sqfs_file
 		return ff_err_set(err, EIO, "old image: %llu bytes in %zd blocks, expected %llu "
 				  "bytes in %u", (unsigned long long)in.file_size, got,
 				  (unsigned long long)n->size, n_blocks);
+	if (in.frag_index == SQFS_FD_DUP) /* the record's mark (node_info.h) */
+		return ff_err_set(err, EFBIG, "old image: fragment index %u: this writer takes "
+				  "at most %u fragment blocks", in.frag_index, SQFS_FD_DUP);
 	sqfs_fd_set_n_blocks(sizes, fd, n_blocks);
 	sqfs_fd_set_blocks_start(sizes, fd, in.blocks_start);
 	fd->frag_index = in.frag_index;
-	fd->frag_offset = in.frag_offset;
+	*sqfs_fd_frag_offset_at(sizes, fd) = in.frag_offset;
 	return 0;
 }

@@ -113,18 +113,18 @@ static int add_tail(struct sqfs_data_writer *w, struct ff_data *d, const uint8_t
 		got = ff_err_set(err, EIO, "short read of the last %u bytes", len);
 	if (got >= 0 && !w->o->no_sparse && ff_is_zero(bytes, len)) {
 		/* like mksquashfs: an all-zero tail is a sparse block, not a
-		 * fragment (stream_file left room for one more size, or
+		 * fragment (stream_bytes left room for one more size, or
 		 * made no array when there was no block) */
 		uint32_t idx = sqfs_fd_n_blocks(&w->sizes, fd);
 
 		free(tail);
-		if (!fd->blocks && sqfs_fd_sizes_new(&w->sizes, fd, 1, 0) < 0)
-			return ff_err_set(err, ENOMEM, "out of memory");
+		if (!sqfs_fd_has_sizes(fd) && sqfs_fd_sizes_new(&w->sizes, fd, 1, 0, err) < 0)
+			return -1;
 		sqfs_fd_set_n_blocks(&w->sizes, fd, idx + 1);
 		return submit_block(w, d, mem, fd, idx, off, len, err);
 	}
 	ret = got < 0 ? -1 : sqfs_frag_add(&w->frags, w->bp, bytes, len, &fd->frag_index,
-						  &fd->frag_offset, err);
+						  sqfs_fd_frag_offset_at(&w->sizes, fd), err);
 	free(tail);
 	return ret;
 }
@@ -141,9 +141,12 @@ static int stream_bytes(struct sqfs_data_writer *w, struct ff_node *n, struct ff
 	int ret = 0;
 
 	/* Most small files have no block: no array (a million 4-byte
-	 * allocations cost 32 MB).  add_tail makes one if it needs it. */
-	if (n_blocks && sqfs_fd_sizes_new(&w->sizes, fd, (size_t)n_blocks + 1, n_blocks) < 0)
-		return ff_err_set(err, ENOMEM, "out of memory for %u block sizes", n_blocks);
+	 * allocations cost 32 MB).  add_tail makes one if it needs it; room
+	 * for one more size when the tail may turn out all zero. */
+	if (n_blocks && sqfs_fd_sizes_new(&w->sizes, fd,
+					  (size_t)n_blocks + (frag && !w->o->no_sparse), n_blocks,
+					  err) < 0)
+		return -1;
 	for (uint32_t i = 0; i < n_blocks && !ret; i++, off += w->block_size) {
 		uint32_t len = size - off < w->block_size ? (uint32_t)(size - off) : w->block_size;
 

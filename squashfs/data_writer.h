@@ -70,8 +70,8 @@ static inline struct sqfs_file_data *sqfs_fdata(const struct sqfs_data_writer *w
 /* Every file's blocks and tails, in data order. */
 int sqfs_data_write(struct sqfs_data_writer *w, struct ff_err *err);
 /* The per-file records, wanted only until the inodes are written: freed
- * then, before the tables after them are built (a million files hold
- * 48 MB of them). */
+ * then, before the tables after them are built (8 bytes a node, and the
+ * few block-size arrays). */
 void sqfs_files_free(struct sqfs_data_writer *w);
 /* The above and the fragment packer. */
 void sqfs_data_free(struct sqfs_data_writer *w);

@@ -48,9 +48,11 @@ int sqfs_frag_flush(struct sqfs_frag_writer *f, struct sqfs_block_proc *bp, stru
 
 	if (!f->fill)
 		return 0;
-	if (f->count == SQFS_INVALID_FRAG)
+	/* 0xfffffffe marks a duplicate in the writer's file records
+	 * (SQFS_FD_DUP, node_info.h), 0xffffffff no fragment */
+	if (f->count >= SQFS_INVALID_FRAG - 1)
 		return ff_err_set(err, EFBIG, "fragments: more than %u fragment blocks",
-				  SQFS_INVALID_FRAG - 1);
+				  SQFS_INVALID_FRAG - 2);
 	/* the entry is filled when the block is retired */
 	if (ff_vec_push(&f->entries, NULL) < 0)
 		return ff_err_set(err, ENOMEM, "fragments: out of memory for %u entries",

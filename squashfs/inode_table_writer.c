@@ -85,7 +85,7 @@ static void fill_type(const struct sqfs_inode_writer *w, const struct ff_node *n
 		 * and never more than size - 1 */
 		in->sparse = n->dense ? 0 : sparse_count(w, fd, n->size);
 		in->frag_index = fd->frag_index;
-		in->frag_offset = fd->frag_index == SQFS_INVALID_FRAG ? 0 : fd->frag_offset;
+		in->frag_offset = sqfs_fd_frag_offset(w->sizes, fd);
 		break;
 	}
 	case S_IFLNK:

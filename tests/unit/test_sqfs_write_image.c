@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 #include <zlib.h>
@@ -21,6 +23,8 @@
 #include "common/endian.h"
 #include "squashfs/file_list.h"
 #include "squashfs/format.h"
+#include "squashfs/node_info.h"
+#include "squashfs/reader.h"
 #include "squashfs/writer.h"
 #include "tree_test_util.h"
 
@@ -349,6 +353,171 @@ static void test_file_list_cursors(void **state)
 	ff_tree_free(t);
 }
 
+/* The 8-byte file record (node_info.h) in each of its states: nothing, a
+ * fragment alone, a sizes array made before the fragment (a file with
+ * blocks and a tail) and after it, a duplicate.  Each getter must give
+ * back what was put in. */
+static void test_file_record_states(void **state)
+{
+	struct sqfs_file_data fd[6] = {{SQFS_INVALID_FRAG, 0}};
+	struct ff_err err = {0};
+	struct ff_vec t;
+
+	(void)state;
+	ff_vec_init(&t, sizeof(uint32_t *));
+	assert_int_equal(sizeof(struct sqfs_file_data), 8);
+	assert_null(sqfs_fd_sizes(&t, &fd[0]));
+	assert_int_equal(sqfs_fd_frag_offset(&t, &fd[0]), 0);
+	assert_int_equal(sqfs_fd_blocks_start(&t, &fd[0]), 0);
+	/* a small file: fragment 7 at 4000, no array */
+	fd[1].frag_index = 7;
+	*sqfs_fd_frag_offset_at(&t, &fd[1]) = 4000;
+	assert_int_equal(fd[1].word, 4000);
+	assert_null(sqfs_fd_sizes(&t, &fd[1]));
+	assert_int_equal(sqfs_fd_frag_offset(&t, &fd[1]), 4000);
+	/* a file with 3 blocks and a tail: the array first (place 0) */
+	fd[2].frag_index = SQFS_INVALID_FRAG;
+	assert_int_equal(sqfs_fd_sizes_new(&t, &fd[2], 4, 3, &err), 0);
+	fd[2].frag_index = 9;
+	*sqfs_fd_frag_offset_at(&t, &fd[2]) = 1048575;
+	sqfs_fd_set_blocks_start(&t, &fd[2], 0x123456789aull);
+	sqfs_fd_sizes(&t, &fd[2])[2] = 77;
+	/* the offset of a fragment known before the array is moved into it */
+	fd[3].frag_index = 5;
+	fd[3].word = 123;
+	assert_int_equal(sqfs_fd_sizes_new(&t, &fd[3], 1, 1, &err), 0);
+	assert_int_equal(fd[3].word, SQFS_FD_ARRAY | 1);
+	assert_int_equal(sqfs_fd_frag_offset(&t, &fd[3]), 123);
+	assert_int_equal(sqfs_fd_n_blocks(&t, &fd[3]), 1);
+	/* a duplicate of node 0x80000001: the top bit is not an array here */
+	sqfs_fd_set_dup(&fd[4], 0x80000001u);
+	assert_int_equal(sqfs_fd_dup_of(&fd[4]), 0x80000001u);
+	assert_null(sqfs_fd_sizes(&t, &fd[4]));
+	assert_int_equal(sqfs_fd_frag_offset(&t, &fd[4]), 0);
+	assert_int_equal(sqfs_fd_dup_of(&fd[2]), 0);
+	assert_int_equal(fd[2].word, SQFS_FD_ARRAY | 0);
+	assert_int_equal(sqfs_fd_frag_offset(&t, &fd[2]), 1048575);
+	assert_int_equal(sqfs_fd_n_blocks(&t, &fd[2]), 3);
+	assert_int_equal(sqfs_fd_blocks_start(&t, &fd[2]), 0x123456789aull);
+	assert_int_equal(sqfs_fd_sizes(&t, &fd[2])[2], 77);
+	assert_int_equal(sqfs_fd_frag_offset(&t, &fd[1]), 4000);
+	sqfs_fd_table_free(&t);
+}
+
+#define REC_FILES 9
+
+/* Files for every kind of record, their content from i. */
+static void rec_content(int i, uint8_t *buf, size_t len)
+{
+	for (size_t k = 0; k < len; k++)
+		buf[k] = (uint8_t)(k * 13 + (k >> 7) + (size_t)i * 5 + 1);
+}
+
+static const struct {
+	const char *name;
+	size_t size;
+	int like;      /* content of this file's index (a copy), or itself */
+	int zero;      /* 1: all zero; 2: a hole, then one block, then a hole */
+} rec[REC_FILES] = {
+	{"bt", 2 * BS + 300, 0, 0},         /* blocks and a tail */
+	{"bt-copy", 2 * BS + 300, 0, 0},    /* its duplicate (large dedup) */
+	{"s", 700, 2, 0},                   /* a tail alone */
+	{"s-copy", 700, 2, 0},              /* its duplicate (small dedup) */
+	{"holes", 2 * BS + 200, 4, 2},      /* sparse block and zero tail */
+	{"zt", 300, 5, 1},                  /* all-zero tail: a sparse block */
+	{"zt-copy", 300, 5, 1},
+	{"b2", 2 * BS, 7, 0},               /* whole blocks, no tail */
+	{"b2t", 3 * BS + 1, 8, 0},
+};
+
+static void rec_bytes(int i, uint8_t *buf)
+{
+	memset(buf, 0, rec[i].size);
+	if (rec[i].zero == 2)
+		rec_content(rec[i].like, buf + BS, BS);
+	else if (!rec[i].zero)
+		rec_content(rec[i].like, buf, rec[i].size);
+}
+
+static void rec_tree(void)
+{
+	uint8_t buf[4 * BS];
+	char sub[1024], path[1100];
+
+	snprintf(sub, sizeof(sub), "%s/rec", dir);
+	if (mkdir(sub, 0755) < 0)
+		return; /* made by an earlier case */
+	for (int i = 0; i < REC_FILES; i++) {
+		int fd;
+
+		rec_bytes(i, buf);
+		if (rec[i].zero != 2) {
+			free(tt_write(sub, rec[i].name, buf, rec[i].size));
+			continue;
+		}
+		snprintf(path, sizeof(path), "%s/%s", sub, rec[i].name);
+		fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0644);
+		assert_true(fd >= 0);
+		assert_int_equal(pwrite(fd, buf + BS, BS, BS), BS);
+		assert_int_equal(ftruncate(fd, (off_t)rec[i].size), 0);
+		close(fd);
+	}
+}
+
+/* Each file of rec_tree read back through our reader under o: a wrong
+ * fragment offset, block start, size or duplicate in the records gives
+ * other bytes.  The hole file's stored size counts its one block. */
+static void rec_check(struct ff_sqfs_write_opts o, const char *name)
+{
+	struct ff_tree *t;
+	struct ff_err err = {0};
+	struct ff_fs *fs;
+	char path[4200];
+	uint8_t want[4 * BS], got[4 * BS + 1];
+	struct stat hs;
+
+	rec_tree();
+	t = make_tree_from("rec");
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	assert_int_equal(ff_sqfs_write(t, &o, path, NULL, &err), 0);
+	ff_tree_free(t);
+	assert_int_equal(ff_squashfs_open(path, NULL, &fs, &err), 0);
+	for (int i = 0; i < REC_FILES; i++) {
+		struct ff_stat st;
+		uint64_t h;
+
+		snprintf(path, sizeof(path), "/%s", rec[i].name);
+		assert_int_equal(ff_fs_resolve(fs, path, &h), 0);
+		assert_int_equal(fs->ops->getattr(fs, h, &st), 0);
+		assert_int_equal(st.size, rec[i].size);
+		rec_bytes(i, want);
+		assert_int_equal(fs->ops->read(fs, h, got, sizeof(got), 0), rec[i].size);
+		assert_memory_equal(got, want, rec[i].size);
+		snprintf(path, sizeof(path), "%s/rec/%s", dir, rec[i].name);
+		if (rec[i].zero == 2 && !o.no_sparse && stat(path, &hs) == 0 &&
+		    hs.st_blocks * 512 < (off_t)rec[i].size)
+			assert_int_equal(st.blocks, BS / 512);
+	}
+	ff_fs_close(fs);
+}
+
+static void test_file_records_read_back(void **state)
+{
+	struct ff_sqfs_write_opts o = opts();
+
+	(void)state;
+	rec_check(o, "rec.sqfs");
+	o.always_fragments = 1;
+	rec_check(o, "rec-af.sqfs");
+	o.always_fragments = 0;
+	o.no_fragments = 1;
+	rec_check(o, "rec-nf.sqfs");
+	o.no_fragments = 0;
+	o.no_dedup = 1;
+	o.no_sparse = 1;
+	rec_check(o, "rec-nd.sqfs");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -358,6 +527,8 @@ int main(void)
 		cmocka_unit_test(test_crc_twins),
 		cmocka_unit_test(test_bad_block_size),
 		cmocka_unit_test(test_file_list_cursors),
+		cmocka_unit_test(test_file_record_states),
+		cmocka_unit_test(test_file_records_read_back),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
