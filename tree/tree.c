@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -22,6 +23,108 @@ static uint32_t child_hash(const struct ff_node *dir, const char *name, size_t l
 	return (uint32_t)crc32(h, (const Bytef *)name, (uInt)len);
 }
 
+/* Nodes are carved, each with its name after it and rounded up to 8
+ * bytes, from slabs of SLAB_BYTES: a malloc per node cost 8 to 23 bytes of
+ * header and rounding (10 MB at a million files).  A node taken out of
+ * the tree before the end (an exclude or prune action) keeps its bytes
+ * until the tree is freed.  Slabs are aligned to their size, so a node's
+ * slab, and with it the node's place (node_place), is found from its
+ * address alone. */
+#define SLAB_BYTES (256u * 1024) /* a multiple of the page size */
+/* A place: the slab's number above PLACE_OFF_BITS, the node's offset in
+ * 8-byte units below (a slab holds 2^15 of them); 2^17 slabs, 32 GiB of
+ * nodes, more than the set's 2^28 ids take at 128 bytes a node. */
+#define PLACE_OFF_BITS 15
+#define MAX_SLABS (1u << (32 - PLACE_OFF_BITS))
+
+struct ff_node_slab {
+	size_t used;
+	uint32_t number;        /* its index in tree->slabs */
+	_Alignas(struct ff_node) unsigned char data[];
+};
+
+#if UINTPTR_MAX == UINT64_MAX
+/* ten million tar members hold ten million nodes: keep an eye on growth */
+_Static_assert(sizeof(struct ff_node) == 64, "struct ff_node grew past 64 bytes on LP64");
+#endif
+
+/* A slab aligned to its size.  Mapped, not from malloc: an aligned
+ * allocation there puts its chunk header in the page before the slab, a
+ * page more a slab (12 MB at ten million tar members). */
+static struct ff_node_slab *slab_map(void)
+{
+	size_t len = 2 * (size_t)SLAB_BYTES, head;
+	unsigned char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+				-1, 0);
+	uintptr_t a;
+
+	if (p == MAP_FAILED)
+		return NULL;
+	a = ((uintptr_t)p + SLAB_BYTES - 1) & ~(uintptr_t)(SLAB_BYTES - 1);
+	head = a - (uintptr_t)p;
+	if (head)
+		munmap(p, head);
+	munmap((void *)(a + SLAB_BYTES), len - head - SLAB_BYTES);
+	return (struct ff_node_slab *)a;
+}
+
+static struct ff_node *slab_node(struct ff_tree *tree, size_t len)
+{
+	size_t need = (sizeof(struct ff_node) + len + 1 + 7) & ~(size_t)7;
+	size_t cap = SLAB_BYTES - sizeof(struct ff_node_slab);
+	struct ff_node_slab *s =
+		tree->slabs.len ? *FF_VEC_AT(&tree->slabs, struct ff_node_slab *, tree->slabs.len - 1)
+				: NULL;
+	struct ff_node *n;
+
+	if (!s || cap - s->used < need) {
+		if (tree->slabs.len >= MAX_SLABS)
+			return NULL; /* 32 GiB of nodes: reported as out of memory */
+		if (!(s = slab_map()))
+			return NULL;
+		s->used = 0;
+		s->number = (uint32_t)tree->slabs.len;
+		if (ff_vec_push(&tree->slabs, &s)) {
+			munmap(s, SLAB_BYTES);
+			return NULL;
+		}
+	}
+	n = (struct ff_node *)(void *)(s->data + s->used);
+	s->used += need;
+	memset(n, 0, need);
+	n->in_slab = 1;
+	return n;
+}
+
+static void free_slabs(struct ff_tree *tree)
+{
+	for (size_t i = 0; i < tree->slabs.len; i++)
+		munmap(*FF_VEC_AT(&tree->slabs, struct ff_node_slab *, i), SLAB_BYTES);
+	ff_vec_free(&tree->slabs);
+}
+
+/* A slab node's place (see PLACE_OFF_BITS). */
+static uint32_t node_place(const struct ff_node *n)
+{
+	uintptr_t a = (uintptr_t)n;
+	const struct ff_node_slab *s = (const struct ff_node_slab *)(a & ~(uintptr_t)(SLAB_BYTES - 1));
+
+	return s->number << PLACE_OFF_BITS | (uint32_t)((a - (uintptr_t)s) / 8);
+}
+
+static struct ff_node *place_node(const struct ff_tree *tree, uint32_t place)
+{
+	unsigned char *s = *FF_VEC_AT(&tree->slabs, unsigned char *, place >> PLACE_OFF_BITS);
+
+	return (struct ff_node *)(void *)(s + (size_t)(place & ((1u << PLACE_OFF_BITS) - 1)) * 8);
+}
+
+/* The node the set's id stands for. */
+static struct ff_node *id_node(const struct ff_tree *tree, uint32_t id)
+{
+	return place_node(tree, *FF_VEC_AT(&tree->by_id, uint32_t, id));
+}
+
 /* The set's hash of an id, to grow it: its node's parent and name as they
  * are now.  A renamed node's old entry moves to its new name, where the
  * lookups, which check the name they find, want it; a node taken out of
@@ -29,7 +132,7 @@ static uint32_t child_hash(const struct ff_node *dir, const char *name, size_t l
 static uint32_t id_hash(void *ctx, uint32_t id)
 {
 	const struct ff_tree *tree = ctx;
-	const struct ff_node *n = *FF_VEC_AT(&tree->by_id, struct ff_node *, id);
+	const struct ff_node *n = id_node(tree, id);
 
 	return child_hash(n->parent, ff_node_name(n), n->name_len);
 }
@@ -40,8 +143,12 @@ static uint32_t id_hash(void *ctx, uint32_t id)
 static int child_index(struct ff_tree *tree, struct ff_node *n)
 {
 	size_t id = tree->by_id.len;
+	uint32_t place;
 
-	if (id > FF_HSET_ID_MAX || id != tree->children.n || ff_vec_push(&tree->by_id, &n))
+	if (!n->in_slab)
+		return -1; /* only the root is not, and it has no parent */
+	place = node_place(n);
+	if (id > FF_HSET_ID_MAX || id != tree->children.n || ff_vec_push(&tree->by_id, &place))
 		return -1;
 	/* the set's ids are the vector's indices, 0..n-1 */
 	if (ff_hset_add_next(&tree->children, child_hash(n->parent, ff_node_name(n), n->name_len),
@@ -63,7 +170,7 @@ struct child_want {
 static int child_match(void *ctx, uint32_t id)
 {
 	struct child_want *w = ctx;
-	struct ff_node *n = *FF_VEC_AT(&w->tree->by_id, struct ff_node *, id);
+	struct ff_node *n = id_node(w->tree, id);
 
 	if (n->parent != w->dir || n->name_len != w->len ||
 	    memcmp(ff_node_name(n), w->name, w->len))
@@ -144,56 +251,6 @@ struct ff_node *ff_tree_child(struct ff_tree *tree, struct ff_node *dir,
 	if (ff_hset_find(&tree->children, child_hash(dir, name, len), child_match, &w, &id) != 1)
 		return NULL;
 	return w.found;
-}
-
-/* Nodes are carved, each with its name after it and rounded up to 8
- * bytes, from slabs of SLAB_BYTES: a malloc per node cost 8 to 23 bytes of
- * header and rounding (10 MB at a million files).  A node taken out of
- * the tree before the end (an exclude or prune action) keeps its bytes
- * until the tree is freed. */
-#define SLAB_BYTES (256u * 1024)
-
-struct ff_node_slab {
-	struct ff_node_slab *next;
-	size_t used;
-	_Alignas(struct ff_node) unsigned char data[];
-};
-
-#if UINTPTR_MAX == UINT64_MAX
-/* ten million tar members hold ten million nodes: keep an eye on growth */
-_Static_assert(sizeof(struct ff_node) == 64, "struct ff_node grew past 64 bytes on LP64");
-#endif
-
-static struct ff_node *slab_node(struct ff_tree *tree, size_t len)
-{
-	size_t need = (sizeof(struct ff_node) + len + 1 + 7) & ~(size_t)7;
-	size_t cap = SLAB_BYTES - sizeof(struct ff_node_slab);
-	struct ff_node_slab *s = tree->slabs;
-	struct ff_node *n;
-
-	if (!s || cap - s->used < need) {
-		s = malloc(SLAB_BYTES);
-		if (!s)
-			return NULL;
-		s->next = tree->slabs;
-		s->used = 0;
-		tree->slabs = s;
-	}
-	n = (struct ff_node *)(void *)(s->data + s->used);
-	s->used += need;
-	memset(n, 0, need);
-	n->in_slab = 1;
-	return n;
-}
-
-static void free_slabs(struct ff_tree *tree)
-{
-	while (tree->slabs) {
-		struct ff_node_slab *next = tree->slabs->next;
-
-		free(tree->slabs);
-		tree->slabs = next;
-	}
 }
 
 static int append_child(struct ff_node *dir, struct ff_node *n)
@@ -337,7 +394,8 @@ struct ff_tree *ff_tree_new(const struct ff_tree_opts *opts, struct ff_err *err)
 
 	if (!tree)
 		goto oom;
-	ff_vec_init(&tree->by_id, sizeof(struct ff_node *));
+	ff_vec_init(&tree->by_id, sizeof(uint32_t));
+	ff_vec_init(&tree->slabs, sizeof(struct ff_node_slab *));
 	ff_vec_init(&tree->kept, sizeof(struct ff_owner_keep));
 	if (opts) {
 		tree->opts = *opts;

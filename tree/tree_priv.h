@@ -21,14 +21,19 @@ struct ff_tree {
 	size_t n_excludes;
 	struct ff_exclude_re *exclude_re; /* -regex: n_excludes, compiled */
 	struct ff_node *root;
-	struct ff_node_slab *slabs; /* where ff_tree_add_child's nodes live */
+	/* where ff_tree_add_child's nodes live (struct ff_node_slab *, in
+	 * the order made; each slab knows its number) */
+	struct ff_vec slabs;
 	/* (parent, name) -> node while building: a set of ids keyed by a
-	 * hash of the parent's address and the name (8 bytes a slot), the
-	 * ids indexing `by_id` (node pointers).  The names stay in the nodes:
-	 * the byte-string map it replaces held a 40-byte slot and a heap copy
-	 * of every key, 99 of the 277 bytes a tar member cost (issue 33). */
+	 * hash of the parent's address and the name (4 bytes a slot), the
+	 * ids indexing `by_id`.  The names stay in the nodes: the byte-string
+	 * map it replaces held a 40-byte slot and a heap copy of every key,
+	 * 99 of the 277 bytes a tar member cost (issue 33). */
 	struct ff_hset children;
-	struct ff_vec by_id;      /* struct ff_node *, the set's ids */
+	/* uint32_t, the set's ids: each node's place, its slab's number and
+	 * its 8-byte offset there (tree.c, node_place): half a pointer, 4
+	 * bytes a tar member less at the end of the tar, the build's peak */
+	struct ff_vec by_id;
 	uint32_t count;
 	uint64_t data_bytes;
 	/* Attributes for the directories the source being read implies
