@@ -63,9 +63,12 @@ static int write_meta(struct ew *w, struct ff_err *err)
 
 	if (!buf)
 		return ff_err_set(err, ENOMEM, "meta area: out of memory (%zu bytes)", len);
+	/* and the late inodes that filled room left here (ew_write_late) */
 	for (uint32_t i = 0; i < w->n_inos; i++)
-		if (!w->inos[i].late)
+		if ((w->inos[i].nid << 5) < len)
 			ew_inode_encode(w, &w->inos[i], buf + (w->inos[i].nid << 5));
+	if (w->packed.n && (w->packed.nid << 5) < len)
+		ew_inode_encode(w, &w->packed, buf + (w->packed.nid << 5));
 	if (w->shared_len)
 		memcpy(buf + ((size_t)w->xattr_blkaddr << w->blkbits), w->shared, w->shared_len);
 	ew_super_cfg(w, buf);
