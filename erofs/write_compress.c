@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Copyright (C) 2026 The flashfs-tools authors */
 /* Compressed files, one pool job each (common/pool.h, ordered; a large
- * file one job per segment, see ew_seg_size): a worker
+ * file one job per segment, see ew_file_seg_size): a worker
  * cuts its file into extents, each the longest run of input whose stream
  * fits in one pcluster, kept compressed only when that saves at least a
  * block, else one block stored as is; the stream sits at the end of its
@@ -264,18 +264,18 @@ static void submit(struct zctx *z, struct zsub *q, uint32_t idx, uint32_t seg, i
 	ff_pool_submit(q->pool, &j);
 }
 
-/* The packed inode's segments: a file's segment when the fragments have
- * passed its end by as much again, so it is not the last (all = 0); once
- * all are in (all = 1), those the same rule gives, then the rest (less
- * than two segments) cut every TAIL_WINDOWS windows, so the end runs on
- * every worker.  The cuts depend on the fragments' bytes only. */
-#define TAIL_WINDOWS 2
-
+/* The packed inode's segments, cut as a file of its final size is (every
+ * 16 MiB, the last taking the rest; ew_file_span): a segment is submitted
+ * once the fragments have passed its end by a segment more, so it is not
+ * the last (all = 0); once all are in (all = 1), the rest.  Each cut
+ * leaves a short pcluster behind it: cut more often (the rest in 2 MiB
+ * pieces, so the end ran on every worker), the packed inode took up to 6
+ * blocks more than mkfs.erofs 1.9.3's, which cuts here too.  The cuts
+ * depend on the fragments' bytes only. */
 static void submit_packed(struct zctx *z, struct zsub *q, int all, struct ff_err *err)
 {
 	struct ew *w = z->w;
-	uint64_t big = ew_seg_size(w), piece = TAIL_WINDOWS * (uint64_t)w->ext_cap;
-	uint64_t len = w->frag_len, end, n;
+	uint64_t big = ew_file_seg_size(w), len = w->frag_len;
 
 	while (!q->ret && q->packed_pos + 2 * big <= len) {
 		struct zspan sp = { q->packed_pos, q->packed_pos + big, UINT64_MAX, 1 };
@@ -283,13 +283,11 @@ static void submit_packed(struct zctx *z, struct zsub *q, int all, struct ff_err
 		submit(z, q, PACKED_IDX, q->packed_seg++, 0, &sp, err);
 		q->packed_pos = sp.end;
 	}
-	n = (len - q->packed_pos) / piece;
-	for (uint64_t k = 0; all && !q->ret && q->packed_pos < len; k++) {
-		end = k + 1 < n ? q->packed_pos + piece : len;
-		struct zspan sp = { q->packed_pos, end, len, 1 };
+	if (all && !q->ret && q->packed_pos < len) {
+		struct zspan sp = { q->packed_pos, len, len, 1 };
 
-		submit(z, q, PACKED_IDX, q->packed_seg++, end == len, &sp, err);
-		q->packed_pos = end;
+		submit(z, q, PACKED_IDX, q->packed_seg++, 1, &sp, err);
+		q->packed_pos = len;
 	}
 }
 
