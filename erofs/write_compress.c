@@ -122,7 +122,21 @@ static int no_gain(const struct ew *w, const struct ew_ino *e, const struct zres
 	uint64_t nlc = (e->size + w->blksz - 1) >> w->blkbits;
 
 	return e != &w->packed && !r->frag &&
-	       r->len + r->tail_len + ER_MAP_HEADER_SIZE + 8 + nlc * ER_LCLUSTER_INDEX_SIZE >= e->size;
+	       r->early + r->len + r->tail_len + ER_MAP_HEADER_SIZE + 8 +
+	       nlc * ER_LCLUSTER_INDEX_SIZE >= e->size;
+}
+
+/* A file's early segments are not wanted after all (it is stored flat,
+ * or shares an equal file's blocks): the output goes back to where they
+ * began, and the end is cut back there when the image is done. */
+static void drop_early(struct ew *w, struct zres *r)
+{
+	if (!r->early)
+		return;
+	if (w->out.size > w->out_high)
+		w->out_high = w->out.size;
+	w->out.size -= r->early;
+	r->early = 0;
 }
 
 /* Stored flat (e->compressed stays: the flat pass skips it), written now. */
@@ -153,15 +167,21 @@ static int place_one(struct zctx *z, struct ew_ino *e, struct zres *r, struct ff
 		/* a deduped first was cut unlike e's own extents: e is deduped too */
 		if (s < 0)
 			return -1;
-		if (first->layout != ER_COMPRESSED_FULL && first->layout != ER_COMPRESSED_COMPACT)
+		if (first->layout != ER_COMPRESSED_FULL && first->layout != ER_COMPRESSED_COMPACT) {
+			drop_early(w, r);
 			return place_flat(w, e, err);
-		if (!first->deduped)
+		}
+		if (!first->deduped) {
+			drop_early(w, r);
 			return place_shared(w, e, first, r, err);
+		}
 	}
 	if (r->whole && dedupe_again(z, e, r, err))
 		return -1;
-	if (no_gain(w, e, r))
+	if (no_gain(w, e, r)) {
+		drop_early(w, r);
 		return place_flat(w, e, err);
+	}
 	if (r->frag) {
 		e->frag = 1;
 		if (ew_frag_append(w, e, r->tail, r->tail_len, err))
@@ -173,7 +193,7 @@ static int place_one(struct zctx *z, struct ew_ino *e, struct zres *r, struct ff
 		r->tail = NULL;
 	}
 	e->blkaddr = w->next_blk;
-	e->nblocks = (uint32_t)(r->len >> w->blkbits);
+	e->nblocks = (uint32_t)((r->early + r->len) >> w->blkbits);
 	w->next_blk += e->nblocks;
 	w->st->compressed_files++;
 	return ff_outfile_write(&w->out, r->data, r->len, err) ||
@@ -210,6 +230,36 @@ struct zsub {
 	int ret;
 };
 
+/* A large file's segment but its last: its pclusters go out now, at the
+ * output's end, where the file's first block will be (the pool retires
+ * jobs in order and nothing else is written before the file is placed:
+ * the packed inode's segments wait in their own accumulator), so that a
+ * file's compressed bytes are not all held until its last segment is
+ * in: 10 MB for minbase's 50 MB package list with LZMA.  Its extents and
+ * sum stay for the map.  Kept in memory as before when the output is not
+ * at the next block (it always is) or after a failure. */
+static void write_early(struct ew *w, struct zsub *q, struct zjob *j, struct ff_err *err)
+{
+	struct zres *r = j->res;
+	uint64_t at = (uint64_t)w->next_blk << w->blkbits;
+
+	if (q->ret || r->failed || !r->len || (q->acc && q->acc->failed))
+		return;
+	if (w->out.size != at + (q->acc && j->seg ? q->acc->early : 0))
+		return;
+	if (j->seg && q->acc && q->acc->len)
+		return; /* an earlier segment stayed in memory: so does this one */
+	if (ff_outfile_write(&w->out, r->data, r->len, err)) {
+		q->ret = -1;
+		return;
+	}
+	r->early = r->len;
+	r->len = 0;
+	free(r->data);
+	r->data = NULL;
+	r->cap = 0;
+}
+
 /* A finished job: a file of one segment placed; a segment kept in the
  * accumulator until its file's last one is in. */
 static void retire(struct zctx *z, struct zsub *q, struct zjob *j, struct ff_err *err)
@@ -224,6 +274,8 @@ static void retire(struct zctx *z, struct zsub *q, struct zjob *j, struct ff_err
 		place(z, e, j->res, &q->ret, err);
 		return;
 	}
+	if (!packed && !j->last)
+		write_early(w, q, j, err);
 	if (j->seg == 0)
 		*acc = j->res;
 	else

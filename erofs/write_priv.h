@@ -81,6 +81,9 @@ struct ew {
 	struct ff_node packed_node;
 	struct ew_ino packed;      /* its record (packed.n: packed_node) */
 	struct ff_outfile out;
+	uint64_t out_high;         /* the output's end before a rewind (a large
+				      file's early segments dropped): the
+				      file is cut back there at the end */
 	struct ff_erofs_write_stats *st;
 };
 

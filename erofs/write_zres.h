@@ -17,6 +17,9 @@
 struct zres {
 	uint8_t *data;             /* the pclusters, back to back */
 	size_t len, cap;
+	uint64_t early;            /* bytes of pclusters before data, already
+				      written at the output's end (a large
+				      file's segments but the last) */
 	struct ew_extent *x;
 	size_t n, xcap;
 	uint8_t *tail;             /* ztailpacking: the inline pcluster;

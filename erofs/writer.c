@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 #include "erofs/compressor.h"
@@ -78,6 +79,18 @@ static int write_meta(struct ew *w, struct ff_err *err)
 	return r;
 }
 
+/* Early segments dropped (write_compress.c) may have left bytes past the
+ * image's end: cut them off (a block device keeps them, past the image). */
+static int cut_back(struct ew *w, struct ff_err *err)
+{
+	if (w->out_high <= w->out.size || w->out.dev_size)
+		return 0;
+	if (ftruncate(w->out.fd, (off_t)w->out.size) < 0)
+		return ff_err_set(err, errno, "%s: cutting the image back to %llu bytes: %s",
+				  w->out.path, (unsigned long long)w->out.size, strerror(errno));
+	return 0;
+}
+
 static void ew_free(struct ew *w)
 {
 	for (uint32_t i = 0; w->inos && i < w->n_inos; i++) {
@@ -125,7 +138,7 @@ static int run(struct ew *w, const char *path, struct ff_err *err)
 	if (ew_plan(w, err) || ew_place_inodes(w, err) ||
 	    ff_outfile_open(&w->out, path, err))
 		return -1;
-	if (write_data(w, err) || write_meta(w, err)) {
+	if (write_data(w, err) || write_meta(w, err) || cut_back(w, err)) {
 		ff_outfile_abort(&w->out);
 		return -1;
 	}
