@@ -192,11 +192,14 @@ static int place_one(struct zctx *z, struct ew_ino *e, struct zres *r, struct ff
 		e->slot += e->inline_len;
 		r->tail = NULL;
 	}
+	if (ew_pshare_match(w, e, r, err))
+		return -1;
 	e->blkaddr = w->next_blk;
 	e->nblocks = (uint32_t)((r->early + r->len) >> w->blkbits);
 	w->next_blk += e->nblocks;
 	w->st->compressed_files++;
 	return ff_outfile_write(&w->out, r->data, r->len, err) ||
+	       ew_pshare_add(w, e, r, r->data, err) ||
 	       ew_zmap_encode(w, e, r->x, r->n, err) ||
 	       (r->whole && ew_dedupe_add(w, e, r->whole, r->x, r->n, r->tail != NULL, err))
 	       ? -1 : 0;

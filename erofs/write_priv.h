@@ -77,6 +77,8 @@ struct ew {
 	struct ff_hmap files_seen; /* (length, CRCs) -> the first such compressed
 				      file's index + 1 (fragments, -E dedupe) */
 	struct ew_dd *dd;          /* -E dedupe: written pclusters (write_dedupe.c) */
+	struct ff_hmap pcl_seen;   /* fragments: (crc32c, blocks, stored) -> the
+				      first such pcluster's block (write_pshare.c) */
 	uint8_t deduped;           /* some extent shares a pcluster: feature DEDUPE */
 	struct ff_node packed_node;
 	struct ew_ino packed;      /* its record (packed.n: packed_node) */

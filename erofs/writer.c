@@ -106,6 +106,7 @@ static void ew_free(struct ew *w)
 	free(w->packed.zmeta);
 	free(w->packed.ztail);
 	ff_hmap_clear(&w->files_seen, NULL);
+	ff_hmap_clear(&w->pcl_seen, NULL);
 	ew_xattr_free(w);
 }
 
