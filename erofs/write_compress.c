@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Copyright (C) 2026 The flashfs-tools authors */
 /* Compressed files, one pool job each (common/pool.h, ordered; a large
- * file one job per segment, see ew_seg_size): a worker
+ * file one job per segment, see ew_file_seg_size): a worker
  * cuts its file into extents, each the longest run of input whose stream
  * fits in one pcluster, kept compressed only when that saves at least a
  * block, else one block stored as is; the stream sits at the end of its
@@ -122,7 +122,21 @@ static int no_gain(const struct ew *w, const struct ew_ino *e, const struct zres
 	uint64_t nlc = (e->size + w->blksz - 1) >> w->blkbits;
 
 	return e != &w->packed && !r->frag &&
-	       r->len + r->tail_len + ER_MAP_HEADER_SIZE + 8 + nlc * ER_LCLUSTER_INDEX_SIZE >= e->size;
+	       r->early + r->len + r->tail_len + ER_MAP_HEADER_SIZE + 8 +
+	       nlc * ER_LCLUSTER_INDEX_SIZE >= e->size;
+}
+
+/* A file's early segments are not wanted after all (it is stored flat,
+ * or shares an equal file's blocks): the output goes back to where they
+ * began, and the end is cut back there when the image is done. */
+static void drop_early(struct ew *w, struct zres *r)
+{
+	if (!r->early)
+		return;
+	if (w->out.size > w->out_high)
+		w->out_high = w->out.size;
+	w->out.size -= r->early;
+	r->early = 0;
 }
 
 /* Stored flat (e->compressed stays: the flat pass skips it), written now. */
@@ -153,15 +167,21 @@ static int place_one(struct zctx *z, struct ew_ino *e, struct zres *r, struct ff
 		/* a deduped first was cut unlike e's own extents: e is deduped too */
 		if (s < 0)
 			return -1;
-		if (first->layout != ER_COMPRESSED_FULL && first->layout != ER_COMPRESSED_COMPACT)
+		if (first->layout != ER_COMPRESSED_FULL && first->layout != ER_COMPRESSED_COMPACT) {
+			drop_early(w, r);
 			return place_flat(w, e, err);
-		if (!first->deduped)
+		}
+		if (!first->deduped) {
+			drop_early(w, r);
 			return place_shared(w, e, first, r, err);
+		}
 	}
 	if (r->whole && dedupe_again(z, e, r, err))
 		return -1;
-	if (no_gain(w, e, r))
+	if (no_gain(w, e, r)) {
+		drop_early(w, r);
 		return place_flat(w, e, err);
+	}
 	if (r->frag) {
 		e->frag = 1;
 		if (ew_frag_append(w, e, r->tail, r->tail_len, err))
@@ -172,11 +192,14 @@ static int place_one(struct zctx *z, struct ew_ino *e, struct zres *r, struct ff
 		e->slot += e->inline_len;
 		r->tail = NULL;
 	}
+	if (ew_pshare_match(w, e, r, err))
+		return -1;
 	e->blkaddr = w->next_blk;
-	e->nblocks = (uint32_t)(r->len >> w->blkbits);
+	e->nblocks = (uint32_t)((r->early + r->len) >> w->blkbits);
 	w->next_blk += e->nblocks;
 	w->st->compressed_files++;
 	return ff_outfile_write(&w->out, r->data, r->len, err) ||
+	       ew_pshare_add(w, e, r, r->data, err) ||
 	       ew_zmap_encode(w, e, r->x, r->n, err) ||
 	       (r->whole && ew_dedupe_add(w, e, r->whole, r->x, r->n, r->tail != NULL, err))
 	       ? -1 : 0;
@@ -210,6 +233,36 @@ struct zsub {
 	int ret;
 };
 
+/* A large file's segment but its last: its pclusters go out now, at the
+ * output's end, where the file's first block will be (the pool retires
+ * jobs in order and nothing else is written before the file is placed:
+ * the packed inode's segments wait in their own accumulator), so that a
+ * file's compressed bytes are not all held until its last segment is
+ * in: 10 MB for minbase's 50 MB package list with LZMA.  Its extents and
+ * sum stay for the map.  Kept in memory as before when the output is not
+ * at the next block (it always is) or after a failure. */
+static void write_early(struct ew *w, struct zsub *q, struct zjob *j, struct ff_err *err)
+{
+	struct zres *r = j->res;
+	uint64_t at = (uint64_t)w->next_blk << w->blkbits;
+
+	if (q->ret || r->failed || !r->len || (q->acc && q->acc->failed))
+		return;
+	if (w->out.size != at + (q->acc && j->seg ? q->acc->early : 0))
+		return;
+	if (j->seg && q->acc && q->acc->len)
+		return; /* an earlier segment stayed in memory: so does this one */
+	if (ff_outfile_write(&w->out, r->data, r->len, err)) {
+		q->ret = -1;
+		return;
+	}
+	r->early = r->len;
+	r->len = 0;
+	free(r->data);
+	r->data = NULL;
+	r->cap = 0;
+}
+
 /* A finished job: a file of one segment placed; a segment kept in the
  * accumulator until its file's last one is in. */
 static void retire(struct zctx *z, struct zsub *q, struct zjob *j, struct ff_err *err)
@@ -224,6 +277,8 @@ static void retire(struct zctx *z, struct zsub *q, struct zjob *j, struct ff_err
 		place(z, e, j->res, &q->ret, err);
 		return;
 	}
+	if (!packed && !j->last)
+		write_early(w, q, j, err);
 	if (j->seg == 0)
 		*acc = j->res;
 	else
@@ -264,18 +319,18 @@ static void submit(struct zctx *z, struct zsub *q, uint32_t idx, uint32_t seg, i
 	ff_pool_submit(q->pool, &j);
 }
 
-/* The packed inode's segments: a file's segment when the fragments have
- * passed its end by as much again, so it is not the last (all = 0); once
- * all are in (all = 1), those the same rule gives, then the rest (less
- * than two segments) cut every TAIL_WINDOWS windows, so the end runs on
- * every worker.  The cuts depend on the fragments' bytes only. */
-#define TAIL_WINDOWS 2
-
+/* The packed inode's segments, cut as a file of its final size is (every
+ * 16 MiB, the last taking the rest; ew_file_span): a segment is submitted
+ * once the fragments have passed its end by a segment more, so it is not
+ * the last (all = 0); once all are in (all = 1), the rest.  Each cut
+ * leaves a short pcluster behind it: cut more often (the rest in 2 MiB
+ * pieces, so the end ran on every worker), the packed inode took up to 6
+ * blocks more than mkfs.erofs 1.9.3's, which cuts here too.  The cuts
+ * depend on the fragments' bytes only. */
 static void submit_packed(struct zctx *z, struct zsub *q, int all, struct ff_err *err)
 {
 	struct ew *w = z->w;
-	uint64_t big = ew_seg_size(w), piece = TAIL_WINDOWS * (uint64_t)w->ext_cap;
-	uint64_t len = w->frag_len, end, n;
+	uint64_t big = ew_file_seg_size(w), len = w->frag_len;
 
 	while (!q->ret && q->packed_pos + 2 * big <= len) {
 		struct zspan sp = { q->packed_pos, q->packed_pos + big, UINT64_MAX, 1 };
@@ -283,13 +338,11 @@ static void submit_packed(struct zctx *z, struct zsub *q, int all, struct ff_err
 		submit(z, q, PACKED_IDX, q->packed_seg++, 0, &sp, err);
 		q->packed_pos = sp.end;
 	}
-	n = (len - q->packed_pos) / piece;
-	for (uint64_t k = 0; all && !q->ret && q->packed_pos < len; k++) {
-		end = k + 1 < n ? q->packed_pos + piece : len;
-		struct zspan sp = { q->packed_pos, end, len, 1 };
+	if (all && !q->ret && q->packed_pos < len) {
+		struct zspan sp = { q->packed_pos, len, len, 1 };
 
-		submit(z, q, PACKED_IDX, q->packed_seg++, end == len, &sp, err);
-		q->packed_pos = end;
+		submit(z, q, PACKED_IDX, q->packed_seg++, 1, &sp, err);
+		q->packed_pos = len;
 	}
 }
 

@@ -151,6 +151,7 @@ struct fit {
 	uint32_t nb;               /* buckets: slots per block */
 	uint64_t next;             /* the next block never used (aligned) */
 	uint64_t end;              /* past the last byte placed */
+	uint32_t least;            /* slots of the smallest inode to come */
 };
 
 static int fit_init(struct fit *f, const struct ew *w, uint64_t start, struct ff_err *err)
@@ -194,7 +195,7 @@ static int fit_keep(struct fit *f, uint64_t pos, struct ff_err *err)
 }
 
 /* The smallest bucket of at least need slots with a block in it (0 none). */
-static uint32_t fit_find(const struct fit *f, uint32_t need)
+static uint32_t fit_bucket(const struct fit *f, uint32_t need)
 {
 	for (uint32_t b = need; b <= f->nb; b++) {
 		uint64_t word = f->nonempty[b / 64] >> (b % 64);
@@ -204,6 +205,29 @@ static uint32_t fit_find(const struct fit *f, uint32_t need)
 		b |= 63;
 	}
 	return 0;
+}
+
+/* The fullest block the inode fits in, passing over those it would leave
+ * with room no inode to come fits in (that room is lost: a new block is
+ * begun instead, and the room stays for a later inode that fills it). */
+static uint32_t fit_find(const struct fit *f, uint32_t need)
+{
+	uint32_t b = fit_bucket(f, need);
+
+	while (b && b != need && b - need < f->least)
+		b = b < f->nb ? fit_bucket(f, b + 1) : 0;
+	return b;
+}
+
+/* The smallest of the inodes to place (late or not), in slots. */
+static void fit_least(struct fit *f, const struct ew *w, int late)
+{
+	for (uint32_t i = 0; i < w->n_inos; i++) {
+		uint32_t s = (uint32_t)(ew_align(w->inos[i].slot, 32) / 32);
+
+		if (!w->inos[i].late == !late && s && (!f->least || s < f->least))
+			f->least = s;
+	}
 }
 
 static int fit_place(struct fit *f, struct ew_ino *e, struct ff_err *err)
@@ -236,6 +260,7 @@ int ew_place_inodes(struct ew *w, struct ff_err *err)
 	struct fit f;
 	int r = fit_init(&f, w, pos, err) || fit_keep(&f, pos, err);
 
+	fit_least(&f, w, 0);
 	for (uint32_t i = 0; !r && i < w->n_inos; i++)
 		if (!w->inos[i].late)
 			r = fit_place(&f, &w->inos[i], err);
@@ -262,13 +287,41 @@ uint32_t ew_ztail_room(const struct ew *w, const struct ew_ino *e)
 	return head < w->blksz ? w->blksz - head : 0;
 }
 
+/* The room left at the end of each block of the first meta region (the
+ * inodes placed before the data), so that late inodes fill it before a
+ * block of their own region is begun: that region is written last
+ * (write_meta), after every nid is known. */
+static int fit_first_region(struct fit *f, const struct ew *w, struct ff_err *err)
+{
+	uint64_t nblk = ew_align(w->meta_end, w->blksz) >> w->blkbits, *end;
+	int r = 0;
+
+	if (!nblk)
+		return 0;
+	if (!(end = calloc((size_t)nblk, sizeof(*end))))
+		return ff_err_set(err, ENOMEM, "inode placement: out of memory");
+	for (uint32_t i = 0; i < w->n_inos; i++) {
+		const struct ew_ino *e = &w->inos[i];
+		uint64_t at = ew_align((e->nid << 5) + e->slot, 32);
+
+		if (!e->late && at > end[(at - 1) >> w->blkbits])
+			end[(at - 1) >> w->blkbits] = at;
+	}
+	for (uint64_t b = 0; !r && b < nblk; b++)
+		if (end[b])
+			r = fit_keep(f, end[b], err);
+	free(end);
+	return r;
+}
+
 int ew_write_late(struct ew *w, struct ff_err *err)
 {
 	uint64_t start = (uint64_t)w->next_blk << w->blkbits, pos, len;
 	uint8_t *buf;
 	struct fit f;
-	int r = fit_init(&f, w, start, err);
+	int r = fit_init(&f, w, start, err) || fit_first_region(&f, w, err);
 
+	fit_least(&f, w, 1);
 	for (uint32_t i = 0; !r && i < w->n_inos; i++)
 		if (w->inos[i].late)
 			r = fit_place(&f, &w->inos[i], err);
@@ -285,9 +338,9 @@ int ew_write_late(struct ew *w, struct ff_err *err)
 		return ff_err_set(err, ENOMEM, "late inodes: out of memory (%llu bytes)",
 				  (unsigned long long)len);
 	for (uint32_t i = 0; i < w->n_inos; i++)
-		if (w->inos[i].late)
+		if (w->inos[i].late && (w->inos[i].nid << 5) >= start)
 			ew_inode_encode(w, &w->inos[i], buf + ((w->inos[i].nid << 5) - start));
-	if (w->packed.n)
+	if (w->packed.n && (w->packed.nid << 5) >= start)
 		ew_inode_encode(w, &w->packed, buf + ((w->packed.nid << 5) - start));
 	r = ff_outfile_write(&w->out, buf, (size_t)len, err);
 	free(buf);

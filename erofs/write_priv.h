@@ -77,10 +77,15 @@ struct ew {
 	struct ff_hmap files_seen; /* (length, CRCs) -> the first such compressed
 				      file's index + 1 (fragments, -E dedupe) */
 	struct ew_dd *dd;          /* -E dedupe: written pclusters (write_dedupe.c) */
+	struct ff_hmap pcl_seen;   /* fragments: (crc32c, blocks, stored) -> the
+				      first such pcluster's block (write_pshare.c) */
 	uint8_t deduped;           /* some extent shares a pcluster: feature DEDUPE */
 	struct ff_node packed_node;
 	struct ew_ino packed;      /* its record (packed.n: packed_node) */
 	struct ff_outfile out;
+	uint64_t out_high;         /* the output's end before a rewind (a large
+				      file's early segments dropped): the
+				      file is cut back there at the end */
 	struct ff_erofs_write_stats *st;
 };
 

@@ -109,6 +109,7 @@ void ew_res_append(struct zres *acc, struct zres *r)
 		if (r->len)
 			memcpy(acc->data + acc->len, r->data, r->len);
 		acc->len += r->len;
+		acc->early += r->early;
 		acc->tail = r->tail;
 		acc->tail_len = r->tail_len;
 		acc->frag = r->frag;

@@ -17,6 +17,9 @@
 struct zres {
 	uint8_t *data;             /* the pclusters, back to back */
 	size_t len, cap;
+	uint64_t early;            /* bytes of pclusters before data, already
+				      written at the output's end (a large
+				      file's segments but the last) */
 	struct ew_extent *x;
 	size_t n, xcap;
 	uint8_t *tail;             /* ztailpacking: the inline pcluster;
@@ -45,6 +48,12 @@ void ew_res_swap(struct zres *a, struct zres *b);
 /* Appends segment r to acc (a failure or no memory marks acc failed) and
  * frees r. */
 void ew_res_append(struct zres *acc, struct zres *r);
+/* write_pshare.c: pclusters of r equal to ones already written become
+ * references to those (e then takes full indexes; r's data shrinks), and
+ * after e is written, its own go into the table (data: r's pclusters). */
+int ew_pshare_match(struct ew *w, struct ew_ino *e, struct zres *r, struct ff_err *err);
+int ew_pshare_add(struct ew *w, const struct ew_ino *e, const struct zres *r,
+		  const uint8_t *data, struct ff_err *err);
 /* Frees r and all it holds. */
 void ew_res_free(struct zres *r);
 

@@ -246,9 +246,9 @@ static int dedupe_step(struct ew *w, const struct ff_vec *dm, size_t *mi, struct
 }
 
 /* Each cut costs about a block (the last extent before it is short), so
- * segments are long: the packed inode's are 8 windows (8 MiB); a file's
- * 16 MiB (at least 8 windows), where mkfs.erofs 1.9.3 cuts a file, so a
- * file is cut no more often than there. */
+ * segments are long: 16 MiB (at least 8 windows), where mkfs.erofs 1.9.3
+ * cuts a file, so a file is cut no more often than there; the packed
+ * inode is cut the same way (write_compress.c). */
 #define SEG_WINDOWS 8
 #define FILE_SEG_BYTES (16ull << 20)
 
@@ -258,14 +258,9 @@ static int dedupe_step(struct ew *w, const struct ff_vec *dm, size_t *mi, struct
  * whole files; a segmented file's sum is of its segments' sums (equal
  * files are cut alike).  The packed inode is cut the same way, each
  * segment compressed as soon as the fragments have passed its end. */
-uint64_t ew_seg_size(const struct ew *w)
+uint64_t ew_file_seg_size(const struct ew *w)
 {
-	return SEG_WINDOWS * (uint64_t)w->ext_cap;
-}
-
-static uint64_t file_seg_size(const struct ew *w)
-{
-	uint64_t s = ew_seg_size(w);
+	uint64_t s = SEG_WINDOWS * (uint64_t)w->ext_cap;
 
 	return s < FILE_SEG_BYTES ? FILE_SEG_BYTES : s;
 }
@@ -273,7 +268,7 @@ static uint64_t file_seg_size(const struct ew *w)
 /* A file of two segments or more is cut; the last takes the rest. */
 uint32_t ew_nsegs(const struct ew *w, const struct ew_ino *e)
 {
-	uint64_t n = e->size / file_seg_size(w);
+	uint64_t n = e->size / ew_file_seg_size(w);
 
 	if (w->o->dedupe || e->frag == 2 || n < 2)
 		return 1;
@@ -283,9 +278,9 @@ uint32_t ew_nsegs(const struct ew *w, const struct ew_ino *e)
 /* Segment seg of e. */
 struct zspan ew_file_span(const struct ew *w, const struct ew_ino *e, uint32_t seg)
 {
-	struct zspan s = { seg * file_seg_size(w), 0, e->size, 0 };
+	struct zspan s = { seg * ew_file_seg_size(w), 0, e->size, 0 };
 
-	s.end = seg + 1 < ew_nsegs(w, e) ? s.start + file_seg_size(w) : e->size;
+	s.end = seg + 1 < ew_nsegs(w, e) ? s.start + ew_file_seg_size(w) : e->size;
 	return s;
 }
 

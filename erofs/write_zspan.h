@@ -40,7 +40,7 @@ void ew_zctx_free(struct zctx *z, unsigned threads);
 
 /* Segments: the fixed length large files are cut at, how many e has, and
  * segment seg of e as a span. */
-uint64_t ew_seg_size(const struct ew *w);
+uint64_t ew_file_seg_size(const struct ew *w);
 uint32_t ew_nsegs(const struct ew *w, const struct ew_ino *e);
 struct zspan ew_file_span(const struct ew *w, const struct ew_ino *e, uint32_t seg);
 

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 #include "erofs/compressor.h"
@@ -63,9 +64,12 @@ static int write_meta(struct ew *w, struct ff_err *err)
 
 	if (!buf)
 		return ff_err_set(err, ENOMEM, "meta area: out of memory (%zu bytes)", len);
+	/* and the late inodes that filled room left here (ew_write_late) */
 	for (uint32_t i = 0; i < w->n_inos; i++)
-		if (!w->inos[i].late)
+		if ((w->inos[i].nid << 5) < len)
 			ew_inode_encode(w, &w->inos[i], buf + (w->inos[i].nid << 5));
+	if (w->packed.n && (w->packed.nid << 5) < len)
+		ew_inode_encode(w, &w->packed, buf + (w->packed.nid << 5));
 	if (w->shared_len)
 		memcpy(buf + ((size_t)w->xattr_blkaddr << w->blkbits), w->shared, w->shared_len);
 	ew_super_cfg(w, buf);
@@ -73,6 +77,18 @@ static int write_meta(struct ew *w, struct ff_err *err)
 	r = ff_outfile_pwrite(&w->out, buf, len, 0, err);
 	free(buf);
 	return r;
+}
+
+/* Early segments dropped (write_compress.c) may have left bytes past the
+ * image's end: cut them off (a block device keeps them, past the image). */
+static int cut_back(struct ew *w, struct ff_err *err)
+{
+	if (w->out_high <= w->out.size || w->out.dev_size)
+		return 0;
+	if (ftruncate(w->out.fd, (off_t)w->out.size) < 0)
+		return ff_err_set(err, errno, "%s: cutting the image back to %llu bytes: %s",
+				  w->out.path, (unsigned long long)w->out.size, strerror(errno));
+	return 0;
 }
 
 static void ew_free(struct ew *w)
@@ -90,6 +106,7 @@ static void ew_free(struct ew *w)
 	free(w->packed.zmeta);
 	free(w->packed.ztail);
 	ff_hmap_clear(&w->files_seen, NULL);
+	ff_hmap_clear(&w->pcl_seen, NULL);
 	ew_xattr_free(w);
 }
 
@@ -122,7 +139,7 @@ static int run(struct ew *w, const char *path, struct ff_err *err)
 	if (ew_plan(w, err) || ew_place_inodes(w, err) ||
 	    ff_outfile_open(&w->out, path, err))
 		return -1;
-	if (write_data(w, err) || write_meta(w, err)) {
+	if (write_data(w, err) || write_meta(w, err) || cut_back(w, err)) {
 		ff_outfile_abort(&w->out);
 		return -1;
 	}

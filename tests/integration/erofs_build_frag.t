@@ -56,6 +56,10 @@ with open(os.path.join(top, 'h0'), 'wb') as f:
     f.write(r.randbytes(777) + f0[:150_000] + r.randbytes(5_000) + f1[3_333:] + b'end')
 with open(os.path.join(top, 'h1'), 'wb') as f:
     f.write(f0[250_001:420_000] + r.randbytes(30_000) + f0[100_000:200_000])
+# f0's first 300,000 bytes, then others (fragments: its first
+# pclusters are f0's, as mkfs.erofs 1.9.3 shares them)
+with open(os.path.join(top, 'k0'), 'wb') as f:
+    f.write(f0[:300_000] + r.randbytes(3_000) + f1[:40_000])
 # noise stored as is in h2, its blocks again in h3 at another offset
 # (with text enough that compressing each file gains: else it is flat)
 noise = r.randbytes(24_000)
@@ -155,6 +159,10 @@ if [ -n "$A" ]; then
 		ok "$img: h3 shares blocks stored as is in h2" \
 			test "$(comm -12 "$T/p.h2" "$T/p.h3" | wc -l)" -gt 1
 	done
+	phys frag-lz4hc /frag/f0 > "$T/p.f0"
+	phys frag-lz4hc /frag/k0 > "$T/p.k0"
+	ok "fragments: a file that begins as f0 does shares f0's first pclusters" \
+		test "$(comm -12 "$T/p.f0" "$T/p.k0" | wc -l)" -gt 1
 fi
 ok "dedupe: files that differ share pclusters (smaller than fragments alone)" \
 	test "$(size fragdedupe-lz4hc)" -lt "$(size frag-lz4hc)"
