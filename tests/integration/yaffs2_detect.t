@@ -59,18 +59,31 @@ detect() { # NAME PAGE OOB PPB LAYOUT ENDIAN [more mkfs options]
 	same_manifest "$name: manifest" "$T/src.man" "$T/out" --no-xattrs
 }
 
+# Under `make asan check` (CI's second pass of the suite) the matrix is
+# thinned: each page size, pages per block and byte order gets one of its
+# four OOB size and layout pairs, in turn, so every value of every axis
+# still meets the sanitizers (each page size all four pairs), at 86
+# images instead of 206 (185 of the ASan pass's CPU seconds); the plain
+# pass runs them all.
+thin=
+case $FF_BUILD in */asan) thin=1 ;; esac
+turn=0
 for page in 1024 2048 4096 8192 16384; do
 	for ppb in 32 64 128 256; do
 		for endian in little big; do
 			# Alternate 28- and 16-byte tags so both are detected.
 			tecc=
 			[ "$ppb" = 64 ] || [ "$ppb" = 256 ] && tecc=--no-tags-ecc
+			pair=0
 			for oob in $((page / 32)) $((page / 16)); do
 				for layout in linux offset0; do
+					pair=$((pair + 1))
+					[ -n "$thin" ] && [ $((pair % 4)) != $((turn % 4)) ] && continue
 					detect "$page+$oob/$ppb $layout $endian ${tecc:-tags-ecc}" \
 						"$page" "$oob" "$ppb" "$layout" "$endian" $tecc
 				done
 			done
+			turn=$((turn + 1))
 			detect "$page/$ppb inband $endian" "$page" 0 "$ppb" inband "$endian"
 		done
 	done
