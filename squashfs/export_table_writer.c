@@ -11,7 +11,6 @@
 #include "squashfs/export_table_writer.h"
 
 #include <errno.h>
-#include <stdlib.h>
 #include <sys/stat.h>
 
 #include "common/endian.h"
@@ -61,8 +60,7 @@ int sqfs_export_table_write(struct sqfs_sink *s, struct ff_comp_ctx *ctx,
 	    (x.done != inode_count &&
 	     ff_err_set(err, EINVAL, "export table: %u of %u inode numbers met", x.done,
 			inode_count))) {
-		sqfs_meta_free(x.mw);
-		free(x.mw);
+		sqfs_table_abort(x.mw);
 		return -1;
 	}
 	return sqfs_table_end(s, x.mw, NULL, 0, pos, err);

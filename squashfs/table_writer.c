@@ -30,6 +30,12 @@ struct sqfs_meta_writer *sqfs_table_begin(struct sqfs_sink *s, struct ff_comp_ct
 	return mw;
 }
 
+void sqfs_table_abort(struct sqfs_meta_writer *mw)
+{
+	sqfs_meta_free(mw);
+	free(mw);
+}
+
 int sqfs_table_end(struct sqfs_sink *s, struct sqfs_meta_writer *mw, const uint8_t *prefix,
 		   size_t prefix_len, uint64_t *index_pos, struct ff_err *err)
 {
@@ -52,8 +58,7 @@ int sqfs_table_end(struct sqfs_sink *s, struct sqfs_meta_writer *mw, const uint8
 	ret = sqfs_sink_write(s, list, mw->n_starts * 8, err);
 out:
 	free(list);
-	sqfs_meta_free(mw);
-	free(mw);
+	sqfs_table_abort(mw);
 	return ret;
 }
 
@@ -66,8 +71,7 @@ int sqfs_table_write(struct sqfs_sink *s, struct ff_comp_ctx *ctx, const uint8_t
 	if (!mw)
 		return -1;
 	if (sqfs_meta_write(mw, data, len, err) < 0) {
-		sqfs_meta_free(mw);
-		free(mw);
+		sqfs_table_abort(mw);
 		return -1;
 	}
 	return sqfs_table_end(s, mw, prefix, prefix_len, index_pos, err);

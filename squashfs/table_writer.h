@@ -28,6 +28,8 @@ int sqfs_table_write(struct sqfs_sink *s, struct ff_comp_ctx *ctx, const uint8_t
  * is never held whole.  NULL with err when out of memory. */
 struct sqfs_meta_writer *sqfs_table_begin(struct sqfs_sink *s, struct ff_comp_ctx *ctx,
 					  struct ff_err *err);
+/* Drops a table begun with sqfs_table_begin, after an error. */
+void sqfs_table_abort(struct sqfs_meta_writer *mw);
 /* The last block, prefix and the list, as sqfs_table_write; frees mw. */
 int sqfs_table_end(struct sqfs_sink *s, struct sqfs_meta_writer *mw, const uint8_t *prefix,
 		   size_t prefix_len, uint64_t *index_pos, struct ff_err *err);

@@ -114,9 +114,11 @@ static uint32_t node_place(const struct ff_node *n)
 
 static struct ff_node *place_node(const struct ff_tree *tree, uint32_t place)
 {
-	unsigned char *s = *FF_VEC_AT(&tree->slabs, unsigned char *, place >> PLACE_OFF_BITS);
+	struct ff_node_slab *s = *FF_VEC_AT(&tree->slabs, struct ff_node_slab *,
+					    place >> PLACE_OFF_BITS);
 
-	return (struct ff_node *)(void *)(s + (size_t)(place & ((1u << PLACE_OFF_BITS) - 1)) * 8);
+	return (struct ff_node *)(void *)((unsigned char *)s +
+					  (size_t)(place & ((1u << PLACE_OFF_BITS) - 1)) * 8);
 }
 
 /* The node the set's id stands for. */
