@@ -276,19 +276,19 @@ int ew_frag_copy(struct ew *w, struct ew_ino *e, struct ff_err *err)
 	return frag_copy(w, e, 1, err);
 }
 
-/* A head of its own is worth it when the tail it leaves in the packed
- * inode is long: the head's last pcluster ends part-used, where the
- * packed inode's stream would have gone on. */
-static int head_pays(const struct ew *w, uint64_t head, uint64_t tail)
+/* A head of its own is worth it when the rest it leaves out of the
+ * packed inode is a block or more: the head's last pcluster ends part
+ * used, where the packed inode's stream would have gone on (README). */
+static int head_pays(const struct ew *w, uint64_t rest)
 {
-	return tail >= HEAD_MIN_TAIL_BLOCKS * (uint64_t)w->blksz && head;
+	return rest >= HEAD_MIN_TAIL_BLOCKS * (uint64_t)w->blksz;
 }
 
 int ew_frag_plan(struct ew *w, struct ew_ino *e, struct ff_err *err)
 {
 	struct side me = { NULL, e, 0, e->size };
 	uint8_t key[4];
-	uint64_t n = 0, end = 0, head;
+	uint64_t n = 0, end = 0, head, off;
 	int r = 0;
 
 	if (ew_frag_open(w, err))
@@ -309,10 +309,14 @@ int ew_frag_plan(struct ew *w, struct ew_ino *e, struct ff_err *err)
 	 * then crosses one, as every extent but the last must (an
 	 * lcluster holds one head) */
 	head = ew_align(e->size - n, w->blksz);
-	if (n && head < e->size && !w->o->dedupe && head_pays(w, head, e->size - head)) {
+	off = end - (e->size - head);
+	/* (compact indexes keep a tail fragment's offset in 32 bits: a
+	 * file past 4 GiB of fragments is copied whole instead) */
+	if (n && head < e->size && !w->o->dedupe && head_pays(w, e->size - head) &&
+	    !(off >> 32 && ew_zmap_compact_ok(w))) {
 		e->frag = 1;
 		e->fraghead = head;
-		e->fragoff = end - (e->size - head);
+		e->fragoff = off;
 		return 0;
 	}
 	return frag_copy(w, e, 0, err);
