@@ -34,8 +34,8 @@
 #include "erofs/layout.h"
 #include "erofs/write_priv.h"
 
-/* The last bytes a fragment is found by: a tail shorter than this is
- * left alone (a block of the file's own costs more than it saves). */
+/* The last bytes a fragment is found by as an earlier one's end (one
+ * this short or shorter is found only when equal to an earlier one). */
 #define TAIL 64
 /* Earlier fragments with the same last TAIL bytes tried, newest first:
  * a bound on the work when many end alike. */
