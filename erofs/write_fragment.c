@@ -307,8 +307,12 @@ int ew_frag_plan(struct ew *w, struct ew_ino *e, struct ff_err *err)
 	}
 	/* the fragment from a block boundary on: the head's last extent
 	 * then crosses one, as every extent but the last must (an
-	 * lcluster holds one head) */
+	 * lcluster holds one head); and no longer than an extent's input
+	 * (the map's lookback distances are sized for that), the rest of
+	 * a longer tail in the head */
 	head = ew_align(e->size - n, w->blksz);
+	if (e->size - head > w->ext_cap)
+		head = ew_align(e->size - w->ext_cap, w->blksz);
 	off = end - (e->size - head);
 	/* (compact indexes keep a tail fragment's offset in 32 bits: a
 	 * file past 4 GiB of fragments is copied whole instead) */

@@ -199,7 +199,7 @@ fi
 # fragment points its fragment into it (-E fragments and all-fragments);
 # with all-fragments a file whose tail only is an earlier fragment's end
 # keeps its head as extents of its own and points the rest into it.  The
-# packed inode then holds a_text's and d_small's bytes alone.  Inodes
+# packed inode then holds a_text's, d_small's and g_long's bytes alone.  Inodes
 # found by their nids (the kernel's inode numbers), read from the image.
 rm -rf "$T/src" && mkdir "$T/src"
 python3 - "$T/src" << 'PY' || skip_all "cannot build the tails tree"
@@ -223,6 +223,14 @@ put('c_end', a[-20_000:])
 d = text(3_500)                # a block or less: whole with -E fragments too
 put('d_small', d)
 put('e_end', d[-2_000:])
+# a tail longer than an extent's input (1 MiB here): the map's lookback
+# distances are sized for that (below 2048 lclusters: 2 MiB at -b 1024),
+# so the head takes the rest
+g = text(2_400_000)
+put('g_long', g)
+head = bytearray(r.randbytes(20_000))
+head[-1] = g[-2_300_001] ^ 1
+put('h_long', bytes(head) + g[-2_300_000:])
 PY
 # tails IMG: "PATH I_SIZE WHOLE FRAGOFF" for each file and the packed
 # inode (PATH packed), from the superblock, inodes and map headers
@@ -257,11 +265,13 @@ PY
 field() { awk -v n="$1" -v c="$2" '$1 == n {print $c}' "$T/tails.txt"; }
 build tails-allfrag 0 -z lz4hc -E all-fragments
 build tails-frag 0 -z lz4hc -E fragments
+build tails-allfrag-b1024 0 -z lz4hc -b 1024 -E all-fragments
 A_LEN=$(stat -c %s "$T/src/a_text")
 D_LEN=$(stat -c %s "$T/src/d_small")
+G_LEN=$(stat -c %s "$T/src/g_long")
 if tails "$T/tails-allfrag.img" > "$T/tails.txt"; then
-	is "$(field packed 2)" $((A_LEN + D_LEN)) \
-		"all-fragments: the packed inode holds a_text and d_small alone"
+	is "$(field packed 2)" $((A_LEN + D_LEN + G_LEN)) \
+		"all-fragments: the packed inode holds a_text, d_small and g_long alone"
 	is "$(field c_end 3) $(field c_end 4)" \
 		"1 $(($(field a_text 4) + A_LEN - $(stat -c %s "$T/src/c_end")))" \
 		"all-fragments: c_end, a_text's end, is all a fragment inside a_text's"
@@ -271,6 +281,9 @@ if tails "$T/tails-allfrag.img" > "$T/tails.txt"; then
 	ok "all-fragments: b_head has extents and a fragment inside a_text's" \
 		test "$(field b_head 3)" = 0 -a "$(field b_head 4)" -gt "$(field a_text 4)" \
 		-a "$(field b_head 4)" -lt $(($(field a_text 4) + A_LEN))
+	ok "all-fragments: h_long has extents and a fragment inside g_long's" \
+		test "$(field h_long 3)" = 0 -a "$(field h_long 4)" -gt "$(field g_long 4)" \
+		-a "$(field h_long 4)" -lt $(($(field g_long 4) + G_LEN))
 else
 	ok "all-fragments: the tails image's inodes" false
 fi
