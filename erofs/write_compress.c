@@ -156,14 +156,19 @@ static int place_one(struct zctx *z, struct ew_ino *e, struct zres *r, struct ff
 		/* the whole file in the packed inode (a first extent that is
 		 * also the last is the whole file too) */
 		e->frag = 2;
-		if (r->frag ? ew_frag_append(w, e, r->tail, r->tail_len, err)
-			    : ew_frag_copy(w, e, err))
+		if (w->o->all_fragments && !r->frag) {
+			/* copied by the plan (ew_frag_plan) */
+		} else if (r->frag ? ew_frag_append(w, e, r->tail, r->tail_len, err)
+				   : ew_frag_copy(w, e, err)) {
 			return -1;
+		}
 		e->nblocks = 0;
 		w->st->compressed_files++;
 		return ew_zmap_encode(w, e, NULL, 0, err);
 	}
-	if (e != &w->packed && (s = ew_share_find(w, e, &r->sum, &first, err)) != 0) {
+	/* (a file with a head of its own: the sum is of the head alone) */
+	if (e != &w->packed && !e->fraghead &&
+	    (s = ew_share_find(w, e, &r->sum, &first, err)) != 0) {
 		/* a deduped first was cut unlike e's own extents: e is deduped too */
 		if (s < 0)
 			return -1;
@@ -184,7 +189,7 @@ static int place_one(struct zctx *z, struct ew_ino *e, struct zres *r, struct ff
 	}
 	if (r->frag) {
 		e->frag = 1;
-		if (ew_frag_append(w, e, r->tail, r->tail_len, err))
+		if (!e->fraghead && ew_frag_append(w, e, r->tail, r->tail_len, err))
 			return -1;
 	} else {
 		e->ztail = r->tail;

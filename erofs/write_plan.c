@@ -104,7 +104,8 @@ int ew_plan(struct ew *w, struct ff_err *err)
 	for (uint32_t i = 0; i < w->n_inos; i++) {
 		struct ew_ino *e = &w->inos[i];
 
-		if (ew_xattr_body(w, e, err) || size_of(w, e, err))
+		if (ew_xattr_body(w, e, err) || size_of(w, e, err) ||
+		    (e->frag == 2 && w->o->all_fragments && ew_frag_plan(w, e, err)))
 			return -1;
 		e->ext = (uint8_t)ew_inode_pick_form(w, e);
 		if (!e->compressed && S_ISREG(e->n->mode) && w->o->chunksize && e->size > w->blksz) {

@@ -41,6 +41,9 @@ struct ew_ino {
 	uint8_t frag;              /* fragments: 1 the last extent, 2 the whole
 				      file in the packed inode */
 	uint64_t fragoff;          /* where its fragment starts there */
+	uint64_t fraghead;         /* all-fragments: the bytes before a tail
+				      found in the packed inode already, the
+				      file's own extents (0: none) */
 	uint8_t deduped;           /* -E dedupe: some extent on another file's
 				      pcluster (full indexes) */
 };
@@ -74,6 +77,9 @@ struct ew {
 	FILE *frag_file;
 	uint64_t frag_len;
 	struct ff_hmap frag_seen;  /* (length, CRCs) -> the first such fragment */
+	struct ff_hmap frag_tails; /* crc32c of a fragment's last bytes -> its
+				      record in frag_items + 1 */
+	struct ff_vec frag_items;  /* struct ew_fitem: fragments stored */
 	struct ff_hmap files_seen; /* (length, CRCs) -> the first such compressed
 				      file's index + 1 (fragments, -E dedupe) */
 	struct ew_dd *dd;          /* -E dedupe: written pclusters (write_dedupe.c) */
@@ -178,6 +184,9 @@ void ew_frag_close(struct ew *w);
 int ew_frag_append(struct ew *w, struct ew_ino *e, const uint8_t *b, size_t len,
 		   struct ff_err *err);
 int ew_frag_copy(struct ew *w, struct ew_ino *e, struct ff_err *err);
+/* all-fragments, in the plan: e's bytes into the packed inode, or its
+ * tail found there already (e->fraghead, e->frag 1 then). */
+int ew_frag_plan(struct ew *w, struct ew_ino *e, struct ff_err *err);
 void ew_frag_packed_setup(struct ew *w);
 
 /* write_dedupe.c: the table of written pclusters (-E dedupe). */

@@ -61,6 +61,7 @@ struct window {
 	struct ew_fsum *sum;       /* of the bytes read, in order */
 	uint64_t lim;              /* -E dedupe: an extent takes no input from
 				      here on (a match starts there) */
+	int frag;                  /* the last extent goes into the packed inode */
 };
 
 static int window_fill(struct window *win, const struct ew_ino *e, uint64_t pos, size_t want,
@@ -138,7 +139,7 @@ static int one_extent(struct zctx *z, unsigned worker, struct window *win, uint6
 	struct ew *w = z->w;
 	size_t n = win->lim - pos < w->ext_cap ? (size_t)(win->lim - pos) : w->ext_cap;
 	const uint8_t *in = win->buf + (pos - win->bstart);
-	int frag = w->o->fragments && win->d; /* not the packed inode itself */
+	int frag = win->frag;
 	int last = win->end == size; /* the file's tail is in this segment */
 	long got = 0;
 	uint32_t cblks;
@@ -265,10 +266,16 @@ uint64_t ew_file_seg_size(const struct ew *w)
 	return s < FILE_SEG_BYTES ? FILE_SEG_BYTES : s;
 }
 
+/* The bytes of e its extents take: all, or its head (ew_frag_plan). */
+static uint64_t zlen(const struct ew_ino *e)
+{
+	return e->fraghead ? e->fraghead : e->size;
+}
+
 /* A file of two segments or more is cut; the last takes the rest. */
 uint32_t ew_nsegs(const struct ew *w, const struct ew_ino *e)
 {
-	uint64_t n = e->size / ew_file_seg_size(w);
+	uint64_t n = zlen(e) / ew_file_seg_size(w);
 
 	if (w->o->dedupe || e->frag == 2 || n < 2)
 		return 1;
@@ -278,10 +285,21 @@ uint32_t ew_nsegs(const struct ew *w, const struct ew_ino *e)
 /* Segment seg of e. */
 struct zspan ew_file_span(const struct ew *w, const struct ew_ino *e, uint32_t seg)
 {
-	struct zspan s = { seg * ew_file_seg_size(w), 0, e->size, 0 };
+	struct zspan s = { seg * ew_file_seg_size(w), 0, zlen(e), 0 };
 
-	s.end = seg + 1 < ew_nsegs(w, e) ? s.start + ew_file_seg_size(w) : e->size;
+	s.end = seg + 1 < ew_nsegs(w, e) ? s.start + ew_file_seg_size(w) : zlen(e);
 	return s;
+}
+
+/* After a head's extents (ew_frag_plan), the fragment: the rest of the
+ * file, its bytes in the packed inode already. */
+static int head_done(struct zres *r, const struct ew_ino *e, struct ff_err *err)
+{
+	if (ew_res_extent(r, e->fraghead, 0, 0))
+		return ff_err_set(err, ENOMEM, "extents: out of memory");
+	r->x[r->n - 1].frag = 1;
+	r->frag = 1;
+	return 0;
 }
 
 /* One span of e (a segment, or all of it); with whole (the file's bytes,
@@ -296,6 +314,7 @@ int ew_zspan_compress(struct zctx *z, unsigned worker, const struct ew_ino *e,
 	uint64_t pos = sp->start, used = 0, skip_to = 0;
 	struct window win = {
 		.f = packed ? w->frag_file : NULL, .bstart = pos, .sum = &r->sum, .end = sp->end,
+		.frag = !packed && w->o->fragments && !e->fraghead,
 	};
 	uint32_t room = !packed && !w->o->fragments && w->o->ztailpacking && e->late
 			? ew_ztail_room(w, e) : 0;
@@ -323,6 +342,8 @@ int ew_zspan_compress(struct zctx *z, unsigned worker, const struct ew_ino *e,
 		      one_extent(z, worker, &win, pos, sp->size, r, &used, room, &skip_to, err);
 		pos += used;
 	}
+	if (!ret && e->fraghead && sp->end == e->fraghead)
+		ret = head_done(r, e, err);
 	if (keep && !whole && !ret)
 		r->whole = win.buf;
 	else if (keep && !whole)

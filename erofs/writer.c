@@ -107,6 +107,7 @@ static void ew_free(struct ew *w)
 	free(w->packed.ztail);
 	ff_hmap_clear(&w->files_seen, NULL);
 	ff_hmap_clear(&w->pcl_seen, NULL);
+	ew_frag_close(w); /* opened by the plan (all-fragments) */
 	ew_xattr_free(w);
 }
 

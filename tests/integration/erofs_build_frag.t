@@ -195,6 +195,127 @@ if [ -n "$A" ] && [ -x "$A/mkfs.erofs-1.9.3" ]; then
 		fi
 	done
 fi
+# Tails found in the packed inode: a file that is the end of an earlier
+# fragment points its fragment into it (-E fragments and all-fragments);
+# with all-fragments a file whose tail only is an earlier fragment's end
+# keeps its head as extents of its own and points the rest into it.  The
+# packed inode then holds a_text's, d_small's and g_long's bytes alone.  Inodes
+# found by their nids (the kernel's inode numbers), read from the image.
+rm -rf "$T/src" && mkdir "$T/src"
+python3 - "$T/src" << 'PY' || skip_all "cannot build the tails tree"
+import os, random, sys
+r = random.Random(11)
+words = [b'alpha', b'beta', b'gamma', b'delta', b'erofs', b'\n']
+def text(n):
+    out = bytearray()
+    while len(out) < n:
+        out += r.randbytes(50) if r.random() < 0.01 else r.choice(words) + b' '
+    return bytes(out[:n])
+def put(name, b):
+    with open(os.path.join(sys.argv[1], name), 'wb') as f:
+        f.write(b)
+a = text(40_000)
+head = bytearray(r.randbytes(7_000))
+head[-1] = a[-30_001] ^ 1      # the common tail is 30,000 bytes, no more
+put('a_text', a)
+put('b_head', bytes(head) + a[-30_000:])
+put('c_end', a[-20_000:])
+d = text(3_500)                # a block or less: whole with -E fragments too
+put('d_small', d)
+put('e_end', d[-2_000:])
+# a tail longer than an extent's input (1 MiB here): the map's lookback
+# distances are sized for that (below 2048 lclusters: 2 MiB at -b 1024),
+# so the head takes the rest
+g = text(2_400_000)
+put('g_long', g)
+head = bytearray(r.randbytes(20_000))
+head[-1] = g[-2_300_001] ^ 1
+put('h_long', bytes(head) + g[-2_300_000:])
+PY
+# tails IMG: "PATH I_SIZE WHOLE FRAGOFF" for each file and the packed
+# inode (PATH packed), from the superblock, inodes and map headers
+tails() {
+	local info
+	info=$(flashfs info "$1") || return 1
+	mount -t erofs -o loop,ro "$1" "$T/mnt" || return 1
+	(cd "$T/mnt" && stat -c '%n %i' -- *) > "$T/nids"
+	umount "$T/mnt"
+	echo "packed $(echo "$info" | awk '$1 == "packed_nid" {print $2}')" >> "$T/nids"
+	python3 - "$1" "$(echo "$info" | awk '$1 == "block_size" {print $2}')" \
+		"$(echo "$info" | awk '$1 == "meta_blkaddr" {print $2}')" "$T/nids" << 'PY'
+import struct, sys
+img = open(sys.argv[1], 'rb').read()
+meta = int(sys.argv[3]) * int(sys.argv[2])
+for line in open(sys.argv[4]):
+    name, nid = line.split()
+    at = meta + int(nid) * 32
+    fmt, icount = struct.unpack_from('<HH', img, at)
+    ext = fmt & 1
+    size = struct.unpack_from('<Q' if ext else '<I', img, at + 8)[0]
+    hdr = at + (64 if ext else 32) + (12 + (icount - 1) * 4 if icount else 0)
+    hdr = (hdr + 7) // 8 * 8
+    whole = struct.unpack_from('<Q', img, hdr)[0]
+    if whole >> 63:
+        print(name, size, 1, whole & ((1 << 63) - 1))
+    else:
+        print(name, size, 0, struct.unpack_from('<I', img, hdr)[0])
+PY
+}
+# field NAME COL: from $T/tails.txt (2 size, 3 whole, 4 fragoff)
+field() { awk -v n="$1" -v c="$2" '$1 == n {print $c}' "$T/tails.txt"; }
+build tails-allfrag 0 -z lz4hc -E all-fragments
+build tails-frag 0 -z lz4hc -E fragments
+build tails-allfrag-b1024 0 -z lz4hc -b 1024 -E all-fragments
+A_LEN=$(stat -c %s "$T/src/a_text")
+D_LEN=$(stat -c %s "$T/src/d_small")
+G_LEN=$(stat -c %s "$T/src/g_long")
+if tails "$T/tails-allfrag.img" > "$T/tails.txt"; then
+	is "$(field packed 2)" $((A_LEN + D_LEN + G_LEN)) \
+		"all-fragments: the packed inode holds a_text, d_small and g_long alone"
+	is "$(field c_end 3) $(field c_end 4)" \
+		"1 $(($(field a_text 4) + A_LEN - $(stat -c %s "$T/src/c_end")))" \
+		"all-fragments: c_end, a_text's end, is all a fragment inside a_text's"
+	is "$(field e_end 3) $(field e_end 4)" \
+		"1 $(($(field d_small 4) + D_LEN - $(stat -c %s "$T/src/e_end")))" \
+		"all-fragments: e_end, d_small's end, is all a fragment inside d_small's"
+	ok "all-fragments: b_head has extents and a fragment inside a_text's" \
+		test "$(field b_head 3)" = 0 -a "$(field b_head 4)" -gt "$(field a_text 4)" \
+		-a "$(field b_head 4)" -lt $(($(field a_text 4) + A_LEN))
+	ok "all-fragments: h_long has extents and a fragment inside g_long's" \
+		test "$(field h_long 3)" = 0 -a "$(field h_long 4)" -gt "$(field g_long 4)" \
+		-a "$(field h_long 4)" -lt $(($(field g_long 4) + G_LEN))
+else
+	ok "all-fragments: the tails image's inodes" false
+fi
+if [ -n "$A" ]; then
+	# b_head: its head in pclusters, the rest (from a block boundary
+	# after its own 7,000 bytes) the fragment
+	"$A/dump.erofs-1.9.3" -e --path=/b_head "$T/tails-allfrag.img" |
+		awk '$1 ~ /^[0-9]+:$/' > "$T/b.ext"
+	ok "all-fragments: dump.erofs shows b_head's head in a pcluster" \
+		sh -c "[ \$(wc -l < '$T/b.ext') -ge 2 ] && head -1 '$T/b.ext' | awk '\$7 != \"0..\"' | grep -q ."
+	is "$(tail -1 "$T/b.ext" | awk '{print $7 $8 $9 $10}')" "0..0|0" \
+		"all-fragments: dump.erofs shows b_head's last extent in the packed inode"
+	ok "all-fragments: b_head's fragment starts after its own bytes" \
+		test "$(tail -1 "$T/b.ext" | awk '{sub(/\.\./, "", $2); print $2}')" -ge 7000
+else
+	skip "erofs-utils 1.9.3 not built" "all-fragments: dump.erofs shows b_head's extents"
+fi
+if tails "$T/tails-frag.img" > "$T/tails.txt"; then
+	is "$(field e_end 3) $(field e_end 4)" \
+		"1 $(($(field d_small 4) + D_LEN - $(stat -c %s "$T/src/e_end")))" \
+		"fragments: e_end, d_small's end, is all a fragment inside d_small's"
+else
+	ok "fragments: the tails image's inodes" false
+fi
+for opt in "-z lz4hc -E all-fragments" "-z lz4hc -E fragments"; do
+	# shellcheck disable=SC2086
+	ffmkfs.erofs --quiet $opt -T 1 -U clear --workers=1 "$T/j1.img" "$T/src" > /dev/null 2>&1
+	# shellcheck disable=SC2086
+	ffmkfs.erofs --quiet $opt -T 1 -U clear --workers=3 "$T/j2.img" "$T/src" > /dev/null 2>&1
+	ok "tails, $opt: the same bytes at -j1 and -j3" cmp "$T/j1.img" "$T/j2.img"
+done
+
 # Segments: a packed inode of more than two segments (8 MiB each at 1 MiB
 # windows), compressed as the fragments pass each segment's end, and a
 # fragments file of more than two, cut at the same points at any -j.
