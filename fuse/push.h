@@ -42,4 +42,19 @@ void ff_push_read(struct ff_push *p, uint64_t handle);
 size_t ff_push_after(struct ff_push *p, uint64_t handle, struct ff_push_file *out,
 		     size_t room);
 
+/* The kernel asked for a part of `dir`'s listing past the first: when
+ * that is the latest listing and a walker reads what it lists, its first
+ * files are queued for the store thread (push.c). */
+void ff_push_listing_on(struct ff_push *p, uint64_t dir);
+
+/* The head of `dir`'s listing for ff_push_listing_on: fills out as
+ * ff_push_after does from the listing's first entry, once a listing, and
+ * only while a READ of a file's start came within the last 16 listings
+ * (a walk that only lists gets nothing).  Returns how many. */
+size_t ff_push_head(struct ff_push *p, uint64_t dir, struct ff_push_file *out, size_t room);
+
+/* 0 when the walker has read the start of `handle` since it was listed
+ * (its pages are cached: a store is wasted), else 1. */
+int ff_push_wanted(struct ff_push *p, uint64_t handle);
+
 #endif

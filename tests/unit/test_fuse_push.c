@@ -91,6 +91,41 @@ static void test_only_small_regular_files(void **state)
 	ff_push_free(p);
 }
 
+/* A listing's head is handed out once a READ shows the walker reads, once
+ * per listing, only for the latest listing, and never to a walk that has
+ * listed 16 directories in a row without reading. */
+static void test_head_of_listing(void **state)
+{
+	struct ff_push *p = listed(3);
+	struct ff_push_file out[8];
+	uint64_t d, h = 100;
+
+	(void)state;
+	assert_int_equal(ff_push_head(p, DIR_B, out, 8), 0); /* nothing read yet */
+	assert_int_equal(ff_push_after(p, 99, out, 8), 0);   /* a READ: a reader */
+	assert_int_equal(ff_push_head(p, DIR_A, out, 8), 0); /* not the latest */
+	assert_int_equal(ff_push_head(p, DIR_B, out, 8), 3);
+	assert_int_equal(out[0].handle, 11);
+	assert_int_equal(out[2].handle, 13);
+	assert_int_equal(ff_push_head(p, DIR_B, out, 8), 0); /* once */
+	assert_int_equal(ff_push_wanted(p, 11), 1);
+	assert_int_equal(ff_push_after(p, 11, out, 8), 1);   /* only 14 is left */
+	assert_int_equal(out[0].handle, 14);
+	assert_int_equal(ff_push_wanted(p, 11), 0); /* read: its store is skipped */
+	assert_int_equal(ff_push_wanted(p, 12), 1);
+	assert_int_equal(ff_push_wanted(p, 999), 1); /* not listed: stored */
+	/* 15 listings without a READ still push; the 16th does not */
+	for (d = 1; d <= 16; d++) {
+		ff_push_listed(p, 5000 + d, h, S_IFREG | 0644, 100);
+		ff_push_listed(p, 5000 + d, h + 1, S_IFREG | 0644, 100);
+		out[0].handle = 0;
+		assert_int_equal(ff_push_head(p, 5000 + d, out, 8), d < 16 ? 2 : 0);
+		assert_int_equal(out[0].handle, d < 16 ? h : 0);
+		h += 2;
+	}
+	ff_push_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -98,6 +133,7 @@ int main(void)
 		cmocka_unit_test(test_each_file_once_and_not_past_the_directory),
 		cmocka_unit_test(test_room_limits),
 		cmocka_unit_test(test_only_small_regular_files),
+		cmocka_unit_test(test_head_of_listing),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
