@@ -107,6 +107,9 @@ struct ff_push {
 	 * be locked, so a READ of it is never deferred to that thread. */
 	uint64_t storing_handle;
 	int storing;
+	/* The listed file whose start was read last: its listing and place. */
+	uint64_t last_dir;
+	size_t last_pos;
 	struct ff_pool *pool;  /* the store thread, once started */
 	void (*store)(void *ctx, uint64_t handle, uint32_t size);
 	void (*answer)(void *ctx, void *reply);
@@ -219,6 +222,8 @@ size_t ff_push_after(struct ff_push *p, uint64_t handle, struct ff_push_file *ou
 	if (ff_hmap_find(&p->index, &handle, sizeof(handle), &pos)) {
 		all = FF_VEC_DATA(&p->entries, struct entry);
 		all[pos - 1].done = READ_SEEN;
+		p->last_dir = all[pos - 1].dir;
+		p->last_pos = (size_t)pos;
 		n = take(p, (size_t)pos, all[pos - 1].dir, out, room);
 	}
 	pthread_mutex_unlock(&p->lock);
@@ -317,6 +322,16 @@ static void submit(struct ff_push *p, const struct ff_push_file *files, size_t n
 	}
 }
 
+/* A walker reads a listing's files in order: a file of the latest listing,
+ * or one past the last read in the same listing.  A reader in another
+ * order (a shuffled list) is not made to wait for stores of neighbours it
+ * may never read. */
+static int in_walk(const struct ff_push *p, uint64_t dir, size_t pos)
+{
+	return (dir == p->list_dir && pos > p->list_start) ||
+	       (dir == p->last_dir && pos > p->last_pos);
+}
+
 /* Whether a READ of the start of `handle` is late: the file was queued and
  * is not being stored right now.  Then it is marked read (the store thread
  * skips it) and the next files of its listing are taken. */
@@ -330,10 +345,14 @@ static int late_read(struct ff_push *p, uint64_t handle, struct ff_push_file *ne
 	pthread_mutex_lock(&p->lock);
 	if (ff_hmap_find(&p->index, &handle, sizeof(handle), &pos)) {
 		all = FF_VEC_DATA(&p->entries, struct entry);
-		late = all[pos - 1].done == PUSHED && !(p->storing && p->storing_handle == handle);
+		late = all[pos - 1].done == PUSHED &&
+		       !(p->storing && p->storing_handle == handle) &&
+		       in_walk(p, all[pos - 1].dir, (size_t)pos);
 		if (late) {
 			p->quiet = 0;
 			all[pos - 1].done = READ_SEEN;
+			p->last_dir = all[pos - 1].dir;
+			p->last_pos = (size_t)pos;
 			*n = take(p, (size_t)pos, all[pos - 1].dir, next, room);
 		}
 	}
