@@ -243,14 +243,22 @@ size_t ff_push_head(struct ff_push *p, uint64_t dir, struct ff_push_file *out, s
 	return n;
 }
 
-int ff_push_wanted(struct ff_push *p, uint64_t handle)
+/* Under the lock: 0 when the walker has read `handle` since it was listed. */
+static int wanted_locked(struct ff_push *p, uint64_t handle)
 {
 	uint64_t pos;
-	int wanted = 1;
+
+	if (!ff_hmap_find(&p->index, &handle, sizeof(handle), &pos))
+		return 1;
+	return FF_VEC_DATA(&p->entries, struct entry)[pos - 1].done != READ_SEEN;
+}
+
+int ff_push_wanted(struct ff_push *p, uint64_t handle)
+{
+	int wanted;
 
 	pthread_mutex_lock(&p->lock);
-	if (ff_hmap_find(&p->index, &handle, sizeof(handle), &pos))
-		wanted = FF_VEC_DATA(&p->entries, struct entry)[pos - 1].done != READ_SEEN;
+	wanted = wanted_locked(p, handle);
 	pthread_mutex_unlock(&p->lock);
 	return wanted;
 }
@@ -258,13 +266,10 @@ int ff_push_wanted(struct ff_push *p, uint64_t handle)
 /* Marks `handle` as being stored, unless the walker has read it. */
 static int begin_store(struct ff_push *p, uint64_t handle)
 {
-	uint64_t pos;
-	int wanted = 1;
+	int wanted;
 
 	pthread_mutex_lock(&p->lock);
-	if (ff_hmap_find(&p->index, &handle, sizeof(handle), &pos))
-		wanted = FF_VEC_DATA(&p->entries, struct entry)[pos - 1].done != READ_SEEN;
-	p->storing = wanted;
+	wanted = p->storing = wanted_locked(p, handle);
 	p->storing_handle = handle;
 	pthread_mutex_unlock(&p->lock);
 	return wanted;
