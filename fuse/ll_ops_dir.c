@@ -130,6 +130,10 @@ static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, i
 	else
 		fuse_reply_buf(req, d.buf, d.used);
 	free(d.buf);
+	/* A later part: the requester has linked the first part's nodes, so
+	 * they can be stored into (push.c). */
+	if (plus && off > 0 && d.ff->push)
+		ff_push_listing_on(d.ff->push, dir);
 }
 
 static void op_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,

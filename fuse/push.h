@@ -28,10 +28,19 @@ void ff_push_free(struct ff_push *p);
 void ff_push_listed(struct ff_push *p, uint64_t dir, uint64_t handle, uint32_t mode,
 		    uint64_t size);
 
-/* Starts the thread that stores the files (store(ctx, handle, size)).
- * 0, or -1 when it cannot start. */
+/* Starts the thread that stores the files (store(ctx, handle, size)) and
+ * answers deferred READs (answer(ctx, reply)).  0, or -1 when it cannot
+ * start. */
 int ff_push_start(struct ff_push *p, void (*store)(void *ctx, uint64_t handle, uint32_t size),
-		  void *ctx);
+		  void (*answer)(void *ctx, void *reply), void *ctx);
+
+/* A READ of the start of `handle` before the store thread got to it (the
+ * walker is ahead of that thread): queues the answer (`reply`, for
+ * answer()) behind the stores already queued and the next files of the
+ * listing, so the walker finds those in the page cache instead of asking
+ * for each.  1 when queued; 0 when the READ is not late or the queue is
+ * full: the caller answers it, then calls ff_push_read. */
+int ff_push_defer(struct ff_push *p, uint64_t handle, void *reply);
 /* A READ of the start of `handle`: the files ff_push_after names are
  * queued for the store thread (those that do not fit are not pushed). */
 void ff_push_read(struct ff_push *p, uint64_t handle);
@@ -41,5 +50,20 @@ void ff_push_read(struct ff_push *p, uint64_t handle);
  * yet, at most the window, and marks them; returns how many. */
 size_t ff_push_after(struct ff_push *p, uint64_t handle, struct ff_push_file *out,
 		     size_t room);
+
+/* The kernel asked for a part of `dir`'s listing past the first: when
+ * that is the latest listing and a walker reads what it lists, its first
+ * files are queued for the store thread (push.c). */
+void ff_push_listing_on(struct ff_push *p, uint64_t dir);
+
+/* The head of `dir`'s listing for ff_push_listing_on: fills out as
+ * ff_push_after does from the listing's first entry, once a listing, and
+ * only while a READ of a file's start came within the last 16 listings
+ * (a walk that only lists gets nothing).  Returns how many. */
+size_t ff_push_head(struct ff_push *p, uint64_t dir, struct ff_push_file *out, size_t room);
+
+/* 0 when the walker has read the start of `handle` since it was listed
+ * (its pages are cached: a store is wasted), else 1. */
+int ff_push_wanted(struct ff_push *p, uint64_t handle);
 
 #endif

@@ -91,6 +91,83 @@ static void test_only_small_regular_files(void **state)
 	ff_push_free(p);
 }
 
+/* A listing's head is handed out once a READ shows the walker reads, once
+ * per listing, only for the latest listing, and never to a walk that has
+ * listed 16 directories in a row without reading. */
+static void test_head_of_listing(void **state)
+{
+	struct ff_push *p = listed(3);
+	struct ff_push_file out[8];
+	uint64_t d, h = 100;
+
+	(void)state;
+	assert_int_equal(ff_push_head(p, DIR_B, out, 8), 0); /* nothing read yet */
+	assert_int_equal(ff_push_after(p, 99, out, 8), 0);   /* a READ: a reader */
+	assert_int_equal(ff_push_head(p, DIR_A, out, 8), 0); /* not the latest */
+	assert_int_equal(ff_push_head(p, DIR_B, out, 8), 3);
+	assert_int_equal(out[0].handle, 11);
+	assert_int_equal(out[2].handle, 13);
+	assert_int_equal(ff_push_head(p, DIR_B, out, 8), 0); /* once */
+	assert_int_equal(ff_push_wanted(p, 11), 1);
+	assert_int_equal(ff_push_after(p, 11, out, 8), 1);   /* only 14 is left */
+	assert_int_equal(out[0].handle, 14);
+	assert_int_equal(ff_push_wanted(p, 11), 0); /* read: its store is skipped */
+	assert_int_equal(ff_push_wanted(p, 12), 1);
+	assert_int_equal(ff_push_wanted(p, 999), 1); /* not listed: stored */
+	/* 15 listings without a READ still push; the 16th does not */
+	for (d = 1; d <= 16; d++) {
+		ff_push_listed(p, 5000 + d, h, S_IFREG | 0644, 100);
+		ff_push_listed(p, 5000 + d, h + 1, S_IFREG | 0644, 100);
+		out[0].handle = 0;
+		assert_int_equal(ff_push_head(p, 5000 + d, out, 8), d < 16 ? 2 : 0);
+		assert_int_equal(out[0].handle, d < 16 ? h : 0);
+		h += 2;
+	}
+	ff_push_free(p);
+}
+
+static int stored[32], answered;
+
+static void fake_store(void *ctx, uint64_t handle, uint32_t size)
+{
+	(void)ctx, (void)size;
+	if (handle < 32)
+		stored[handle]++;
+}
+
+static void fake_answer(void *ctx, void *reply)
+{
+	(void)ctx;
+	answered += *(int *)reply;
+}
+
+/* A READ of a file queued and not stored (the walker is ahead of the store
+ * thread) is answered by that thread after the next files of the listing
+ * are stored, and the file itself is not stored; a READ of a file not
+ * queued, read before, or out of listing order (a shuffled reader) is left
+ * to the caller. */
+static void test_late_read_deferred(void **state)
+{
+	struct ff_push *p = listed(3);
+	struct ff_push_file out[8];
+	int one = 1;
+
+	(void)state;
+	assert_int_equal(ff_push_start(p, fake_store, fake_answer, NULL), 0);
+	assert_int_equal(ff_push_after(p, 1, out, 8), 3); /* 2, 3, 4 queued (not submitted) */
+	assert_int_equal(ff_push_after(p, 5, out, 8), 3); /* 6, 7, 8 */
+	assert_int_equal(ff_push_defer(p, 1, &one), 0);   /* read before */
+	assert_int_equal(ff_push_defer(p, 9, &one), 0);   /* not queued */
+	assert_int_equal(ff_push_defer(p, 99, &one), 0);  /* not listed */
+	assert_int_equal(ff_push_defer(p, 3, &one), 0);   /* behind the last read */
+	assert_int_equal(ff_push_defer(p, 6, &one), 1);   /* late: 9, 10 then the answer */
+	ff_push_free(p); /* runs what is queued */
+	assert_int_equal(answered, 1);
+	assert_int_equal(stored[6], 0);
+	assert_int_equal(stored[9] + stored[10], 2);
+	assert_int_equal(stored[3] + stored[7] + stored[11], 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -98,6 +175,8 @@ int main(void)
 		cmocka_unit_test(test_each_file_once_and_not_past_the_directory),
 		cmocka_unit_test(test_room_limits),
 		cmocka_unit_test(test_only_small_regular_files),
+		cmocka_unit_test(test_head_of_listing),
+		cmocka_unit_test(test_late_read_deferred),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
