@@ -65,6 +65,7 @@ for i in range(8):
 PY
 mkdir -p "$T/mnt" "$T/x"
 $MANIFEST "$T/src" > "$T/src.man"
+SRC_MAN=$T/src.man
 
 # build NAME FSCK15 OPTIONS...: build; the kernel's mount and our
 # reader's extraction both equal the source; fsck.erofs clean (1.5 when
