@@ -19,6 +19,7 @@ python3 "$FF_TOP/tests/tools/erofs_tree.py" "$T/src" --small || skip_all "cannot
 mkdir -p "$T/mnt"
 # the source's manifest once, for the builds without MOPTS (erofs_lib.sh)
 $MANIFEST "$T/src" > "$T/src.man"
+# shellcheck disable=SC2034 # read by erofs_lib.sh
 SRC_MAN=$T/src.man
 
 # build NAME FSCK OPTIONS...: build, mount, compare (manifest options in
