@@ -17,6 +17,10 @@ grep -qw erofs /proc/filesystems || skip_all "the kernel has no EROFS support"
 
 python3 "$FF_TOP/tests/tools/erofs_tree.py" "$T/src" --small || skip_all "cannot build the source tree"
 mkdir -p "$T/mnt"
+# the source's manifest once, for the builds without MOPTS (erofs_lib.sh)
+$MANIFEST "$T/src" > "$T/src.man"
+# shellcheck disable=SC2034 # read by erofs_lib.sh
+SRC_MAN=$T/src.man
 
 # build NAME FSCK OPTIONS...: build, mount, compare (manifest options in
 # MOPTS); FSCK=1 runs fsck.erofs.

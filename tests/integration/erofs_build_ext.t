@@ -65,6 +65,8 @@ for i in range(8):
 PY
 mkdir -p "$T/mnt" "$T/x"
 $MANIFEST "$T/src" > "$T/src.man"
+# shellcheck disable=SC2034 # read by erofs_lib.sh
+SRC_MAN=$T/src.man
 
 # build NAME FSCK15 OPTIONS...: build; the kernel's mount and our
 # reader's extraction both equal the source; fsck.erofs clean (1.5 when

@@ -70,13 +70,13 @@ n_sq=$((count / 2))
 n_y2=$((count / 4))
 n_ubi=$((count - n_sq - n_y2))
 ok "$n_sq SquashFS mutations (seed $seed): clean exits, no hangs, no escapes" \
-	$MUTATE run --flashfs "$flashfs" --work "$T/work" --keep "$keep" --jobs "$jobs" \
+	$MUTATE run $MUTATE_RUN_OPTS --flashfs "$flashfs" --work "$T/work" --keep "$keep" --jobs "$jobs" \
 	--seed "$seed" --count $n_sq "${sq[@]}"
 ok "$n_y2 YAFFS2 mutations (seed $seed): clean exits, no hangs, no escapes" \
-	$MUTATE run --flashfs "$flashfs" --work "$T/work" --keep "$keep" --jobs "$jobs" \
+	$MUTATE run $MUTATE_RUN_OPTS --flashfs "$flashfs" --work "$T/work" --keep "$keep" --jobs "$jobs" \
 	--seed "$seed" --count $n_y2 "${y2[@]}"
 ok "$n_ubi UBI mutations (seed $seed): clean exits, no hangs, no escapes" \
-	$MUTATE run --flashfs "$flashfs" --work "$T/work" --keep "$keep" --jobs "$jobs" \
+	$MUTATE run $MUTATE_RUN_OPTS --flashfs "$flashfs" --work "$T/work" --keep "$keep" --jobs "$jobs" \
 	--seed "$seed" --count $n_ubi "${ubi_imgs[@]}"
 
 # Saved reproducers of past findings; open bugs (tests/fuzz/regress/OPEN) are TODO.

@@ -59,6 +59,6 @@ done
 
 rm -rf "$keep"
 ok "$count mutations of UBIFS, JFFS2, EROFS, CramFS, romfs and SquashFS 3.x (seed $seed): clean exits, no hangs, no escapes" \
-	$MUTATE run --flashfs "$flashfs" --work "$T/work" --keep "$keep" --jobs "$jobs" \
+	$MUTATE run $MUTATE_RUN_OPTS --flashfs "$flashfs" --work "$T/work" --keep "$keep" --jobs "$jobs" \
 	--seed "$seed" --count "$count" "$I"/*
 done_testing
