@@ -88,8 +88,6 @@ int ff_fuse_answer_read(struct ff_fuse *ff, fuse_req_t req, uint64_t handle, siz
  * page cache for its node (push.h); a failure only means it is not
  * pushed, and the walker's own READ then meets the error. */
 void ff_fuse_store(void *ff, uint64_t handle, uint32_t size);
-/* Answers a READ that push.c deferred to its store thread. */
-void ff_fuse_answer_deferred(void *ff, void *reply);
 
 /* Reply with a negative errno from the fs interface. */
 void ff_fuse_reply_errno(fuse_req_t req, long neg_errno);

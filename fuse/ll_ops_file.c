@@ -78,37 +78,6 @@ void ff_fuse_store(void *ctx, uint64_t handle, uint32_t size)
 	free(buf);
 }
 
-/* A READ deferred to the store thread (push.h: ff_push_defer). */
-struct deferred {
-	fuse_req_t req;
-	uint64_t handle;
-	size_t size;
-};
-
-void ff_fuse_answer_deferred(void *ctx, void *reply)
-{
-	struct deferred *d = reply;
-
-	ff_fuse_answer_read(ctx, d->req, d->handle, d->size, 0, 0);
-	free(d);
-}
-
-/* A READ of a file start that the store thread was to store and has not:
- * answered by that thread after the stores queued before it, so the
- * walker, waiting for this answer, then finds the next files cached. */
-static int defer_read(struct ff_fuse *ff, fuse_req_t req, uint64_t handle, size_t size)
-{
-	struct deferred *d = malloc(sizeof(*d));
-
-	if (!d)
-		return 0;
-	*d = (struct deferred){req, handle, size};
-	if (ff_push_defer(ff->push, handle, d))
-		return 1;
-	free(d);
-	return 0;
-}
-
 /* True when another request is already queued for the loop. */
 static int others_waiting(const struct ff_fuse *ff)
 {
@@ -135,8 +104,6 @@ static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		ff_fuse_reply_errno(req, ret < 0 ? ret : -EINVAL);
 		return;
 	}
-	if (ff->push && off == 0 && defer_read(ff, req, h, size))
-		return;
 	if (!(ff->pool && ff->fs->ops->read_cached &&
 	      ff_fuse_answer_read(ff, req, h, size, (uint64_t)off, 1) == 0) &&
 	    !(ff->pool && others_waiting(ff) &&

@@ -33,16 +33,6 @@
  * only lists (find, ls -lR) never reads, so nothing is pushed for it; a
  * listing walk after a reading one costs at most QUIET_LISTINGS heads.
  *
- * A READ of a file queued and not stored yet means the walker has caught
- * up with the store thread (on a cold zstd tar of minbase, 2,800 READs
- * came for such files: the thread, sharing two CPUs with the walker and
- * the decoders, lost every race).  Its answer is then queued on the store
- * thread behind the stores before it and the next files of the listing:
- * the walker waits for a few stores instead of making a READ round trip
- * for each file.  Not when the store thread is storing that very file:
- * the pages it waits for are the ones the READ holds, and only an answer
- * releases them.
- *
  * The files are stored by a thread of their own, not by the read pool's
  * workers: storing locks the file's pages in the kernel, and when the
  * walker has got to the file first its READ holds them until answered.
@@ -84,13 +74,6 @@ struct entry {
 	uint32_t done; /* 0, PUSHED, or READ_SEEN */
 };
 
-/* The store thread's work: a file to store, or (reply set) a deferred
- * READ to answer. */
-struct job {
-	struct ff_push_file file;
-	void *reply;
-};
-
 struct ff_push {
 	pthread_mutex_t lock;
 	unsigned window;
@@ -103,16 +86,8 @@ struct ff_push {
 	size_t list_start;
 	int list_head_done;
 	unsigned quiet; /* listings since the last READ of a file's start */
-	/* The file the store thread is storing, if `storing`: its pages may
-	 * be locked, so a READ of it is never deferred to that thread. */
-	uint64_t storing_handle;
-	int storing;
-	/* The listed file whose start was read last: its listing and place. */
-	uint64_t last_dir;
-	size_t last_pos;
 	struct ff_pool *pool;  /* the store thread, once started */
 	void (*store)(void *ctx, uint64_t handle, uint32_t size);
-	void (*answer)(void *ctx, void *reply);
 	void *ctx;
 };
 
@@ -222,8 +197,6 @@ size_t ff_push_after(struct ff_push *p, uint64_t handle, struct ff_push_file *ou
 	if (ff_hmap_find(&p->index, &handle, sizeof(handle), &pos)) {
 		all = FF_VEC_DATA(&p->entries, struct entry);
 		all[pos - 1].done = READ_SEEN;
-		p->last_dir = all[pos - 1].dir;
-		p->last_pos = (size_t)pos;
 		n = take(p, (size_t)pos, all[pos - 1].dir, out, room);
 	}
 	pthread_mutex_unlock(&p->lock);
@@ -243,43 +216,16 @@ size_t ff_push_head(struct ff_push *p, uint64_t dir, struct ff_push_file *out, s
 	return n;
 }
 
-/* Under the lock: 0 when the walker has read `handle` since it was listed. */
-static int wanted_locked(struct ff_push *p, uint64_t handle)
-{
-	uint64_t pos;
-
-	if (!ff_hmap_find(&p->index, &handle, sizeof(handle), &pos))
-		return 1;
-	return FF_VEC_DATA(&p->entries, struct entry)[pos - 1].done != READ_SEEN;
-}
-
 int ff_push_wanted(struct ff_push *p, uint64_t handle)
 {
-	int wanted;
+	uint64_t pos;
+	int wanted = 1;
 
 	pthread_mutex_lock(&p->lock);
-	wanted = wanted_locked(p, handle);
+	if (ff_hmap_find(&p->index, &handle, sizeof(handle), &pos))
+		wanted = FF_VEC_DATA(&p->entries, struct entry)[pos - 1].done != READ_SEEN;
 	pthread_mutex_unlock(&p->lock);
 	return wanted;
-}
-
-/* Marks `handle` as being stored, unless the walker has read it. */
-static int begin_store(struct ff_push *p, uint64_t handle)
-{
-	int wanted;
-
-	pthread_mutex_lock(&p->lock);
-	wanted = p->storing = wanted_locked(p, handle);
-	p->storing_handle = handle;
-	pthread_mutex_unlock(&p->lock);
-	return wanted;
-}
-
-static void end_store(struct ff_push *p)
-{
-	pthread_mutex_lock(&p->lock);
-	p->storing = 0;
-	pthread_mutex_unlock(&p->lock);
 }
 
 /* A file the walker got to first is in the page cache already: storing it
@@ -289,27 +235,21 @@ static void end_store(struct ff_push *p)
 static void run_store(void *user, void *job, unsigned worker)
 {
 	struct ff_push *p = user;
-	const struct job *j = job;
+	const struct ff_push_file *f = job;
 
 	(void)worker;
-	if (j->reply) {
-		p->answer(p->ctx, j->reply);
-		return;
-	}
-	if (begin_store(p, j->file.handle))
-		p->store(p->ctx, j->file.handle, j->file.size);
-	end_store(p);
+	if (ff_push_wanted(p, f->handle))
+		p->store(p->ctx, f->handle, f->size);
 }
 
 int ff_push_start(struct ff_push *p, void (*store)(void *ctx, uint64_t handle, uint32_t size),
-		  void (*answer)(void *ctx, void *reply), void *ctx)
+		  void *ctx)
 {
 	struct ff_pool_cfg cfg = {.threads = 1, .queue = QUEUE,
-				  .job_size = sizeof(struct job), .run = run_store,
+				  .job_size = sizeof(struct ff_push_file), .run = run_store,
 				  .user = p};
 
 	p->store = store;
-	p->answer = answer;
 	p->ctx = ctx;
 	p->pool = ff_pool_new(&cfg, NULL);
 	return p->pool ? 0 : -1;
@@ -317,64 +257,11 @@ int ff_push_start(struct ff_push *p, void (*store)(void *ctx, uint64_t handle, u
 
 static void submit(struct ff_push *p, const struct ff_push_file *files, size_t n)
 {
-	struct job j = {.reply = NULL};
 	size_t i;
 
-	for (i = 0; i < n; i++) {
-		j.file = files[i];
-		if (ff_pool_try_submit(p->pool, &j) < 0)
+	for (i = 0; i < n; i++)
+		if (ff_pool_try_submit(p->pool, &files[i]) < 0)
 			break;
-	}
-}
-
-/* A walker reads a listing's files in order: a file of the latest listing,
- * or one past the last read in the same listing.  A reader in another
- * order (a shuffled list) is not made to wait for stores of neighbours it
- * may never read. */
-static int in_walk(const struct ff_push *p, uint64_t dir, size_t pos)
-{
-	return (dir == p->list_dir && pos > p->list_start) ||
-	       (dir == p->last_dir && pos > p->last_pos);
-}
-
-/* Whether a READ of the start of `handle` is late: the file was queued and
- * is not being stored right now.  Then it is marked read (the store thread
- * skips it) and the next files of its listing are taken. */
-static int late_read(struct ff_push *p, uint64_t handle, struct ff_push_file *next,
-		     size_t room, size_t *n)
-{
-	struct entry *all;
-	uint64_t pos;
-	int late = 0;
-
-	pthread_mutex_lock(&p->lock);
-	if (ff_hmap_find(&p->index, &handle, sizeof(handle), &pos)) {
-		all = FF_VEC_DATA(&p->entries, struct entry);
-		late = all[pos - 1].done == PUSHED &&
-		       !(p->storing && p->storing_handle == handle) &&
-		       in_walk(p, all[pos - 1].dir, (size_t)pos);
-		if (late) {
-			p->quiet = 0;
-			all[pos - 1].done = READ_SEEN;
-			p->last_dir = all[pos - 1].dir;
-			p->last_pos = (size_t)pos;
-			*n = take(p, (size_t)pos, all[pos - 1].dir, next, room);
-		}
-	}
-	pthread_mutex_unlock(&p->lock);
-	return late;
-}
-
-int ff_push_defer(struct ff_push *p, uint64_t handle, void *reply)
-{
-	struct ff_push_file next[64];
-	struct job j = {.reply = reply};
-	size_t n = 0;
-
-	if (!late_read(p, handle, next, sizeof(next) / sizeof(next[0]), &n))
-		return 0;
-	submit(p, next, n);
-	return ff_pool_try_submit(p->pool, &j) == 0;
 }
 
 void ff_push_read(struct ff_push *p, uint64_t handle)

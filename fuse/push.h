@@ -28,19 +28,10 @@ void ff_push_free(struct ff_push *p);
 void ff_push_listed(struct ff_push *p, uint64_t dir, uint64_t handle, uint32_t mode,
 		    uint64_t size);
 
-/* Starts the thread that stores the files (store(ctx, handle, size)) and
- * answers deferred READs (answer(ctx, reply)).  0, or -1 when it cannot
- * start. */
+/* Starts the thread that stores the files (store(ctx, handle, size)).
+ * 0, or -1 when it cannot start. */
 int ff_push_start(struct ff_push *p, void (*store)(void *ctx, uint64_t handle, uint32_t size),
-		  void (*answer)(void *ctx, void *reply), void *ctx);
-
-/* A READ of the start of `handle` before the store thread got to it (the
- * walker is ahead of that thread): queues the answer (`reply`, for
- * answer()) behind the stores already queued and the next files of the
- * listing, so the walker finds those in the page cache instead of asking
- * for each.  1 when queued; 0 when the READ is not late or the queue is
- * full: the caller answers it, then calls ff_push_read. */
-int ff_push_defer(struct ff_push *p, uint64_t handle, void *reply);
+		  void *ctx);
 /* A READ of the start of `handle`: the files ff_push_after names are
  * queued for the store thread (those that do not fit are not pushed). */
 void ff_push_read(struct ff_push *p, uint64_t handle);

@@ -174,8 +174,7 @@ static int run_loop(struct ff_fuse_session *s)
 	/* with threads=1 (everything on one thread) nothing is pushed */
 	if (s->ctx.pool && s->push) {
 		s->ctx.push = ff_push_new(s->push, FF_MOUNT_PUSH_MAX);
-		if (s->ctx.push && ff_push_start(s->ctx.push, ff_fuse_store, ff_fuse_answer_deferred,
-						  &s->ctx) < 0) {
+		if (s->ctx.push && ff_push_start(s->ctx.push, ff_fuse_store, &s->ctx) < 0) {
 			ff_push_free(s->ctx.push);
 			s->ctx.push = NULL;
 		}

@@ -126,48 +126,6 @@ static void test_head_of_listing(void **state)
 	ff_push_free(p);
 }
 
-static int stored[32], answered;
-
-static void fake_store(void *ctx, uint64_t handle, uint32_t size)
-{
-	(void)ctx, (void)size;
-	if (handle < 32)
-		stored[handle]++;
-}
-
-static void fake_answer(void *ctx, void *reply)
-{
-	(void)ctx;
-	answered += *(int *)reply;
-}
-
-/* A READ of a file queued and not stored (the walker is ahead of the store
- * thread) is answered by that thread after the next files of the listing
- * are stored, and the file itself is not stored; a READ of a file not
- * queued, read before, or out of listing order (a shuffled reader) is left
- * to the caller. */
-static void test_late_read_deferred(void **state)
-{
-	struct ff_push *p = listed(3);
-	struct ff_push_file out[8];
-	int one = 1;
-
-	(void)state;
-	assert_int_equal(ff_push_start(p, fake_store, fake_answer, NULL), 0);
-	assert_int_equal(ff_push_after(p, 1, out, 8), 3); /* 2, 3, 4 queued (not submitted) */
-	assert_int_equal(ff_push_after(p, 5, out, 8), 3); /* 6, 7, 8 */
-	assert_int_equal(ff_push_defer(p, 1, &one), 0);   /* read before */
-	assert_int_equal(ff_push_defer(p, 9, &one), 0);   /* not queued */
-	assert_int_equal(ff_push_defer(p, 99, &one), 0);  /* not listed */
-	assert_int_equal(ff_push_defer(p, 3, &one), 0);   /* behind the last read */
-	assert_int_equal(ff_push_defer(p, 6, &one), 1);   /* late: 9, 10 then the answer */
-	ff_push_free(p); /* runs what is queued */
-	assert_int_equal(answered, 1);
-	assert_int_equal(stored[6], 0);
-	assert_int_equal(stored[9] + stored[10], 2);
-	assert_int_equal(stored[3] + stored[7] + stored[11], 0);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -176,7 +134,6 @@ int main(void)
 		cmocka_unit_test(test_room_limits),
 		cmocka_unit_test(test_only_small_regular_files),
 		cmocka_unit_test(test_head_of_listing),
-		cmocka_unit_test(test_late_read_deferred),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
