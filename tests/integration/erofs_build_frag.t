@@ -247,6 +247,8 @@ head = bytearray(r.randbytes(20_000))
 head[-1] = g[-2_300_001] ^ 1
 put('h_long', bytes(head) + g[-2_300_000:])
 PY
+# a new tree: its manifest anew (SRC_MAN is what the read-backs compare with)
+$MANIFEST "$T/src" > "$T/src.man"
 # tails IMG: "PATH I_SIZE WHOLE FRAGOFF" for each file and the packed
 # inode (PATH packed), from the superblock, inodes and map headers
 tails() {
