@@ -6,7 +6,10 @@
  * stored. */
 #include "compress/codec.h"
 #include "compress/lzma_run.h"
+#include "compress/xz_check.h"
 #include "common/endian.h"
+
+#include <libdeflate.h>
 
 #include <errno.h>
 #include <stdio.h>
@@ -250,20 +253,43 @@ static ssize_t xz_compress(void *state, const uint8_t *src, size_t n, uint8_t *d
 				 cap, err);
 }
 
-static ssize_t xz_decompress(void *state, const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
-			     struct ff_err *err)
+static ssize_t xz_run_decoder(struct xz_state *s, uint32_t flags, const uint8_t *src, size_t n,
+			 uint8_t *dst, size_t cap, struct ff_err *err)
 {
-	struct xz_state *s = state;
 	lzma_ret ret;
 	ssize_t got;
 
-	ret = lzma_stream_decoder(&s->dec, FF_LZMA_BLOCK_MEMLIMIT, 0);
+	ret = lzma_stream_decoder(&s->dec, FF_LZMA_BLOCK_MEMLIMIT, flags);
 	if (ret != LZMA_OK)
 		return ff_err_set(err, EIO, "xz: decoder setup failed: %s", ff_lzma_strerror(ret));
 	got = ff_lzma_decode_run(&s->dec, "xz", src, n, dst, cap, err);
 	if (got >= 0 && s->dec.avail_in)
 		return ff_err_set(err, EIO, "xz: %zu bytes of garbage after the stream "
 			"(block of %zu bytes)", s->dec.avail_in, n);
+	return got;
+}
+
+/* A CRC32 stream's check is compared here with libdeflate's crc32, the
+ * rest of the stream by liblzma (xz_check.c says why). */
+static ssize_t xz_decompress(void *state, const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
+			     struct ff_err *err)
+{
+	int own = ff_xz_has_crc32(src, n);
+	ssize_t got = xz_run_decoder(state, own ? LZMA_IGNORE_CHECK : 0, src, n, dst, cap, err);
+	uint32_t stored, sum;
+	int blocks;
+
+	if (got < 0 || !own)
+		return got;
+	blocks = ff_xz_stored_crc32(src, n, &stored);
+	if (blocks < 0) /* several blocks: liblzma checks each */
+		return xz_run_decoder(state, 0, src, n, dst, cap, err);
+	if (blocks == 0)
+		return got;
+	sum = libdeflate_crc32(0, dst, (size_t)got);
+	if (sum != stored)
+		return ff_err_set(err, EIO, "xz: CRC32 check failed: the %zd bytes decoded sum to "
+			"0x%08x, the stream says 0x%08x (block of %zu bytes)", got, sum, stored, n);
 	return got;
 }
 

@@ -215,10 +215,12 @@ static void help_ahead(struct sqfs_rd *rd, const struct blk *next)
  * threads want it at the same time.  With nowait a missing block is
  * EAGAIN instead. */
 static struct sqfs_cbuf *load_block(struct sqfs_rd *rd, const struct blk *cur,
-				    const struct blk *next, int nowait, struct ff_err *err)
+				    const struct blk *next, unsigned n_next, int nowait,
+				    struct ff_err *err)
 {
 	struct sqfs_cbuf *b = sqfs_cache_get(rd->data, cur->start);
 	pthread_mutex_t *lock = load_lock(rd, cur->start);
+	unsigned k;
 
 	if (b)
 		return b;
@@ -227,10 +229,13 @@ static struct sqfs_cbuf *load_block(struct sqfs_rd *rd, const struct blk *cur,
 			   (unsigned long long)cur->start);
 		return NULL;
 	}
-	if (pthread_mutex_trylock(lock) != 0) {
-		if (next && load_lock(rd, next->start) != lock)
-			help_ahead(rd, next);
-		pthread_mutex_lock(lock);
+	for (k = 0; pthread_mutex_trylock(lock) != 0; k++) {
+		if (k == n_next) {
+			pthread_mutex_lock(lock);
+			break;
+		}
+		if (load_lock(rd, next[k].start) != lock)
+			help_ahead(rd, &next[k]);
 	}
 	b = sqfs_cache_get(rd->data, cur->start); /* another thread may have loaded it */
 	if (!b)
@@ -294,7 +299,7 @@ static int copy_block(struct sqfs_rd *rd, const struct fmap *m, uint64_t i, size
 			return r;
 	}
 	if (!b)
-		b = load_block(rd, &cur, &next, nowait, err);
+		b = load_block(rd, &cur, &next, 1, nowait, err);
 	if (!b)
 		return ff_err_prefix(err, "block %llu", (unsigned long long)i);
 	if (b->len != expect) {
@@ -308,20 +313,27 @@ static int copy_block(struct sqfs_rd *rd, const struct fmap *m, uint64_t i, size
 	return 0;
 }
 
+/* Small files share fragment blocks and are extracted in the order their
+ * tails were packed, so two workers often want the same fragment at once;
+ * the one that finds it being decompressed decompresses the next few
+ * instead of sleeping (the following files' blocks). */
+#define FRAG_AHEAD 4
+
 static int copy_fragment(struct sqfs_rd *rd, const struct fmap *m, size_t skip, size_t want,
 			 uint8_t *out, int nowait, struct ff_err *err)
 {
 	const struct sqfs_inode *in = &m->node.in;
 	const struct sqfs_fragment_entry *f = &rd->frags[in->frag_index];
 	uint64_t tail = in->file_size % rd->sb.block_size;
-	struct blk cur = {f->start, f->size}, next = {0, 0};
+	struct blk cur = {f->start, f->size}, next[FRAG_AHEAD];
 	struct sqfs_cbuf *b;
+	unsigned k;
 
-	if (in->frag_index + 1 < rd->sb.fragment_count) {
-		next.start = f[1].start;
-		next.size = f[1].size;
+	for (k = 0; k < FRAG_AHEAD && in->frag_index + 1 + k < rd->sb.fragment_count; k++) {
+		next[k].start = f[1 + k].start;
+		next[k].size = f[1 + k].size;
 	}
-	b = load_block(rd, &cur, &next, nowait, err);
+	b = load_block(rd, &cur, next, k, nowait, err);
 	if (!b)
 		return ff_err_prefix(err, "fragment %u", in->frag_index);
 	if ((uint64_t)in->frag_offset + tail > b->len) {
@@ -414,7 +426,7 @@ void sqfs_block_preload(struct sqfs_rd *rd, uint64_t start, uint32_t size)
 	struct ff_err err = {0};
 
 	if (size & SQFS_BLOCK_SIZE_MASK)
-		sqfs_cbuf_release(load_block(rd, &cur, NULL, 0, &err));
+		sqfs_cbuf_release(load_block(rd, &cur, NULL, 0, 0, &err));
 }
 
 int sqfs_file_verify(struct sqfs_rd *rd, const struct sqfs_node *n, struct ff_err *err)

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <lzma.h>
 
 #include "compress/compress.h"
 
@@ -318,6 +319,80 @@ static void test_gzip_trailing_bytes(void **state)
 	ff_comp_free(comp);
 }
 
+/* The position of the last block's 4-byte check in a .xz stream of n
+ * bytes: right before the index, whose size the footer gives. */
+static size_t xz_last_check(const uint8_t *p, size_t n)
+{
+	const uint8_t *f = p + n - 12;
+	size_t index = ((size_t)(f[4] | f[5] << 8 | f[6] << 16 | (uint32_t)f[7] << 24) + 1) * 4;
+
+	return n - 12 - index - 4;
+}
+
+/* Decodes p (n bytes): the text's first `want` bytes, or an error whose
+ * message holds `msg`. */
+static void xz_expect(struct ff_comp_ctx *ctx, struct bufs *b, const uint8_t *p, size_t n,
+		      size_t want, const char *msg)
+{
+	struct ff_err err = { 0 };
+	ssize_t d = ff_comp_decompress(ctx, p, n, b->out, BLOCK, &err);
+
+	if (msg) {
+		assert_int_equal(d, -1);
+		assert_non_null(strstr(err.msg, msg));
+		return;
+	}
+	assert_int_equal(d, (ssize_t)want);
+	assert_memory_equal(b->out, b->text, want);
+}
+
+/* xz.c compares a one-block stream's CRC32 itself (compress/xz_check.c):
+ * a damaged check is refused and named.  Streams it leaves to liblzma (two
+ * blocks, a CRC64 check) still decode, and still have their checks read. */
+static void test_xz_checks(void **state)
+{
+	struct bufs *b = *state;
+	struct ff_err err = { 0 };
+	struct ff_comp *comp = ff_comp_new("xz", BLOCK, &err);
+	struct ff_comp_ctx *ctx = ff_comp_ctx_new(comp, &err);
+	ssize_t c = ff_comp_compress(ctx, b->text, 10000, b->comp, 10000, &err);
+	lzma_stream st = LZMA_STREAM_INIT;
+	size_t n;
+
+	assert_true(c > 40);
+	xz_expect(ctx, b, b->comp, (size_t)c, 10000, NULL);
+	b->comp[xz_last_check(b->comp, (size_t)c) + 1] ^= 0x10;
+	xz_expect(ctx, b, b->comp, (size_t)c, 0, "CRC32 check failed");
+
+	/* two blocks: the first 4000 bytes flushed as a block of their own */
+	assert_int_equal(lzma_easy_encoder(&st, 1, LZMA_CHECK_CRC32), LZMA_OK);
+	st.next_in = b->text;
+	st.avail_in = 4000;
+	st.next_out = b->comp;
+	st.avail_out = BLOCK;
+	while (lzma_code(&st, LZMA_FULL_FLUSH) == LZMA_OK && st.avail_in)
+		;
+	st.avail_in = 6000;
+	while (lzma_code(&st, LZMA_FINISH) == LZMA_OK)
+		;
+	n = BLOCK - st.avail_out;
+	lzma_end(&st);
+	assert_int_equal(b->comp[(n - 12) - ((size_t)b->comp[n - 8] + 1) * 4 + 1], 2);
+	xz_expect(ctx, b, b->comp, n, 10000, NULL);
+	b->comp[xz_last_check(b->comp, n)] ^= 1;
+	xz_expect(ctx, b, b->comp, n, 0, "corrupt data");
+
+	/* a CRC64 check, as the xz tool writes by default */
+	n = 0;
+	assert_int_equal(lzma_easy_buffer_encode(1, LZMA_CHECK_CRC64, NULL, b->text, 10000,
+						 b->comp, &n, BLOCK), LZMA_OK);
+	xz_expect(ctx, b, b->comp, n, 10000, NULL);
+	b->comp[n - 12 - ((size_t)b->comp[n - 8] + 1) * 4 - 8] ^= 4;
+	xz_expect(ctx, b, b->comp, n, 0, "corrupt data");
+	ff_comp_ctx_free(ctx);
+	ff_comp_free(comp);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -327,6 +402,7 @@ int main(void)
 		cmocka_unit_test(test_gzip_trailing_bytes),
 		cmocka_unit_test(test_noshrink_small_cap),
 		cmocka_unit_test(test_lzma_size_forms),
+		cmocka_unit_test(test_xz_checks),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
