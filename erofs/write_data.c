@@ -2,8 +2,11 @@
 /* Copyright (C) 2026 The flashfs-tools authors */
 /* Flat data: a file's whole blocks go to the data area at the next free
  * block; its last partial block either follows them, padded with zeros
- * (flat plain), or is kept for the meta area (flat inline).  EROFS's flat
- * layouts have no holes, so a sparse file's zeros are stored. */
+ * (flat plain), or goes behind its inode (flat inline): written there at
+ * once when the inode is placed already, else (a late inode, stored flat
+ * after compression gained nothing) kept until its place is known.
+ * EROFS's flat layouts have no holes, so a sparse file's zeros are
+ * stored. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,17 +16,33 @@
 
 #define CHUNK (1u << 20)
 
-/* Directory blocks and symlink targets, held in memory. */
+/* An inline tail into the meta area at its place (the meta area is a hole
+ * until write_meta.c writes it over, reading these back): the tails of a
+ * tree of small files are most of the image, and need not wait in memory. */
+static int put_tail(struct ew *w, struct ew_ino *e, const uint8_t *tail, struct ff_err *err)
+{
+	e->tail_out = 1;
+	return ff_outfile_pwrite(&w->out, tail, e->inline_len,
+				 (e->nid << 5) + ew_inode_tail_at(e), err);
+}
+
+/* Directory blocks (freed once written) and symlink targets, in memory. */
 static int write_mem(struct ew *w, struct ew_ino *e, struct ff_err *err)
 {
 	uint64_t len = (uint64_t)e->nblocks << w->blkbits;
 	uint64_t have = e->size - e->inline_len;
+	int r;
 
 	if (have > len)
 		have = len;
-	if (ff_outfile_write(&w->out, e->content, (size_t)have, err))
-		return -1;
-	return ff_outfile_pad(&w->out, w->blksz, err);
+	r = ff_outfile_write(&w->out, e->content, (size_t)have, err) ||
+	    ff_outfile_pad(&w->out, w->blksz, err) ||
+	    (e->inline_len && put_tail(w, e, e->content + have, err));
+	if (S_ISDIR(e->n->mode)) {
+		free(e->content);
+		e->content = NULL;
+	}
+	return r ? -1 : 0;
 }
 
 int ew_read_at(struct ff_data *d, const struct ew_ino *e, uint8_t *buf, size_t len,
@@ -43,13 +62,22 @@ int ew_read_at(struct ff_data *d, const struct ew_ino *e, uint8_t *buf, size_t l
 	return -1;
 }
 
+/* A late inode's tail, until ew_write_late places it. */
+static int keep_tail(struct ff_data *d, struct ew_ino *e, uint64_t body, struct ff_err *err)
+{
+	if (!(e->ztail = malloc(e->inline_len)))
+		return ff_err_set(err, ENOMEM, "file data: out of memory");
+	return ew_read_at(d, e, e->ztail, e->inline_len, body, err);
+}
+
 static int write_file(struct ew *w, struct ew_ino *e, struct ff_err *err)
 {
 	struct ff_data *d = ff_tree_open_data(w->tree, e->n, err);
 	uint64_t body = e->size - e->inline_len;
 	/* no more than the file needs: most are small, and a 1 MiB buffer per
-	 * file is an mmap and munmap each (glibc's threshold, ASan's always) */
-	uint8_t *buf = malloc(body < CHUNK ? (size_t)body + 1 : CHUNK);
+	 * file is an mmap and munmap each (glibc's threshold, ASan's always);
+	 * the tail (less than a block) is read into it too */
+	uint8_t *buf = malloc(body < CHUNK ? (size_t)body + e->inline_len + 1 : CHUNK);
 	int r = 0;
 
 	if (!d || !buf) {
@@ -64,12 +92,10 @@ static int write_file(struct ew *w, struct ew_ino *e, struct ff_err *err)
 	}
 	if (!r)
 		r = ff_outfile_pad(&w->out, w->blksz, err);
-	if (!r && e->inline_len) {
-		if (!(e->ztail = malloc(e->inline_len)))
-			r = ff_err_set(err, ENOMEM, "file data: out of memory");
-		else
-			r = ew_read_at(d, e, e->ztail, e->inline_len, body, err);
-	}
+	if (!r && e->inline_len && !e->late)
+		r = ew_read_at(d, e, buf, e->inline_len, body, err) || put_tail(w, e, buf, err);
+	if (!r && e->inline_len && e->late)
+		r = keep_tail(d, e, body, err);
 	free(buf);
 	ff_data_close(d);
 	return r ? -1 : 0;

@@ -77,7 +77,17 @@ static void encode_extended(const struct ew *w, const struct ew_ino *e, uint8_t 
 	ff_put_le32(b + 44, ff_node_nlink(n));
 }
 
-/* buf holds e->slot zeroed bytes. */
+uint32_t ew_inode_tail_at(const struct ew_ino *e)
+{
+	uint32_t at = (e->ext ? ER_INODE_EXTENDED_SIZE : ER_INODE_COMPACT_SIZE) + e->xattr_len;
+
+	if (e->zmeta_len)
+		at = (uint32_t)ew_align(at, e->layout == ER_CHUNK_BASED ? 4 : 8) + e->zmeta_len;
+	return at;
+}
+
+/* buf holds e->slot zeroed bytes.  A tail the data pass wrote into the
+ * image (tail_out) is left for the caller to copy from there. */
 void ew_inode_encode(const struct ew *w, const struct ew_ino *e, uint8_t *buf)
 {
 	uint32_t at = e->ext ? ER_INODE_EXTENDED_SIZE : ER_INODE_COMPACT_SIZE;
@@ -89,15 +99,11 @@ void ew_inode_encode(const struct ew *w, const struct ew_ino *e, uint8_t *buf)
 		encode_compact(w, e, buf);
 	if (e->xattr_len)
 		memcpy(buf + at, e->xattr, e->xattr_len);
-	at += e->xattr_len;
-	if (e->zmeta_len) {
-		at = (uint32_t)ew_align(at, e->layout == ER_CHUNK_BASED ? 4 : 8);
-		memcpy(buf + at, e->zmeta, e->zmeta_len);
-		at += e->zmeta_len;
-	}
-	if (!e->inline_len)
+	if (e->zmeta_len)
+		memcpy(buf + ew_inode_tail_at(e) - e->zmeta_len, e->zmeta, e->zmeta_len);
+	if (!e->inline_len || e->tail_out)
 		return;
-	if (!tail && e->content)
+	if (!tail)
 		tail = e->content + (e->size - e->inline_len);
-	memcpy(buf + at, tail, e->inline_len);
+	memcpy(buf + ew_inode_tail_at(e), tail, e->inline_len);
 }

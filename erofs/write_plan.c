@@ -318,7 +318,6 @@ static int fit_first_region(struct fit *f, const struct ew *w, struct ff_err *er
 int ew_write_late(struct ew *w, struct ff_err *err)
 {
 	uint64_t start = (uint64_t)w->next_blk << w->blkbits, pos, len;
-	uint8_t *buf;
 	struct fit f;
 	int r = fit_init(&f, w, start, err) || fit_first_region(&f, w, err);
 
@@ -335,16 +334,7 @@ int ew_write_late(struct ew *w, struct ff_err *err)
 	if (pos == start)
 		return 0;
 	len = ew_align(pos - start, w->blksz);
-	if (!(buf = calloc(1, (size_t)len)))
-		return ff_err_set(err, ENOMEM, "late inodes: out of memory (%llu bytes)",
-				  (unsigned long long)len);
-	for (uint32_t i = 0; i < w->n_inos; i++)
-		if (w->inos[i].late && (w->inos[i].nid << 5) >= start)
-			ew_inode_encode(w, &w->inos[i], buf + ((w->inos[i].nid << 5) - start));
-	if (w->packed.n && (w->packed.nid << 5) >= start)
-		ew_inode_encode(w, &w->packed, buf + ((w->packed.nid << 5) - start));
-	r = ff_outfile_write(&w->out, buf, (size_t)len, err);
-	free(buf);
+	r = ew_meta_write(w, start, start + len, err);
 	w->next_blk += (uint32_t)(len >> w->blkbits);
 	return r;
 }

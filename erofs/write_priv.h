@@ -46,6 +46,10 @@ struct ew_ino {
 				      file's own extents (0: none) */
 	uint8_t deduped;           /* -E dedupe: some extent on another file's
 				      pcluster (full indexes) */
+	uint8_t tail_out;          /* the inline tail is in the image already,
+				      at its place behind the inode (written
+				      by the data pass, read back with its
+				      block: write_meta.c) */
 };
 
 struct ew_dd;
@@ -110,13 +114,21 @@ void ew_xattr_free(struct ew *w);
 /* write_dirent.c: size (content NULL) or encode a directory's blocks. */
 int ew_dir_build(struct ew *w, struct ew_ino *e, int encode, struct ff_err *err);
 
-/* write_inode.c: the inode, its xattrs and inline bytes at buf. */
+/* write_inode.c: the inode, its xattrs and inline bytes at buf (not a
+ * tail_out tail); where the inline tail starts in its slot. */
 void ew_inode_encode(const struct ew *w, const struct ew_ino *e, uint8_t *buf);
+uint32_t ew_inode_tail_at(const struct ew_ino *e);
 int ew_inode_pick_form(const struct ew *w, const struct ew_ino *e);
 
 /* write_super.c: superblock into the first bytes of the meta buffer,
  * then its crc32c over the rest of its block. */
 void ew_super_encode(const struct ew *w, uint8_t *buf, uint64_t inos, uint32_t blocks);
+
+/* write_meta.c: the image's bytes [start, end) of a meta region (block
+ * aligned), a run of blocks at a time: the inodes placed there (the
+ * packed inode too), the shared xattrs and, from offset 0, the
+ * superblock; zeros between. */
+int ew_meta_write(struct ew *w, uint64_t start, uint64_t end, struct ff_err *err);
 
 /* write_plan.c */
 int ew_plan(struct ew *w, struct ff_err *err);

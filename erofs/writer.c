@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Copyright (C) 2026 The flashfs-tools authors */
 /* The EROFS writer's steps: plan the inodes, place them, write the data
- * area in pre-order (directories encoded once every nid is known), then
- * the meta area (superblock, inodes, shared xattrs) over the hole left at
- * the start, and link the image into place. */
+ * area in pre-order (directories encoded once every nid is known; inline
+ * tails go to their places in the meta area as they come), then the meta
+ * area (superblock, inodes, shared xattrs) over the hole left at the
+ * start, a run of blocks at a time (write_meta.c), and link the image
+ * into place. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,27 +58,12 @@ static int write_data(struct ew *w, struct ff_err *err)
 	return 0;
 }
 
+/* The first meta region, over the hole left at the start: superblock,
+ * inodes (and the late ones that filled room left there, ew_write_late),
+ * shared xattrs. */
 static int write_meta(struct ew *w, struct ff_err *err)
 {
-	size_t len = (size_t)w->data_start << w->blkbits;
-	uint8_t *buf = calloc(1, len);
-	int r;
-
-	if (!buf)
-		return ff_err_set(err, ENOMEM, "meta area: out of memory (%zu bytes)", len);
-	/* and the late inodes that filled room left here (ew_write_late) */
-	for (uint32_t i = 0; i < w->n_inos; i++)
-		if ((w->inos[i].nid << 5) < len)
-			ew_inode_encode(w, &w->inos[i], buf + (w->inos[i].nid << 5));
-	if (w->packed.n && (w->packed.nid << 5) < len)
-		ew_inode_encode(w, &w->packed, buf + (w->packed.nid << 5));
-	if (w->shared_len)
-		memcpy(buf + ((size_t)w->xattr_blkaddr << w->blkbits), w->shared, w->shared_len);
-	ew_super_cfg(w, buf);
-	ew_super_encode(w, buf, w->n_inos + (w->packed.n != NULL), w->next_blk);
-	r = ff_outfile_pwrite(&w->out, buf, len, 0, err);
-	free(buf);
-	return r;
+	return ew_meta_write(w, 0, (uint64_t)w->data_start << w->blkbits, err);
 }
 
 /* Early segments dropped (write_compress.c) may have left bytes past the
