@@ -2,9 +2,10 @@
 /* Copyright (C) 2026 The flashfs-tools authors */
 /* Flat data: a file's whole blocks go to the data area at the next free
  * block; its last partial block either follows them, padded with zeros
- * (flat plain), or goes behind its inode (flat inline): written there at
- * once when the inode is placed already, else (a late inode, stored flat
- * after compression gained nothing) kept until its place is known.
+ * (flat plain), or goes behind its inode (flat inline): on its way there
+ * (write_tails.c) when the inode is placed already, else (a late inode,
+ * stored flat after compression gained nothing) kept until its place is
+ * known.
  * EROFS's flat layouts have no holes, so a sparse file's zeros are
  * stored. */
 #include <errno.h>
@@ -15,16 +16,6 @@
 #include "erofs/write_priv.h"
 
 #define CHUNK (1u << 20)
-
-/* An inline tail into the meta area at its place (the meta area is a hole
- * until write_meta.c writes it over, reading these back): the tails of a
- * tree of small files are most of the image, and need not wait in memory. */
-static int put_tail(struct ew *w, struct ew_ino *e, const uint8_t *tail, struct ff_err *err)
-{
-	e->tail_out = 1;
-	return ff_outfile_pwrite(&w->out, tail, e->inline_len,
-				 (e->nid << 5) + ew_inode_tail_at(e), err);
-}
 
 /* Directory blocks (freed once written) and symlink targets, in memory. */
 static int write_mem(struct ew *w, struct ew_ino *e, struct ff_err *err)
@@ -37,7 +28,7 @@ static int write_mem(struct ew *w, struct ew_ino *e, struct ff_err *err)
 		have = len;
 	r = ff_outfile_write(&w->out, e->content, (size_t)have, err) ||
 	    ff_outfile_pad(&w->out, w->blksz, err) ||
-	    (e->inline_len && put_tail(w, e, e->content + have, err));
+	    (e->inline_len && ew_tail_put(w, e, e->content + have, err));
 	if (S_ISDIR(e->n->mode)) {
 		free(e->content);
 		e->content = NULL;
@@ -93,7 +84,7 @@ static int write_file(struct ew *w, struct ew_ino *e, struct ff_err *err)
 	if (!r)
 		r = ff_outfile_pad(&w->out, w->blksz, err);
 	if (!r && e->inline_len && !e->late)
-		r = ew_read_at(d, e, buf, e->inline_len, body, err) || put_tail(w, e, buf, err);
+		r = ew_read_at(d, e, buf, e->inline_len, body, err) || ew_tail_put(w, e, buf, err);
 	if (!r && e->inline_len && e->late)
 		r = keep_tail(d, e, body, err);
 	free(buf);

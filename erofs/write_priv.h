@@ -48,11 +48,12 @@ struct ew_ino {
 				      pcluster (full indexes) */
 	uint8_t tail_out;          /* the inline tail is in the image already,
 				      at its place behind the inode (written
-				      by the data pass, read back with its
-				      block: write_meta.c) */
+				      by the data pass, write_tails.c; read
+				      back with its block, write_meta.c) */
 };
 
 struct ew_dd;
+struct ew_tails;
 
 struct ew {
 	const struct ff_erofs_write_opts *o;
@@ -92,6 +93,7 @@ struct ew {
 	uint8_t deduped;           /* some extent shares a pcluster: feature DEDUPE */
 	struct ff_node packed_node;
 	struct ew_ino packed;      /* its record (packed.n: packed_node) */
+	struct ew_tails *tails;    /* the data pass's inline tails (write_tails.c) */
 	struct ff_outfile out;
 	uint64_t out_high;         /* the output's end before a rewind (a large
 				      file's early segments dropped): the
@@ -129,6 +131,13 @@ void ew_super_encode(const struct ew *w, uint8_t *buf, uint64_t inos, uint32_t b
  * packed inode too), the shared xattrs and, from offset 0, the
  * superblock; zeros between. */
 int ew_meta_write(struct ew *w, uint64_t start, uint64_t end, struct ff_err *err);
+
+/* write_tails.c: the data pass's inline tails of the inodes placed before
+ * it, gathered a block at a time on their way to their places (tail_out). */
+int ew_tails_init(struct ew *w, struct ff_err *err);
+int ew_tail_put(struct ew *w, struct ew_ino *e, const uint8_t *tail, struct ff_err *err);
+/* err NULL: only free them. */
+int ew_tails_done(struct ew *w, struct ff_err *err);
 
 /* write_plan.c */
 int ew_plan(struct ew *w, struct ff_err *err);

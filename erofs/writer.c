@@ -39,7 +39,8 @@ static int check_opts(const struct ff_erofs_write_opts *o, struct ff_err *err)
 
 static int write_data(struct ew *w, struct ff_err *err)
 {
-	if (ff_outfile_skip(&w->out, (uint64_t)w->data_start << w->blkbits, err))
+	if (ff_outfile_skip(&w->out, (uint64_t)w->data_start << w->blkbits, err) ||
+	    ew_tails_init(w, err))
 		return -1;
 	if (ew_compress_all(w, err) || ew_write_late(w, err))
 		return -1;
@@ -55,7 +56,7 @@ static int write_data(struct ew *w, struct ff_err *err)
 			return -1;
 		}
 	}
-	return 0;
+	return ew_tails_done(w, err);
 }
 
 /* The first meta region, over the hole left at the start: superblock,
@@ -89,6 +90,7 @@ static void ew_free(struct ew *w)
 		if (S_ISDIR(e->n->mode))
 			free(e->content);
 	}
+	ew_tails_done(w, NULL);
 	free(w->inos);
 	free(w->packed.zmeta);
 	free(w->packed.ztail);
