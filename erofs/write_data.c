@@ -17,23 +17,17 @@
 
 #define CHUNK (1u << 20)
 
-/* Directory blocks (freed once written) and symlink targets, in memory. */
-static int write_mem(struct ew *w, struct ew_ino *e, struct ff_err *err)
+/* Directory blocks and symlink targets, from memory. */
+static int write_mem(struct ew *w, struct ew_ino *e, const uint8_t *mem, struct ff_err *err)
 {
 	uint64_t len = (uint64_t)e->nblocks << w->blkbits;
 	uint64_t have = e->size - e->inline_len;
-	int r;
 
 	if (have > len)
 		have = len;
-	r = ff_outfile_write(&w->out, e->content, (size_t)have, err) ||
-	    ff_outfile_pad(&w->out, w->blksz, err) ||
-	    (e->inline_len && ew_tail_put(w, e, e->content + have, err));
-	if (S_ISDIR(e->n->mode)) {
-		free(e->content);
-		e->content = NULL;
-	}
-	return r ? -1 : 0;
+	return ff_outfile_write(&w->out, mem, (size_t)have, err) ||
+	       ff_outfile_pad(&w->out, w->blksz, err) ||
+	       (e->inline_len && ew_tail_put(w, e, mem + have, err)) ? -1 : 0;
 }
 
 int ew_read_at(struct ff_data *d, const struct ew_ino *e, uint8_t *buf, size_t len,
@@ -92,7 +86,7 @@ static int write_file(struct ew *w, struct ew_ino *e, struct ff_err *err)
 	return r ? -1 : 0;
 }
 
-int ew_write_flat(struct ew *w, struct ew_ino *e, struct ff_err *err)
+int ew_write_flat(struct ew *w, struct ew_ino *e, const uint8_t *mem, struct ff_err *err)
 {
 	int r;
 
@@ -102,7 +96,7 @@ int ew_write_flat(struct ew *w, struct ew_ino *e, struct ff_err *err)
 	if (S_ISREG(e->n->mode))
 		r = write_file(w, e, err);
 	else
-		r = write_mem(w, e, err);
+		r = write_mem(w, e, mem, err);
 	w->next_blk += e->nblocks;
 	return r;
 }

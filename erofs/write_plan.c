@@ -42,22 +42,20 @@ static int collect(struct ew *w, struct ff_err *err)
 			continue;
 		x->priv = (uint32_t)(w->n_inos + 1);
 		w->inos[w->n_inos].n = x;
-		w->inos[w->n_inos].ino = w->n_inos + 1;
 		w->n_inos++;
 	}
 	return 0;
 }
 
-/* i_size, and what the content is for directories and symlinks. */
+/* i_size, and for regular files whether and how they are compressed. */
 static int size_of(struct ew *w, struct ew_ino *e, struct ff_err *err)
 {
 	struct ff_node *n = e->n;
 
 	if (S_ISDIR(n->mode))
-		return ew_dir_build(w, e, 0, err);
+		return ew_dir_build(w, e, NULL, err);
 	if (S_ISLNK(n->mode)) {
 		e->size = strlen(n->target);
-		e->content = (uint8_t *)n->target;
 	} else if (S_ISREG(n->mode)) {
 		e->size = n->size;
 		/* a file of one block or less cannot save a block: flat,

@@ -17,22 +17,30 @@
 #include "erofs/writer.h"
 #include "tree/tree.h"
 
+/* A million of these for a million small files: no field that can be
+ * derived (i_ino is the record's index + 1, the packed inode's n_inos + 1;
+ * a directory's blocks live only while the data pass writes them), and
+ * the bytes after the 32-bit ones together, unpadded. */
 struct ew_ino {
 	struct ff_node *n;         /* the primary node */
 	uint64_t nid;
 	uint64_t size;             /* i_size */
-	uint32_t ino;              /* i_ino: 1.. in pre-order */
+	uint64_t fragoff;          /* fragments: where its fragment starts in
+				      the packed inode */
+	uint64_t fraghead;         /* all-fragments: the bytes before a tail
+				      found in the packed inode already, the
+				      file's own extents (0: none) */
+	uint8_t *xattr;            /* the encoded xattr body */
+	uint8_t *zmeta;            /* compressed: encoded map header + indexes;
+				      chunk-based: the block map */
+	uint8_t *ztail;            /* a late inode's inline tail, compressed or
+				      plain (owned) */
 	uint32_t blkaddr;          /* first data block (flat, compressed) */
 	uint32_t nblocks;          /* blocks in the data area */
 	uint32_t inline_len;       /* bytes stored behind the inode */
 	uint32_t xattr_len;        /* bytes of the xattr body (0: none) */
 	uint32_t zmeta_len;        /* compressed: map header and indexes */
 	uint32_t slot;             /* bytes in the meta area, all of the above */
-	uint8_t *xattr;            /* the encoded xattr body */
-	uint8_t *content;          /* directories: the encoded blocks; symlinks:
-				      the target (not owned) */
-	uint8_t *zmeta;            /* compressed: encoded map header + indexes */
-	uint8_t *ztail;            /* inline compressed or plain tail (owned) */
 	uint8_t layout;            /* enum er_layout */
 	uint8_t ext;               /* extended inode */
 	uint8_t compressed;        /* a regular file to compress */
@@ -40,16 +48,12 @@ struct ew_ino {
 				      size is known only once compressed) */
 	uint8_t frag;              /* fragments: 1 the last extent, 2 the whole
 				      file in the packed inode */
-	uint64_t fragoff;          /* where its fragment starts there */
-	uint64_t fraghead;         /* all-fragments: the bytes before a tail
-				      found in the packed inode already, the
-				      file's own extents (0: none) */
 	uint8_t deduped;           /* -E dedupe: some extent on another file's
 				      pcluster (full indexes) */
 	uint8_t tail_out;          /* the inline tail is in the image already,
-				      at its place behind the inode (written
-				      by the data pass, write_tails.c; read
-				      back with its block, write_meta.c) */
+				      at its place behind the inode (the data
+				      pass's, write_tails.c; read back with its
+				      block, write_meta.c) */
 };
 
 struct ew_dd;
@@ -113,8 +117,9 @@ int ew_xattr_count(struct ew *w, struct ff_err *err);
 int ew_xattr_body(struct ew *w, struct ew_ino *e, struct ff_err *err);
 void ew_xattr_free(struct ew *w);
 
-/* write_dirent.c: size (content NULL) or encode a directory's blocks. */
-int ew_dir_build(struct ew *w, struct ew_ino *e, int encode, struct ff_err *err);
+/* write_dirent.c: a directory's size, and with blocks its encoded blocks
+ * (the caller frees them). */
+int ew_dir_build(struct ew *w, struct ew_ino *e, uint8_t **blocks, struct ff_err *err);
 
 /* write_inode.c: the inode, its xattrs and inline bytes at buf (not a
  * tail_out tail); where the inline tail starts in its slot. */
@@ -154,7 +159,8 @@ uint32_t ew_ztail_room(const struct ew *w, const struct ew_ino *e);
  * that shrank since the scan is named, with the numbers). */
 int ew_read_at(struct ff_data *d, const struct ew_ino *e, uint8_t *buf, size_t len,
 	       uint64_t off, struct ff_err *err);
-int ew_write_flat(struct ew *w, struct ew_ino *e, struct ff_err *err);
+/* mem: a directory's blocks or a symlink's target; NULL: a file's data. */
+int ew_write_flat(struct ew *w, struct ew_ino *e, const uint8_t *mem, struct ff_err *err);
 /* write_chunk.c: a chunk-based file's chunks and its block map (zmeta). */
 int ew_write_chunked(struct ew *w, struct ew_ino *e, struct ff_err *err);
 

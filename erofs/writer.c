@@ -46,15 +46,20 @@ static int write_data(struct ew *w, struct ff_err *err)
 		return -1;
 	for (uint32_t i = 0; i < w->n_inos; i++) {
 		struct ew_ino *e = &w->inos[i];
+		uint8_t *dir = NULL;
+		int r = 0;
 
-		if (S_ISDIR(e->n->mode) && ew_dir_build(w, e, 1, err))
+		if (e->layout == ER_CHUNK_BASED)
+			r = ew_write_chunked(w, e, err);
+		else if (S_ISDIR(e->n->mode))
+			r = ew_dir_build(w, e, &dir, err) || ew_write_flat(w, e, dir, err);
+		else if (S_ISLNK(e->n->mode))
+			r = ew_write_flat(w, e, (const uint8_t *)e->n->target, err);
+		else if (!e->compressed)
+			r = ew_write_flat(w, e, NULL, err);
+		free(dir);
+		if (r)
 			return -1;
-		if (e->layout == ER_CHUNK_BASED) {
-			if (ew_write_chunked(w, e, err))
-				return -1;
-		} else if (!e->compressed && ew_write_flat(w, e, err)) {
-			return -1;
-		}
 	}
 	return ew_tails_done(w, err);
 }
@@ -87,8 +92,6 @@ static void ew_free(struct ew *w)
 		free(e->xattr);
 		free(e->zmeta);
 		free(e->ztail);
-		if (S_ISDIR(e->n->mode))
-			free(e->content);
 	}
 	ew_tails_done(w, NULL);
 	free(w->inos);
