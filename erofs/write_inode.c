@@ -98,6 +98,7 @@ uint32_t ew_inode_tail_at(const struct ew_ino *e)
 void ew_inode_encode(const struct ew *w, const struct ew_ino *e, uint8_t *buf)
 {
 	uint32_t at = e->ext ? ER_INODE_EXTENDED_SIZE : ER_INODE_COMPACT_SIZE;
+
 	if (e->ext)
 		encode_extended(w, e, buf);
 	else

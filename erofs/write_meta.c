@@ -4,10 +4,12 @@
  * instead of built whole in memory (for a tree of small files the region
  * is nearly the image: their bytes are inline).  The inodes are counted
  * into their blocks first (a counting sort), so each run finds its own;
- * the placement itself is write_plan.c's, done before.  A flat file's or
- * a directory's inline tail was written into the image at its place by
- * the data pass (tail_out): the run is read back to copy those tails into
- * its buffer, so no tail waits in memory from the data pass to here. */
+ * the placement itself is write_plan.c's, done before.  The inline tail
+ * of an inode placed before the data (a flat file's, a directory's, a
+ * symlink's) was written into the image at its place by the data pass
+ * (tail_out, write_tails.c): the run is read back to copy those tails
+ * into its buffer, so no tail waits in memory from the data pass to here.
+ * A late inode's tail is still in memory (ztail). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
