@@ -88,7 +88,9 @@ static int open_blockdev(struct ff_outfile *of, const char *path, struct ff_err 
 {
 	int r;
 
-	of->fd = open(path, O_WRONLY | O_EXCL | O_CLOEXEC);
+	/* read too: a writer may read back what it wrote (EROFS's inline
+	 * tails, written before the blocks that hold them) */
+	of->fd = open(path, O_RDWR | O_EXCL | O_CLOEXEC);
 	if (of->fd < 0)
 		return ff_err_sys(err, errno, "%s: cannot open the block device%s", path,
 				  errno == EBUSY ? " (mounted or in use)" : "");

@@ -143,7 +143,7 @@ static void drop_early(struct ew *w, struct zres *r)
 static int place_flat(struct ew *w, struct ew_ino *e, struct ff_err *err)
 {
 	ew_plan_flat(w, e);
-	return ew_write_flat(w, e, err);
+	return ew_write_flat(w, e, NULL, err);
 }
 
 static int place_one(struct zctx *z, struct ew_ino *e, struct zres *r, struct ff_err *err)

@@ -2,8 +2,12 @@
 /* Copyright (C) 2026 The flashfs-tools authors */
 /* Flat data: a file's whole blocks go to the data area at the next free
  * block; its last partial block either follows them, padded with zeros
- * (flat plain), or is kept for the meta area (flat inline).  EROFS's flat
- * layouts have no holes, so a sparse file's zeros are stored. */
+ * (flat plain), or goes behind its inode (flat inline): on its way there
+ * (write_tails.c) when the inode is placed already, else (a late inode,
+ * stored flat after compression gained nothing) kept until its place is
+ * known.
+ * EROFS's flat layouts have no holes, so a sparse file's zeros are
+ * stored. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,17 +17,17 @@
 
 #define CHUNK (1u << 20)
 
-/* Directory blocks and symlink targets, held in memory. */
-static int write_mem(struct ew *w, struct ew_ino *e, struct ff_err *err)
+/* Directory blocks and symlink targets, from memory. */
+static int write_mem(struct ew *w, struct ew_ino *e, const uint8_t *mem, struct ff_err *err)
 {
 	uint64_t len = (uint64_t)e->nblocks << w->blkbits;
 	uint64_t have = e->size - e->inline_len;
 
 	if (have > len)
 		have = len;
-	if (ff_outfile_write(&w->out, e->content, (size_t)have, err))
-		return -1;
-	return ff_outfile_pad(&w->out, w->blksz, err);
+	return ff_outfile_write(&w->out, mem, (size_t)have, err) ||
+	       ff_outfile_pad(&w->out, w->blksz, err) ||
+	       (e->inline_len && ew_tail_put(w, e, mem + have, err)) ? -1 : 0;
 }
 
 int ew_read_at(struct ff_data *d, const struct ew_ino *e, uint8_t *buf, size_t len,
@@ -43,13 +47,22 @@ int ew_read_at(struct ff_data *d, const struct ew_ino *e, uint8_t *buf, size_t l
 	return -1;
 }
 
+/* A late inode's tail, until ew_write_late places it. */
+static int keep_tail(struct ff_data *d, struct ew_ino *e, uint64_t body, struct ff_err *err)
+{
+	if (!(e->ztail = malloc(e->inline_len)))
+		return ff_err_set(err, ENOMEM, "file data: out of memory");
+	return ew_read_at(d, e, e->ztail, e->inline_len, body, err);
+}
+
 static int write_file(struct ew *w, struct ew_ino *e, struct ff_err *err)
 {
 	struct ff_data *d = ff_tree_open_data(w->tree, e->n, err);
 	uint64_t body = e->size - e->inline_len;
 	/* no more than the file needs: most are small, and a 1 MiB buffer per
-	 * file is an mmap and munmap each (glibc's threshold, ASan's always) */
-	uint8_t *buf = malloc(body < CHUNK ? (size_t)body + 1 : CHUNK);
+	 * file is an mmap and munmap each (glibc's threshold, ASan's always);
+	 * the tail (less than a block) is read into it too */
+	uint8_t *buf = malloc(body < CHUNK ? (size_t)body + e->inline_len + 1 : CHUNK);
 	int r = 0;
 
 	if (!d || !buf) {
@@ -64,18 +77,16 @@ static int write_file(struct ew *w, struct ew_ino *e, struct ff_err *err)
 	}
 	if (!r)
 		r = ff_outfile_pad(&w->out, w->blksz, err);
-	if (!r && e->inline_len) {
-		if (!(e->ztail = malloc(e->inline_len)))
-			r = ff_err_set(err, ENOMEM, "file data: out of memory");
-		else
-			r = ew_read_at(d, e, e->ztail, e->inline_len, body, err);
-	}
+	if (!r && e->inline_len && !e->late)
+		r = ew_read_at(d, e, buf, e->inline_len, body, err) || ew_tail_put(w, e, buf, err);
+	if (!r && e->inline_len && e->late)
+		r = keep_tail(d, e, body, err);
 	free(buf);
 	ff_data_close(d);
 	return r ? -1 : 0;
 }
 
-int ew_write_flat(struct ew *w, struct ew_ino *e, struct ff_err *err)
+int ew_write_flat(struct ew *w, struct ew_ino *e, const uint8_t *mem, struct ff_err *err)
 {
 	int r;
 
@@ -85,7 +96,7 @@ int ew_write_flat(struct ew *w, struct ew_ino *e, struct ff_err *err)
 	if (S_ISREG(e->n->mode))
 		r = write_file(w, e, err);
 	else
-		r = write_mem(w, e, err);
+		r = write_mem(w, e, mem, err);
 	w->next_blk += e->nblocks;
 	return r;
 }

@@ -81,13 +81,14 @@ static void block_encode(const struct ew *w, const struct dent *v, size_t from, 
 	}
 }
 
-/* Packs the sorted entries into blocks: sets e->size, and with encode the
- * blocks' bytes in e->content. */
-int ew_dir_build(struct ew *w, struct ew_ino *e, int encode, struct ff_err *err)
+/* Packs the sorted entries into blocks: sets e->size, and with out gives
+ * the blocks' bytes there. */
+int ew_dir_build(struct ew *w, struct ew_ino *e, uint8_t **out, struct ff_err *err)
 {
 	size_t n, from = 0, used = 0, blocks = 0;
 	struct dent *v = dents_sorted(e->n, &n);
 	uint8_t *buf = NULL;
+	int encode = out != NULL;
 
 	if (!v)
 		return ff_err_set(err, ENOMEM, "directory: out of memory");
@@ -113,6 +114,6 @@ int ew_dir_build(struct ew *w, struct ew_ino *e, int encode, struct ff_err *err)
 	e->size = (uint64_t)blocks * w->blksz + used;
 	free(v);
 	if (encode)
-		e->content = buf;
+		*out = buf;
 	return 0;
 }

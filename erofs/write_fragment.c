@@ -340,7 +340,6 @@ void ew_frag_packed_setup(struct ew *w)
 	memset(e, 0, sizeof(*e));
 	e->n = n;
 	e->size = w->frag_len;
-	e->ino = w->n_inos + 1;
 	e->compressed = 1;
 	e->late = 1;
 	e->ext = (uint8_t)ew_inode_pick_form(w, e);

@@ -41,6 +41,12 @@ static uint32_t inode_union(const struct ew *w, const struct ew_ino *e)
 	return e->nblocks ? e->blkaddr : 0;
 }
 
+/* i_ino: 1.. in pre-order, the packed inode last. */
+static uint32_t ino_number(const struct ew *w, const struct ew_ino *e)
+{
+	return e == &w->packed ? w->n_inos + 1 : (uint32_t)(e - w->inos) + 1;
+}
+
 static uint16_t xattr_icount(const struct ew_ino *e)
 {
 	return e->xattr_len ? (uint16_t)((e->xattr_len - ER_XATTR_IBODY_HEADER) / 4 + 1) : 0;
@@ -56,7 +62,7 @@ static void encode_compact(const struct ew *w, const struct ew_ino *e, uint8_t *
 	ff_put_le16(b + 6, (uint16_t)ff_node_nlink(n));
 	ff_put_le32(b + 8, (uint32_t)e->size);
 	ff_put_le32(b + 16, inode_union(w, e));
-	ff_put_le32(b + 20, e->ino);
+	ff_put_le32(b + 20, ino_number(w, e));
 	ff_put_le16(b + 24, (uint16_t)n->uid);
 	ff_put_le16(b + 26, (uint16_t)n->gid);
 }
@@ -70,18 +76,28 @@ static void encode_extended(const struct ew *w, const struct ew_ino *e, uint8_t 
 	ff_put_le16(b + 4, (uint16_t)n->mode);
 	ff_put_le64(b + 8, e->size);
 	ff_put_le32(b + 16, inode_union(w, e));
-	ff_put_le32(b + 20, e->ino);
+	ff_put_le32(b + 20, ino_number(w, e));
 	ff_put_le32(b + 24, n->uid);
 	ff_put_le32(b + 28, n->gid);
 	ff_put_le64(b + 32, (uint64_t)n->mtime);
 	ff_put_le32(b + 44, ff_node_nlink(n));
 }
 
-/* buf holds e->slot zeroed bytes. */
+uint32_t ew_inode_tail_at(const struct ew_ino *e)
+{
+	uint32_t at = (e->ext ? ER_INODE_EXTENDED_SIZE : ER_INODE_COMPACT_SIZE) + e->xattr_len;
+
+	if (e->zmeta_len)
+		at = (uint32_t)ew_align(at, e->layout == ER_CHUNK_BASED ? 4 : 8) + e->zmeta_len;
+	return at;
+}
+
+/* buf holds e->slot zeroed bytes.  Only a late inode's tail is here
+ * (ztail); the others the data pass wrote into the image (tail_out), for
+ * the caller to copy from there. */
 void ew_inode_encode(const struct ew *w, const struct ew_ino *e, uint8_t *buf)
 {
 	uint32_t at = e->ext ? ER_INODE_EXTENDED_SIZE : ER_INODE_COMPACT_SIZE;
-	const uint8_t *tail = e->ztail;
 
 	if (e->ext)
 		encode_extended(w, e, buf);
@@ -89,15 +105,8 @@ void ew_inode_encode(const struct ew *w, const struct ew_ino *e, uint8_t *buf)
 		encode_compact(w, e, buf);
 	if (e->xattr_len)
 		memcpy(buf + at, e->xattr, e->xattr_len);
-	at += e->xattr_len;
-	if (e->zmeta_len) {
-		at = (uint32_t)ew_align(at, e->layout == ER_CHUNK_BASED ? 4 : 8);
-		memcpy(buf + at, e->zmeta, e->zmeta_len);
-		at += e->zmeta_len;
-	}
-	if (!e->inline_len)
-		return;
-	if (!tail && e->content)
-		tail = e->content + (e->size - e->inline_len);
-	memcpy(buf + at, tail, e->inline_len);
+	if (e->zmeta_len)
+		memcpy(buf + ew_inode_tail_at(e) - e->zmeta_len, e->zmeta, e->zmeta_len);
+	if (e->inline_len && e->ztail)
+		memcpy(buf + ew_inode_tail_at(e), e->ztail, e->inline_len);
 }

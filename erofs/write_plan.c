@@ -42,22 +42,20 @@ static int collect(struct ew *w, struct ff_err *err)
 			continue;
 		x->priv = (uint32_t)(w->n_inos + 1);
 		w->inos[w->n_inos].n = x;
-		w->inos[w->n_inos].ino = w->n_inos + 1;
 		w->n_inos++;
 	}
 	return 0;
 }
 
-/* i_size, and what the content is for directories and symlinks. */
+/* i_size, and for regular files whether and how they are compressed. */
 static int size_of(struct ew *w, struct ew_ino *e, struct ff_err *err)
 {
 	struct ff_node *n = e->n;
 
 	if (S_ISDIR(n->mode))
-		return ew_dir_build(w, e, 0, err);
+		return ew_dir_build(w, e, NULL, err);
 	if (S_ISLNK(n->mode)) {
 		e->size = strlen(n->target);
-		e->content = (uint8_t *)n->target;
 	} else if (S_ISREG(n->mode)) {
 		e->size = n->size;
 		/* a file of one block or less cannot save a block: flat,
@@ -318,7 +316,6 @@ static int fit_first_region(struct fit *f, const struct ew *w, struct ff_err *er
 int ew_write_late(struct ew *w, struct ff_err *err)
 {
 	uint64_t start = (uint64_t)w->next_blk << w->blkbits, pos, len;
-	uint8_t *buf;
 	struct fit f;
 	int r = fit_init(&f, w, start, err) || fit_first_region(&f, w, err);
 
@@ -335,16 +332,7 @@ int ew_write_late(struct ew *w, struct ff_err *err)
 	if (pos == start)
 		return 0;
 	len = ew_align(pos - start, w->blksz);
-	if (!(buf = calloc(1, (size_t)len)))
-		return ff_err_set(err, ENOMEM, "late inodes: out of memory (%llu bytes)",
-				  (unsigned long long)len);
-	for (uint32_t i = 0; i < w->n_inos; i++)
-		if (w->inos[i].late && (w->inos[i].nid << 5) >= start)
-			ew_inode_encode(w, &w->inos[i], buf + ((w->inos[i].nid << 5) - start));
-	if (w->packed.n && (w->packed.nid << 5) >= start)
-		ew_inode_encode(w, &w->packed, buf + ((w->packed.nid << 5) - start));
-	r = ff_outfile_write(&w->out, buf, (size_t)len, err);
-	free(buf);
+	r = ew_meta_write(w, start, start + len, err);
 	w->next_blk += (uint32_t)(len >> w->blkbits);
 	return r;
 }

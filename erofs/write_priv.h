@@ -17,22 +17,30 @@
 #include "erofs/writer.h"
 #include "tree/tree.h"
 
+/* A million of these for a million small files: no field that can be
+ * derived (i_ino is the record's index + 1, the packed inode's n_inos + 1;
+ * a directory's blocks live only while the data pass writes them), and
+ * the bytes after the 32-bit ones together, unpadded. */
 struct ew_ino {
 	struct ff_node *n;         /* the primary node */
 	uint64_t nid;
 	uint64_t size;             /* i_size */
-	uint32_t ino;              /* i_ino: 1.. in pre-order */
+	uint64_t fragoff;          /* fragments: where its fragment starts in
+				      the packed inode */
+	uint64_t fraghead;         /* all-fragments: the bytes before a tail
+				      found in the packed inode already, the
+				      file's own extents (0: none) */
+	uint8_t *xattr;            /* the encoded xattr body */
+	uint8_t *zmeta;            /* compressed: encoded map header + indexes;
+				      chunk-based: the block map */
+	uint8_t *ztail;            /* a late inode's inline tail, compressed or
+				      plain (owned) */
 	uint32_t blkaddr;          /* first data block (flat, compressed) */
 	uint32_t nblocks;          /* blocks in the data area */
 	uint32_t inline_len;       /* bytes stored behind the inode */
 	uint32_t xattr_len;        /* bytes of the xattr body (0: none) */
 	uint32_t zmeta_len;        /* compressed: map header and indexes */
 	uint32_t slot;             /* bytes in the meta area, all of the above */
-	uint8_t *xattr;            /* the encoded xattr body */
-	uint8_t *content;          /* directories: the encoded blocks; symlinks:
-				      the target (not owned) */
-	uint8_t *zmeta;            /* compressed: encoded map header + indexes */
-	uint8_t *ztail;            /* inline compressed or plain tail (owned) */
 	uint8_t layout;            /* enum er_layout */
 	uint8_t ext;               /* extended inode */
 	uint8_t compressed;        /* a regular file to compress */
@@ -40,15 +48,16 @@ struct ew_ino {
 				      size is known only once compressed) */
 	uint8_t frag;              /* fragments: 1 the last extent, 2 the whole
 				      file in the packed inode */
-	uint64_t fragoff;          /* where its fragment starts there */
-	uint64_t fraghead;         /* all-fragments: the bytes before a tail
-				      found in the packed inode already, the
-				      file's own extents (0: none) */
 	uint8_t deduped;           /* -E dedupe: some extent on another file's
 				      pcluster (full indexes) */
+	uint8_t tail_out;          /* the inline tail is in the image already,
+				      at its place behind the inode (the data
+				      pass's, write_tails.c; read back with its
+				      block, write_meta.c) */
 };
 
 struct ew_dd;
+struct ew_tails;
 
 struct ew {
 	const struct ff_erofs_write_opts *o;
@@ -88,6 +97,7 @@ struct ew {
 	uint8_t deduped;           /* some extent shares a pcluster: feature DEDUPE */
 	struct ff_node packed_node;
 	struct ew_ino packed;      /* its record (packed.n: packed_node) */
+	struct ew_tails *tails;    /* the data pass's inline tails (write_tails.c) */
 	struct ff_outfile out;
 	uint64_t out_high;         /* the output's end before a rewind (a large
 				      file's early segments dropped): the
@@ -107,16 +117,32 @@ int ew_xattr_count(struct ew *w, struct ff_err *err);
 int ew_xattr_body(struct ew *w, struct ew_ino *e, struct ff_err *err);
 void ew_xattr_free(struct ew *w);
 
-/* write_dirent.c: size (content NULL) or encode a directory's blocks. */
-int ew_dir_build(struct ew *w, struct ew_ino *e, int encode, struct ff_err *err);
+/* write_dirent.c: a directory's size, and with blocks its encoded blocks
+ * (the caller frees them). */
+int ew_dir_build(struct ew *w, struct ew_ino *e, uint8_t **blocks, struct ff_err *err);
 
-/* write_inode.c: the inode, its xattrs and inline bytes at buf. */
+/* write_inode.c: the inode, its xattrs and inline bytes at buf (not a
+ * tail_out tail); where the inline tail starts in its slot. */
 void ew_inode_encode(const struct ew *w, const struct ew_ino *e, uint8_t *buf);
+uint32_t ew_inode_tail_at(const struct ew_ino *e);
 int ew_inode_pick_form(const struct ew *w, const struct ew_ino *e);
 
 /* write_super.c: superblock into the first bytes of the meta buffer,
  * then its crc32c over the rest of its block. */
 void ew_super_encode(const struct ew *w, uint8_t *buf, uint64_t inos, uint32_t blocks);
+
+/* write_meta.c: the image's bytes [start, end) of a meta region (block
+ * aligned), a run of blocks at a time: the inodes placed there (the
+ * packed inode too), the shared xattrs and, from offset 0, the
+ * superblock; zeros between. */
+int ew_meta_write(struct ew *w, uint64_t start, uint64_t end, struct ff_err *err);
+
+/* write_tails.c: the data pass's inline tails of the inodes placed before
+ * it, gathered a block at a time on their way to their places (tail_out). */
+int ew_tails_init(struct ew *w, struct ff_err *err);
+int ew_tail_put(struct ew *w, struct ew_ino *e, const uint8_t *tail, struct ff_err *err);
+/* err NULL: only free them. */
+int ew_tails_done(struct ew *w, struct ff_err *err);
 
 /* write_plan.c */
 int ew_plan(struct ew *w, struct ff_err *err);
@@ -133,7 +159,8 @@ uint32_t ew_ztail_room(const struct ew *w, const struct ew_ino *e);
  * that shrank since the scan is named, with the numbers). */
 int ew_read_at(struct ff_data *d, const struct ew_ino *e, uint8_t *buf, size_t len,
 	       uint64_t off, struct ff_err *err);
-int ew_write_flat(struct ew *w, struct ew_ino *e, struct ff_err *err);
+/* mem: a directory's blocks or a symlink's target; NULL: a file's data. */
+int ew_write_flat(struct ew *w, struct ew_ino *e, const uint8_t *mem, struct ff_err *err);
 /* write_chunk.c: a chunk-based file's chunks and its block map (zmeta). */
 int ew_write_chunked(struct ew *w, struct ew_ino *e, struct ff_err *err);
 

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Copyright (C) 2026 The flashfs-tools authors */
 /* The EROFS writer's steps: plan the inodes, place them, write the data
- * area in pre-order (directories encoded once every nid is known), then
- * the meta area (superblock, inodes, shared xattrs) over the hole left at
- * the start, and link the image into place. */
+ * area in pre-order (directories encoded once every nid is known; inline
+ * tails go to their places in the meta area as they come), then the meta
+ * area (superblock, inodes, shared xattrs) over the hole left at the
+ * start, a run of blocks at a time (write_meta.c), and link the image
+ * into place. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,46 +39,37 @@ static int check_opts(const struct ff_erofs_write_opts *o, struct ff_err *err)
 
 static int write_data(struct ew *w, struct ff_err *err)
 {
-	if (ff_outfile_skip(&w->out, (uint64_t)w->data_start << w->blkbits, err))
+	if (ff_outfile_skip(&w->out, (uint64_t)w->data_start << w->blkbits, err) ||
+	    ew_tails_init(w, err))
 		return -1;
 	if (ew_compress_all(w, err) || ew_write_late(w, err))
 		return -1;
 	for (uint32_t i = 0; i < w->n_inos; i++) {
 		struct ew_ino *e = &w->inos[i];
+		uint8_t *dir = NULL;
+		int r = 0;
 
-		if (S_ISDIR(e->n->mode) && ew_dir_build(w, e, 1, err))
+		if (e->layout == ER_CHUNK_BASED)
+			r = ew_write_chunked(w, e, err);
+		else if (S_ISDIR(e->n->mode))
+			r = ew_dir_build(w, e, &dir, err) || ew_write_flat(w, e, dir, err);
+		else if (S_ISLNK(e->n->mode))
+			r = ew_write_flat(w, e, (const uint8_t *)e->n->target, err);
+		else if (!e->compressed)
+			r = ew_write_flat(w, e, NULL, err);
+		free(dir);
+		if (r)
 			return -1;
-		if (e->layout == ER_CHUNK_BASED) {
-			if (ew_write_chunked(w, e, err))
-				return -1;
-		} else if (!e->compressed && ew_write_flat(w, e, err)) {
-			return -1;
-		}
 	}
-	return 0;
+	return ew_tails_done(w, err);
 }
 
+/* The first meta region, over the hole left at the start: superblock,
+ * inodes (and the late ones that filled room left there, ew_write_late),
+ * shared xattrs. */
 static int write_meta(struct ew *w, struct ff_err *err)
 {
-	size_t len = (size_t)w->data_start << w->blkbits;
-	uint8_t *buf = calloc(1, len);
-	int r;
-
-	if (!buf)
-		return ff_err_set(err, ENOMEM, "meta area: out of memory (%zu bytes)", len);
-	/* and the late inodes that filled room left here (ew_write_late) */
-	for (uint32_t i = 0; i < w->n_inos; i++)
-		if ((w->inos[i].nid << 5) < len)
-			ew_inode_encode(w, &w->inos[i], buf + (w->inos[i].nid << 5));
-	if (w->packed.n && (w->packed.nid << 5) < len)
-		ew_inode_encode(w, &w->packed, buf + (w->packed.nid << 5));
-	if (w->shared_len)
-		memcpy(buf + ((size_t)w->xattr_blkaddr << w->blkbits), w->shared, w->shared_len);
-	ew_super_cfg(w, buf);
-	ew_super_encode(w, buf, w->n_inos + (w->packed.n != NULL), w->next_blk);
-	r = ff_outfile_pwrite(&w->out, buf, len, 0, err);
-	free(buf);
-	return r;
+	return ew_meta_write(w, 0, (uint64_t)w->data_start << w->blkbits, err);
 }
 
 /* Early segments dropped (write_compress.c) may have left bytes past the
@@ -99,9 +92,8 @@ static void ew_free(struct ew *w)
 		free(e->xattr);
 		free(e->zmeta);
 		free(e->ztail);
-		if (S_ISDIR(e->n->mode))
-			free(e->content);
 	}
+	ew_tails_done(w, NULL);
 	free(w->inos);
 	free(w->packed.zmeta);
 	free(w->packed.ztail);
