@@ -280,14 +280,27 @@ static void test_noshrink_small_cap(void **state)
 	ff_comp_free(comp);
 }
 
+/* The codec `name` for BLOCK-sized blocks and a context for it. */
+static struct ff_comp_ctx *open_codec(const char *name, struct ff_comp **comp)
+{
+	struct ff_err err = { 0 };
+	struct ff_comp_ctx *ctx;
+
+	*comp = ff_comp_new(name, BLOCK, &err);
+	assert_non_null(*comp);
+	ctx = ff_comp_ctx_new(*comp, &err);
+	assert_non_null(ctx);
+	return ctx;
+}
+
 /* LZMA-alone headers carry the uncompressed size or "unknown" (all ones).
  * We write the size, as mksquashfs does; both forms must decode. */
 static void test_lzma_size_forms(void **state)
 {
 	struct bufs *b = *state;
 	struct ff_err err = { 0 };
-	struct ff_comp *comp = ff_comp_new("lzma", BLOCK, &err);
-	struct ff_comp_ctx *ctx = ff_comp_ctx_new(comp, &err);
+	struct ff_comp *comp;
+	struct ff_comp_ctx *ctx = open_codec("lzma", &comp);
 	ssize_t c = ff_comp_compress(ctx, b->text, 10000, b->comp, 10000, &err);
 
 	assert_true(c > 13);
@@ -306,8 +319,8 @@ static void test_gzip_trailing_bytes(void **state)
 {
 	struct bufs *b = *state;
 	struct ff_err err = { 0 };
-	struct ff_comp *comp = ff_comp_new("gzip", BLOCK, &err);
-	struct ff_comp_ctx *ctx = ff_comp_ctx_new(comp, &err);
+	struct ff_comp *comp;
+	struct ff_comp_ctx *ctx = open_codec("gzip", &comp);
 	ssize_t c = ff_comp_compress(ctx, b->text, 10000, b->comp, 10000, &err);
 
 	assert_true(c > 0);
@@ -353,8 +366,8 @@ static void test_xz_checks(void **state)
 {
 	struct bufs *b = *state;
 	struct ff_err err = { 0 };
-	struct ff_comp *comp = ff_comp_new("xz", BLOCK, &err);
-	struct ff_comp_ctx *ctx = ff_comp_ctx_new(comp, &err);
+	struct ff_comp *comp;
+	struct ff_comp_ctx *ctx = open_codec("xz", &comp);
 	ssize_t c = ff_comp_compress(ctx, b->text, 10000, b->comp, 10000, &err);
 	lzma_stream st = LZMA_STREAM_INIT;
 	size_t n;
