@@ -84,6 +84,9 @@ int bench_corpus_add(struct bench_corpus *c, const char *source, int as_root,
  * last add. */
 int bench_corpus_finish(struct bench_corpus *c, struct ff_err *err);
 
+/* Frees what a node owns (name, target, xattrs), not the node itself. */
+void bench_node_free(struct bench_node *n);
+
 /* Used by the loaders. */
 int bench_corpus_push_node(struct bench_corpus *c, const struct bench_node *n,
 			   struct ff_err *err);

@@ -30,20 +30,24 @@ struct bench_corpus *bench_corpus_new(struct ff_err *err)
 	return c;
 }
 
+void bench_node_free(struct bench_node *n)
+{
+	free(n->name);
+	free(n->target);
+	for (uint32_t k = 0; k < n->n_xattrs; k++) {
+		free(n->xattrs[k].name);
+		free(n->xattrs[k].value);
+	}
+	free(n->xattrs);
+}
+
 void bench_corpus_free(struct bench_corpus *c)
 {
 	if (!c)
 		return;
 	ff_tree_free(c->tree);
-	for (size_t i = 0; i < c->n_nodes; i++) {
-		free(c->nodes[i].name);
-		free(c->nodes[i].target);
-		for (uint32_t k = 0; k < c->nodes[i].n_xattrs; k++) {
-			free(c->nodes[i].xattrs[k].name);
-			free(c->nodes[i].xattrs[k].value);
-		}
-		free(c->nodes[i].xattrs);
-	}
+	for (size_t i = 0; i < c->n_nodes; i++)
+		bench_node_free(&c->nodes[i]);
 	free(c->nodes);
 	free(c->files);
 	free(c->data);

@@ -146,13 +146,7 @@ static int add_entry(struct walk *w, const struct ff_dirent *e, uint32_t parent)
 		rc = -1;
 	if (rc || !b.name || (S_ISLNK(st.mode) && !b.target) ||
 	    bench_corpus_push_node(w->c, &b, w->err)) {
-		for (uint32_t k = 0; k < b.n_xattrs; k++) {
-			free(b.xattrs[k].name);
-			free(b.xattrs[k].value);
-		}
-		free(b.xattrs);
-		free(b.name);
-		free(b.target);
+		bench_node_free(&b);
 		return rc ? ff_err_prefix(w->err, "%s", e->name)
 			  : ff_err_set(w->err, ENOMEM, "bench: out of memory");
 	}

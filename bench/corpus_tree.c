@@ -130,13 +130,7 @@ static int push_one(struct bench_corpus *c, const struct ff_tree *t, const struc
 		b.name = NULL;
 	if (b.name) {
 		/* not pushed: the node's copies are still ours */
-		for (uint32_t k = 0; k < b.n_xattrs; k++) {
-			free(b.xattrs[k].name);
-			free(b.xattrs[k].value);
-		}
-		free(b.xattrs);
-		free(b.name);
-		free(b.target);
+		bench_node_free(&b);
 		return err->msg[0] ? -1 : ff_err_set(err, ENOMEM, "bench: out of memory");
 	}
 	if (S_ISREG(n->mode) && !ff_node_link(n)) {

@@ -157,6 +157,19 @@ static void spread_labels(const double *x, const double *y, size_t n, double *li
 	}
 }
 
+/* Spreads the n labels at (x, y) and gives each series its offset:
+ * lines[at[k]] for label k, 0 for a series without a label; lines has
+ * room for r->n + n (the tail is scratch). */
+static void spread_to_series(const struct bench_report *r, const double *x, const double *y,
+			     const size_t *at, size_t n, double *lines)
+{
+	spread_labels(x, y, n, lines + r->n);
+	for (size_t k = 0; k < r->n; k++)
+		lines[k] = 0;
+	for (size_t k = 0; k < n; k++)
+		lines[at[k]] = lines[r->n + k];
+}
+
 /* v's place in [lo, hi], 0..1 (0.5 when the range is empty). */
 static double frac(double v, double lo, double hi)
 {
@@ -205,11 +218,18 @@ static void scatter_offsets(const struct bench_report *r, struct ranges *rg, dou
 		y[n] = frac(log10(fmax(r->res[last].decomp.best, 1e-9)), lo_y, hi_y);
 		at[n++] = i;
 	}
-	spread_labels(x, y, n, lines + r->n);
-	for (size_t k = 0; k < r->n; k++)
-		lines[k] = 0;
-	for (size_t k = 0; k < n; k++)
-		lines[at[k]] = lines[r->n + k];
+	spread_to_series(r, x, y, at, n, lines);
+}
+
+/* A series' key title, then the label at its last point, moved up by off
+ * (graph units) so that labels do not overlap; dx is gnuplot's character
+ * offset to the right of the point. */
+static void title_and_label(FILE *g, const struct bench_report *r, size_t i, const char *dx,
+			    double off)
+{
+	fprintf(g, " title \"%s\", '-' using 1:2:3 with labels left offset character %s, graph "
+		   "%.4f tc rgb \"%s\" notitle", r->res[i].codec.label, dx, off,
+		family_colour(r->res[i].codec.name));
 }
 
 static void scatter(FILE *g, const struct bench_report *r)
@@ -235,9 +255,7 @@ static void scatter(FILE *g, const struct bench_report *r)
 			continue;
 		fprintf(g, "%s'-' using 1:2:3 with linespoints lw 1 ps variable ", first ? "" : ", ");
 		style(g, r, i, 1);
-		fprintf(g, " title \"%s\", '-' using 1:2:3 with labels left offset character 1, graph %.4f "
-			   "tc rgb \"%s\" notitle", r->res[i].codec.label, off ? off[i] : 0.0,
-			family_colour(r->res[i].codec.name));
+		title_and_label(g, r, i, "1", off ? off[i] : 0.0);
 		first = 0;
 	}
 	free(off);
@@ -291,11 +309,7 @@ static void lines_offsets(const struct bench_report *r, uint32_t bs, struct rang
 						    r->res[i].decomp_target)), lo, hi);
 		at[n++] = i;
 	}
-	spread_labels(x, y, n, lines + r->n);
-	for (size_t k = 0; k < r->n; k++)
-		lines[k] = 0;
-	for (size_t k = 0; k < n; k++)
-		lines[at[k]] = lines[r->n + k];
+	spread_to_series(r, x, y, at, n, lines);
 }
 
 static void lines(FILE *g, const struct bench_report *r)
@@ -325,9 +339,7 @@ static void lines(FILE *g, const struct bench_report *r)
 			continue;
 		fprintf(g, "%s'-' using 1:2 with lines lw 2 ", first ? "" : ", ");
 		style(g, r, i, 0);
-		fprintf(g, " title \"%s\", '-' using 1:2:3 with labels left offset character 0.5, graph %.4f tc rgb "
-			   "\"%s\" notitle", r->res[i].codec.label, off ? off[i] : 0.0,
-			family_colour(r->res[i].codec.name));
+		title_and_label(g, r, i, "0.5", off ? off[i] : 0.0);
 		first = 0;
 	}
 	free(off);

@@ -18,6 +18,26 @@ void ff_fs_log(struct ff_fs *fs, const char *fmt, ...)
 	va_end(ap);
 }
 
+int ff_fs_no_listxattr(struct ff_fs *fs, uint64_t handle, ff_xattr_fn fn, void *ctx)
+{
+	(void)fs;
+	(void)handle;
+	(void)fn;
+	(void)ctx;
+	return 0;
+}
+
+ssize_t ff_fs_no_getxattr(struct ff_fs *fs, uint64_t handle, const char *name, void *buf,
+			  size_t cap)
+{
+	(void)fs;
+	(void)handle;
+	(void)name;
+	(void)buf;
+	(void)cap;
+	return -ENODATA;
+}
+
 int ff_fs_resolve(struct ff_fs *fs, const char *path, uint64_t *handle)
 {
 	uint64_t cur = fs->ops->root(fs);

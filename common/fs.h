@@ -150,6 +150,12 @@ struct ff_open_opts {
 	int keep_container;
 };
 
+/* The xattr operations of a file system that stores none: list nothing,
+ * and every name is absent (-ENODATA). */
+int ff_fs_no_listxattr(struct ff_fs *fs, uint64_t handle, ff_xattr_fn fn, void *ctx);
+ssize_t ff_fs_no_getxattr(struct ff_fs *fs, uint64_t handle, const char *name, void *buf,
+			  size_t cap);
+
 void ff_fs_log(struct ff_fs *fs, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Resolve a '/'-separated path from the root (no symlinks followed). */

@@ -69,25 +69,6 @@ static ssize_t u_readlink(struct ff_fs *fs, uint64_t h, char *buf, size_t cap)
 	return -EINVAL;
 }
 
-static int u_listxattr(struct ff_fs *fs, uint64_t h, ff_xattr_fn fn, void *ctx)
-{
-	(void)fs;
-	(void)h;
-	(void)fn;
-	(void)ctx;
-	return 0;
-}
-
-static ssize_t u_getxattr(struct ff_fs *fs, uint64_t h, const char *name, void *buf, size_t cap)
-{
-	(void)fs;
-	(void)h;
-	(void)name;
-	(void)buf;
-	(void)cap;
-	return -ENODATA;
-}
-
 static int u_statfs(struct ff_fs *fs, struct ff_statfs *sf)
 {
 	(void)fs;
@@ -119,8 +100,8 @@ static const struct ff_fs_ops unopened_ops = {
 	.readdir = u_readdir,
 	.read = u_read,
 	.readlink = u_readlink,
-	.listxattr = u_listxattr,
-	.getxattr = u_getxattr,
+	.listxattr = ff_fs_no_listxattr,
+	.getxattr = ff_fs_no_getxattr,
 	.statfs = u_statfs,
 	.info = u_info,
 	.check = u_check,

@@ -200,27 +200,6 @@ static ssize_t lsq_readlink(struct ff_fs *fs, uint64_t h, char *buf, size_t cap)
 	return (ssize_t)in.size;
 }
 
-/* These layouts store no extended attributes. */
-static int lsq_listxattr(struct ff_fs *fs, uint64_t h, ff_xattr_fn fn, void *ctx)
-{
-	(void)fs;
-	(void)h;
-	(void)fn;
-	(void)ctx;
-	return 0;
-}
-
-static ssize_t lsq_getxattr(struct ff_fs *fs, uint64_t h, const char *name, void *buf,
-			    size_t cap)
-{
-	(void)fs;
-	(void)h;
-	(void)name;
-	(void)buf;
-	(void)cap;
-	return -ENODATA;
-}
-
 static int lsq_statfs(struct ff_fs *fs, struct ff_statfs *sf)
 {
 	struct lsq_rd *rd = R(fs);
@@ -258,8 +237,8 @@ static const struct ff_fs_ops lsq_ops = {
 	.readdir = lsq_readdir,
 	.read = lsq_read,
 	.readlink = lsq_readlink,
-	.listxattr = lsq_listxattr,
-	.getxattr = lsq_getxattr,
+	.listxattr = ff_fs_no_listxattr, /* these layouts store no xattrs */
+	.getxattr = ff_fs_no_getxattr,
 	.statfs = lsq_statfs,
 	.info = lsq_info,
 	.check = lsq_check,

@@ -222,71 +222,52 @@ const char *ff_y2_ecc_name(enum ff_y2_ecc_kind ecc)
 	}
 }
 
-/* Copy n bytes between a flat buffer and the free regions of an OOB. */
-static void gather(const struct ff_y2_layout *lay, const uint8_t *oob, uint8_t *flat,
-		   uint32_t n)
+/* n bytes into the page when to_page, out of it otherwise. */
+static void copy_bytes(uint8_t *page_at, uint8_t *flat, uint32_t n, int to_page)
 {
-	uint32_t done = 0;
-
-	for (uint32_t i = 0; i < lay->n_mtd_free && done < n; i++) {
-		uint32_t len = lay->mtd_free[i].len;
-
-		if (len > n - done)
-			len = n - done;
-		memcpy(flat + done, oob + lay->mtd_free[i].offset, len);
-		done += len;
-	}
+	memcpy(to_page ? page_at : flat, to_page ? flat : page_at, n);
 }
 
-static void scatter(const struct ff_y2_layout *lay, uint8_t *oob, const uint8_t *flat,
-		    uint32_t n)
+/* The tags between a raw page and a flat buffer, where the layout keeps
+ * them: one walk serves reading and writing, so the places the tags go to
+ * and come from cannot drift apart. */
+static void move_tags(const struct ff_y2_layout *lay, uint8_t *raw_page, uint8_t *tags,
+		      int to_page)
 {
-	uint32_t done = 0;
-
-	for (uint32_t i = 0; i < lay->n_mtd_free && done < n; i++) {
-		uint32_t len = lay->mtd_free[i].len;
-
-		if (len > n - done)
-			len = n - done;
-		memcpy(oob + lay->mtd_free[i].offset, flat + done, len);
-		done += len;
-	}
-}
-
-void ff_y2_page_get_tags(const struct ff_y2_layout *lay, const uint8_t *raw_page,
-			 uint8_t *tags)
-{
-	const uint8_t *oob = raw_page + lay->geom.page_size;
+	uint8_t *oob = raw_page + lay->geom.page_size;
+	uint32_t n = lay->tags_size, done = 0;
 
 	switch (lay->kind) {
 	case FF_Y2_LAYOUT_INBAND:
-		memcpy(tags, raw_page + lay->chunk_bytes, lay->tags_size);
+		copy_bytes(raw_page + lay->chunk_bytes, tags, n, to_page);
 		break;
 	case FF_Y2_LAYOUT_OFFSET0:
-		memcpy(tags, oob, lay->tags_size);
+		copy_bytes(oob, tags, n, to_page);
 		break;
-	default:
-		gather(lay, oob, tags, lay->tags_size);
+	default: /* the free regions of the OOB, in order */
+		for (uint32_t i = 0; i < lay->n_mtd_free && done < n; i++) {
+			uint32_t len = lay->mtd_free[i].len;
+
+			if (len > n - done)
+				len = n - done;
+			copy_bytes(oob + lay->mtd_free[i].offset, tags + done, len, to_page);
+			done += len;
+		}
 		break;
 	}
+}
+
+/* The casts: move_tags only reads what the direction leaves const. */
+void ff_y2_page_get_tags(const struct ff_y2_layout *lay, const uint8_t *raw_page,
+			 uint8_t *tags)
+{
+	move_tags(lay, (uint8_t *)raw_page, tags, 0);
 }
 
 void ff_y2_page_put_tags(const struct ff_y2_layout *lay, uint8_t *raw_page,
 			 const uint8_t *tags)
 {
-	uint8_t *oob = raw_page + lay->geom.page_size;
-
-	switch (lay->kind) {
-	case FF_Y2_LAYOUT_INBAND:
-		memcpy(raw_page + lay->chunk_bytes, tags, lay->tags_size);
-		break;
-	case FF_Y2_LAYOUT_OFFSET0:
-		memcpy(oob, tags, lay->tags_size);
-		break;
-	default:
-		scatter(lay, oob, tags, lay->tags_size);
-		break;
-	}
+	move_tags(lay, raw_page, (uint8_t *)tags, 1);
 }
 
 uint32_t ff_y2_page_split(const struct ff_y2_layout *lay, const uint8_t *raw_page,
