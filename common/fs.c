@@ -3,6 +3,7 @@
 #include "common/fs.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,15 @@ void ff_fs_log(struct ff_fs *fs, const char *fmt, ...)
 	va_start(ap, fmt);
 	ff_vwarnf(fs->log, fs->log_ctx, FF_WARN_DAMAGED, NULL, fmt, ap);
 	va_end(ap);
+}
+
+size_t ff_read_span(uint64_t size, uint64_t off, size_t len)
+{
+	if (off >= size)
+		return 0;
+	if (len > size - off)
+		len = (size_t)(size - off);
+	return len > (size_t)SSIZE_MAX ? (size_t)SSIZE_MAX : len;
 }
 
 int ff_fs_no_listxattr(struct ff_fs *fs, uint64_t handle, ff_xattr_fn fn, void *ctx)

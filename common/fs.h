@@ -150,6 +150,10 @@ struct ff_open_opts {
 	int keep_container;
 };
 
+/* How much of a read of len bytes at off a file of size bytes can give:
+ * 0 at or past the end, never more than SSIZE_MAX (reads return ssize_t). */
+size_t ff_read_span(uint64_t size, uint64_t off, size_t len);
+
 /* The xattr operations of a file system that stores none: list nothing,
  * and every name is absent (-ENODATA). */
 int ff_fs_no_listxattr(struct ff_fs *fs, uint64_t handle, ff_xattr_fn fn, void *ctx);

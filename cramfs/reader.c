@@ -200,12 +200,9 @@ static ssize_t cr_read(struct ff_fs *fs, uint64_t h, void *buf, size_t len, uint
 		return -EISDIR;
 	if (!S_ISREG(in.mode))
 		return -EINVAL;
-	if (off >= in.size)
+	len = ff_read_span(in.size, off, len);
+	if (!len)
 		return 0;
-	if (len > in.size - off)
-		len = (size_t)(in.size - off);
-	if (len > (size_t)SSIZE_MAX)
-		len = (size_t)SSIZE_MAX;
 	return read_data(fs, h, &in, buf, len, off);
 }
 

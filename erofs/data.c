@@ -183,12 +183,9 @@ ssize_t er_read(struct er_rd *rd, const struct er_inode *ino, void *buf, size_t 
 	ssize_t n;
 	int ret;
 
-	if (off >= ino->size)
+	len = ff_read_span(ino->size, off, len);
+	if (!len)
 		return 0;
-	if (len > ino->size - off)
-		len = (size_t)(ino->size - off);
-	if (len > (size_t)SSIZE_MAX)
-		len = (size_t)SSIZE_MAX;
 	if (ino->layout == ER_COMPRESSED_FULL || ino->layout == ER_COMPRESSED_COMPACT)
 		return read_compressed(rd, ino, buf, len, off, err);
 	while (done < len) {

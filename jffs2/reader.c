@@ -268,12 +268,9 @@ static ssize_t j2_read(struct ff_fs *fs, uint64_t h, void *buf, size_t len, uint
 		return -EISDIR;
 	if (!S_ISREG(in->mode))
 		return -EINVAL;
-	if (off >= in->size)
+	len = ff_read_span(in->size, off, len);
+	if (!len)
 		return 0;
-	if (len > in->size - off)
-		len = (size_t)(in->size - off);
-	if (len > (size_t)SSIZE_MAX)
-		len = (size_t)SSIZE_MAX;
 	while (done < len) {
 		ssize_t n = read_piece(J(fs), in, (uint8_t *)buf + done, len - done, off + done);
 

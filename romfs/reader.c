@@ -154,12 +154,9 @@ static ssize_t rf_read(struct ff_fs *fs, uint64_t h, void *buf, size_t len, uint
 		return -EISDIR;
 	if (o->type != RF_REG)
 		return -EINVAL;
-	if (off >= o->size)
+	len = ff_read_span(o->size, off, len);
+	if (!len)
 		return 0;
-	if (len > o->size - off)
-		len = (size_t)(o->size - off);
-	if (len > (size_t)SSIZE_MAX)
-		len = (size_t)SSIZE_MAX;
 	return len ? read_data(fs, o, buf, len, off) : 0;
 }
 

@@ -353,10 +353,9 @@ static ssize_t read_map(struct sqfs_rd *rd, const struct fmap *m, uint8_t *buf, 
 	uint64_t fsize = m->node.in.file_size, bs = rd->sb.block_size;
 	size_t done = 0;
 
-	if (off >= fsize)
+	len = ff_read_span(fsize, off, len);
+	if (!len)
 		return 0;
-	if (len > fsize - off)
-		len = (size_t)(fsize - off);
 	while (done < len) {
 		uint64_t pos = off + done, i = pos / bs;
 		size_t skip = (size_t)(pos % bs), want = (size_t)(bs - skip);

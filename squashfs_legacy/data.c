@@ -200,12 +200,9 @@ ssize_t lsq_file_read(struct lsq_rd *rd, const struct lsq_inode *in, uint8_t *bu
 	uint8_t *tmp;
 	ssize_t got;
 
-	if (off >= in->size)
+	len = ff_read_span(in->size, off, len);
+	if (!len)
 		return 0;
-	if (len > in->size - off)
-		len = (size_t)(in->size - off);
-	if (len > SSIZE_MAX)
-		len = SSIZE_MAX;
 	if (in->size % rd->sb.block_size && in->fragment != LSQ_INVALID_FRAG &&
 	    in->fragment >= rd->sb.fragments)
 		return ff_err_set(err, EIO, "inode %llu: fragment %u past the fragment table (%u)",

@@ -229,12 +229,9 @@ ssize_t ubifs_read_data(struct ubifs_fs *u, const struct ubifs_ino *ino, uint8_t
 	size_t done = 0;
 	ssize_t r = 0;
 
-	if (off >= ino->size)
+	len = ff_read_span(ino->size, off, len);
+	if (!len)
 		return 0;
-	if (len > ino->size - off)
-		len = (size_t)(ino->size - off);
-	if (len > (size_t)SSIZE_MAX)
-		len = (size_t)SSIZE_MAX;
 	/* not zeroed: the edge blocks are written before they are read */
 	if (!(c = malloc(sizeof(*c))))
 		return -ENOMEM;

@@ -165,12 +165,9 @@ static ssize_t y2_read(struct ff_fs *fs, uint64_t h, void *buf, size_t len, uint
 		return -EISDIR;
 	if (o->type != FF_Y2_TYPE_FILE)
 		return -EINVAL;
-	if (off >= o->size)
+	len = ff_read_span(o->size, off, len);
+	if (!len)
 		return 0;
-	if (len > o->size - off)
-		len = (size_t)(o->size - off);
-	if (len > (size_t)SSIZE_MAX)
-		len = (size_t)SSIZE_MAX;
 	while (done < len) {
 		ssize_t n = read_chunk_part(fs, o, (uint8_t *)buf + done, len - done, off + done);
 
