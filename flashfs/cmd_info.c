@@ -153,13 +153,10 @@ static int cmd_info(int argc, char **argv)
 			continue;
 		if (c == 'j') {
 			json = 1;
-		} else if (c == 'h') {
-			usage(stdout);
-			return 0;
-		} else {
-			usage(stderr);
-			return 2;
+			continue;
 		}
+		usage(c == 'h' ? stdout : stderr);
+		return c == 'h' ? 0 : 2;
 	}
 	if (optind + 1 != argc) {
 		usage(stderr);

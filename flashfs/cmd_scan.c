@@ -127,13 +127,10 @@ static int cmd_scan(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		if (c == 'j') {
 			json = 1;
-		} else if (c == 'h') {
-			usage(stdout);
-			return 0;
-		} else {
-			usage(stderr);
-			return 2;
+			continue;
 		}
+		usage(c == 'h' ? stdout : stderr);
+		return c == 'h' ? 0 : 2;
 	}
 	if (optind + 1 != argc) {
 		usage(stderr);
