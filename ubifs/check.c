@@ -9,7 +9,6 @@
  * properties tree and the master's totals, check_lpt.c) against what the
  * index's nodes take. */
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -153,17 +152,7 @@ static void check_znode(struct chk *c, const struct ubifs_loc *loc, uint32_t lev
 
 long ubifs_open_problems(struct ff_fs *fs, ff_problem_fn fn, void *ctx)
 {
-	const struct ubifs_fs *u = (const struct ubifs_fs *)fs;
-	char more[96];
-
-	for (size_t i = 0; i < u->n_problems; i++)
-		fn(ctx, u->problems[i]);
-	if (u->total_problems > u->n_problems) {
-		snprintf(more, sizeof(more), "... and %zu more problems",
-			 u->total_problems - u->n_problems);
-		fn(ctx, more);
-	}
-	return (long)u->total_problems;
+	return ff_problem_replay(&((const struct ubifs_fs *)fs)->problems, fn, ctx);
 }
 
 long ubifs_check_tree(struct ubifs_fs *u, ff_problem_fn fn, void *ctx);
