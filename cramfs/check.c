@@ -8,13 +8,13 @@
  * directories share is reported and walked once, so a hostile image
  * cannot make the walk grow. */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "common/hmap.h"
+#include "common/problems.h"
 #include "cramfs/reader.h"
 
 struct pending {
@@ -25,9 +25,7 @@ struct pending {
 
 struct chk {
 	struct cr_fs *c;
-	ff_problem_fn fn;
-	void *ctx;
-	long problems;
+	struct ff_problem_sink out;
 	struct ff_hmap listings;   /* listing offsets walked */
 	struct pending *stack;
 	size_t n, cap;
@@ -39,30 +37,18 @@ struct chk {
 	int has_prev;
 };
 
-static void problem(struct chk *k, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void problem(struct chk *k, const char *fmt, ...)
-{
-	char msg[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	k->problems++;
-	if (k->fn)
-		k->fn(k->ctx, msg);
-}
-
 static void check_crc(struct chk *k)
 {
 	struct cr_fs *c = k->c;
 
 	switch (cr_crc_state(c)) {
 	case CR_CRC_BAD:
-		problem(k, "superblock: CRC 0x%08x stored, 0x%08x computed", c->sb.crc, c->crc_calc);
+		ff_problemf(&k->out, "superblock: CRC 0x%08x stored, 0x%08x computed", c->sb.crc,
+			    c->crc_calc);
 		break;
 	case CR_CRC_UNREADABLE:
-		problem(k, "superblock: CRC not computed: the image cannot be read to its end");
+		ff_problemf(&k->out,
+			    "superblock: CRC not computed: the image cannot be read to its end");
 		break;
 	default:
 		break;
@@ -79,7 +65,7 @@ static void check_blocks(struct chk *k, const char *path, const struct cr_inode 
 
 		if (cr_block_extent(k->c, in, i, &e, &err) ||
 		    cr_block_read(k->c, in, i, k->blk, &got, &err)) {
-			problem(k, "%s: %s", path, err.msg);
+			ff_problemf(&k->out, "%s: %s", path, err.msg);
 			return;
 		}
 		if (e.start + e.len > k->end_data)
@@ -92,14 +78,14 @@ static void check_data(struct chk *k, const char *path, const struct cr_inode *i
 	int link = S_ISLNK(in->mode);
 
 	if (!in->offset && (in->size || link)) {
-		problem(k, "%s: %s has offset 0 and size %u", path, link ? "symlink" : "file",
-			in->size);
+		ff_problemf(&k->out, "%s: %s has offset 0 and size %u", path,
+			    link ? "symlink" : "file", in->size);
 		return;
 	}
 	if (!in->size) {
 		if (in->offset || link)
-			problem(k, "%s: %s has size 0 and offset %u", path,
-				link ? "symlink" : "file", in->offset);
+			ff_problemf(&k->out, "%s: %s has size 0 and offset %u", path,
+				    link ? "symlink" : "file", in->offset);
 		return;
 	}
 	if (in->offset < k->start_data)
@@ -112,12 +98,12 @@ static void check_special(struct chk *k, const char *path, const struct cr_inode
 	uint32_t t = in->mode & S_IFMT;
 
 	if (t != S_IFCHR && t != S_IFBLK && t != S_IFIFO && t != S_IFSOCK)
-		problem(k, "%s: bogus mode 0%o", path, in->mode);
+		ff_problemf(&k->out, "%s: bogus mode 0%o", path, in->mode);
 	else if (in->offset)
-		problem(k, "%s: special file has offset %u (not 0)", path, in->offset);
+		ff_problemf(&k->out, "%s: special file has offset %u (not 0)", path, in->offset);
 	else if ((t == S_IFIFO || t == S_IFSOCK) && in->size)
-		problem(k, "%s: %s has size %u (not 0)", path, t == S_IFIFO ? "fifo" : "socket",
-			in->size);
+		ff_problemf(&k->out, "%s: %s has size %u (not 0)", path,
+			    t == S_IFIFO ? "fifo" : "socket", in->size);
 }
 
 static int push(struct chk *k, uint64_t h, const struct cr_inode *in, char *path)
@@ -139,18 +125,18 @@ static void check_dir(struct chk *k, uint64_t h, const struct cr_inode *in, char
 {
 	if (!in->size) {
 		if (in->offset)
-			problem(k, "%s: empty directory has offset %u", path, in->offset);
+			ff_problemf(&k->out, "%s: empty directory has offset %u", path, in->offset);
 		free(path);
 		return;
 	}
 	if (ff_hmap_get(&k->listings, in->offset)) {
-		problem(k, "%s: listing at %u already walked for another directory", path,
-			in->offset);
+		ff_problemf(&k->out, "%s: listing at %u already walked for another directory", path,
+			    in->offset);
 		free(path);
 		return;
 	}
 	if (ff_hmap_put(&k->listings, in->offset, (void *)1) || push(k, h, in, path)) {
-		problem(k, "%s: out of memory", path);
+		ff_problemf(&k->out, "%s: out of memory", path);
 		free(path);
 	}
 }
@@ -161,8 +147,9 @@ static void check_order(struct chk *k, const struct cr_dirent *e)
 	int cmp = memcmp(k->prev, e->name, n);
 
 	if (k->has_prev && (cmp > 0 || (!cmp && k->prev_len >= e->len)))
-		problem(k, "%s: entry \"%.*s\" out of order or repeated in a sorted directory",
-			k->path, (int)e->len, e->name);
+		ff_problemf(&k->out,
+			    "%s: entry \"%.*s\" out of order or repeated in a sorted directory",
+			    k->path, (int)e->len, e->name);
 	memcpy(k->prev, e->name, e->len);
 	k->prev_len = e->len;
 	k->has_prev = 1;
@@ -202,7 +189,7 @@ static void walk(struct chk *k)
 
 	if (!root || push(k, cr_root_handle(k->c), &k->c->sb.root, root)) {
 		free(root);
-		problem(k, "out of memory");
+		ff_problemf(&k->out, "out of memory");
 		return;
 	}
 	if (k->c->sb.root.size)
@@ -213,7 +200,7 @@ static void walk(struct chk *k)
 		k->path = d.path;
 		k->has_prev = 0;
 		if (cr_dir_walk(k->c, d.handle, &d.in, 0, entry, k, &err))
-			problem(k, "%s: %s", d.path, err.msg);
+			ff_problemf(&k->out, "%s: %s", d.path, err.msg);
 		free(d.path);
 	}
 }
@@ -226,20 +213,23 @@ static void check_layout(struct chk *k)
 
 	if (k->start_data != UINT64_MAX) {
 		if (k->start_data < sb->start + CR_SUPER_SIZE)
-			problem(k, "file data starts at %llu, inside the superblock (ends at %u)",
-				(unsigned long long)k->start_data, sb->start + CR_SUPER_SIZE);
+			ff_problemf(&k->out,
+				    "file data starts at %llu, inside the superblock (ends at %u)",
+				    (unsigned long long)k->start_data, sb->start + CR_SUPER_SIZE);
 		else if (k->end_dir != k->start_data)
-			problem(k, "directory listings end at %llu but file data starts at %llu",
-				(unsigned long long)k->end_dir, (unsigned long long)k->start_data);
+			ff_problemf(&k->out,
+				    "directory listings end at %llu but file data starts at %llu",
+				    (unsigned long long)k->end_dir,
+				    (unsigned long long)k->start_data);
 	}
 	if (k->end_data > k->c->span)
-		problem(k, "file data ends at %llu, past the image's %llu bytes",
-			(unsigned long long)k->end_data, (unsigned long long)k->c->span);
+		ff_problemf(&k->out, "file data ends at %llu, past the image's %llu bytes",
+			    (unsigned long long)k->end_data, (unsigned long long)k->c->span);
 }
 
 long cr_check(struct ff_fs *fs, ff_problem_fn fn, void *ctx)
 {
-	struct chk k = { .c = (struct cr_fs *)fs, .fn = fn, .ctx = ctx,
+	struct chk k = { .c = (struct cr_fs *)fs, .out = { fn, ctx, 0 },
 			 .start_data = UINT64_MAX };
 
 	k.blk = malloc(k.c->blksize);
@@ -253,7 +243,7 @@ long cr_check(struct ff_fs *fs, ff_problem_fn fn, void *ctx)
 	free(k.stack);
 	free(k.blk);
 	ff_hmap_free(&k.listings, NULL);
-	return k.problems;
+	return k.out.count;
 }
 
 enum cr_crc_state cr_crc_state(struct cr_fs *c)
@@ -281,8 +271,8 @@ enum cr_crc_state cr_crc_state(struct cr_fs *c)
  * CRC, which fsck.cramfs refuses an image for (the kernel does not look). */
 long cr_open_problems(struct ff_fs *fs, ff_problem_fn fn, void *ctx)
 {
-	struct chk k = { .c = (struct cr_fs *)fs, .fn = fn, .ctx = ctx };
+	struct chk k = { .c = (struct cr_fs *)fs, .out = { fn, ctx, 0 } };
 
 	check_crc(&k);
-	return k.problems;
+	return k.out.count;
 }

@@ -6,13 +6,12 @@
  * whole, so each extent is mapped inside the image and each pcluster
  * decodes to its length.  Directories are visited from a work list, not
  * by recursion, and each only once, so loops and depth cannot hurt. */
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "common/hmap.h"
+#include "common/problems.h"
 #include "common/vec.h"
 #include "erofs/reader.h"
 
@@ -20,9 +19,7 @@
 
 struct chk {
 	struct er_rd *rd;
-	ff_problem_fn fn;
-	void *ctx;
-	long problems;
+	struct ff_problem_sink out;
 	struct ff_hmap seen;      /* nid -> links found + 1 */
 	struct ff_vec pending;    /* struct dir_ref: directories still to list */
 	uint8_t *buf;
@@ -32,20 +29,6 @@ struct chk {
 	size_t prev_len;
 	int have_prev;
 };
-
-static void problem(struct chk *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void problem(struct chk *c, const char *fmt, ...)
-{
-	char msg[FF_ERR_MSG_MAX + 64];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	c->problems++;
-	c->fn(c->ctx, msg);
-}
 
 struct dir_ref {
 	uint64_t nid, parent;
@@ -80,7 +63,7 @@ static uint64_t stored_end(struct chk *c, const struct er_inode *ino, uint64_t *
 		else
 			ret = er_map_flat(c->rd, ino, *off, &m, &err);
 		if (ret < 0) {
-			problem(c, "%s", err.msg);
+			ff_problemf(&c->out, "%s", err.msg);
 			return 0;
 		}
 		if (m.flags & ER_MAP_MAPPED)
@@ -108,7 +91,7 @@ static void check_data(struct chk *c, const struct er_inode *ino)
 			    &err);
 
 		if (n <= 0) {
-			problem(c, "%s", n < 0 ? err.msg : "file data ends early");
+			ff_problemf(&c->out, "%s", n < 0 ? err.msg : "file data ends early");
 			return;
 		}
 		off += (uint64_t)n;
@@ -121,27 +104,28 @@ static void check_inode(struct chk *c, const struct er_inode *ino)
 	struct ff_err err = {0};
 
 	if (er_xattr_walk(c->rd, ino, count_xattr, NULL, &err) < 0)
-		problem(c, "%s", err.msg);
+		ff_problemf(&c->out, "%s", err.msg);
 	if (S_ISREG(ino->mode) || S_ISLNK(ino->mode))
 		check_data(c, ino);
 	if (S_ISLNK(ino->mode) && (ino->size == 0 || ino->size > 4095))
-		problem(c, "inode %llu: symlink target of %llu bytes",
-			(unsigned long long)ino->nid, (unsigned long long)ino->size);
+		ff_problemf(&c->out, "inode %llu: symlink target of %llu bytes",
+			    (unsigned long long)ino->nid, (unsigned long long)ino->size);
 }
 
 static int check_dots(struct chk *c, const struct er_dirent *d)
 {
 	if (d->len == 1 && d->name[0] == '.') {
 		if (d->nid != c->dir)
-			problem(c, "directory %llu: \".\" names inode %llu",
-				(unsigned long long)c->dir, (unsigned long long)d->nid);
+			ff_problemf(&c->out, "directory %llu: \".\" names inode %llu",
+				    (unsigned long long)c->dir, (unsigned long long)d->nid);
 		return 1;
 	}
 	if (d->len == 2 && d->name[0] == '.' && d->name[1] == '.') {
 		if (d->nid != c->dir_parent)
-			problem(c, "directory %llu: \"..\" names inode %llu, its parent is %llu",
-				(unsigned long long)c->dir, (unsigned long long)d->nid,
-				(unsigned long long)c->dir_parent);
+			ff_problemf(&c->out,
+				    "directory %llu: \"..\" names inode %llu, its parent is %llu",
+				    (unsigned long long)c->dir, (unsigned long long)d->nid,
+				    (unsigned long long)c->dir_parent);
 		return 1;
 	}
 	return 0;
@@ -155,9 +139,10 @@ static void check_order(struct chk *c, const struct er_dirent *d)
 	if (!cmp)
 		cmp = (c->prev_len > d->len) - (c->prev_len < d->len);
 	if (c->have_prev && cmp >= 0)
-		problem(c, "directory %llu: entry at %llu \"%.*s\" is not after \"%.*s\" (EROFS "
-			"sorts names)", (unsigned long long)c->dir, (unsigned long long)d->pos,
-			(int)d->len, d->name, (int)c->prev_len, c->prev);
+		ff_problemf(&c->out,
+			    "directory %llu: entry at %llu \"%.*s\" is not after \"%.*s\" (EROFS "
+			    "sorts names)", (unsigned long long)c->dir, (unsigned long long)d->pos,
+			    (int)d->len, d->name, (int)c->prev_len, c->prev);
 	memcpy(c->prev, d->name, d->len);
 	c->prev_len = d->len;
 	c->have_prev = 1;
@@ -174,21 +159,22 @@ static int check_entry(void *ctx, const struct er_dirent *d)
 	if (check_dots(c, d))
 		return 0;
 	if (er_inode_load(c->rd, d->nid, &ino, &err) < 0) {
-		problem(c, "directory %llu: \"%.*s\": %s", (unsigned long long)c->dir, (int)d->len,
-			d->name, err.msg);
+		ff_problemf(&c->out, "directory %llu: \"%.*s\": %s", (unsigned long long)c->dir,
+			    (int)d->len, d->name, err.msg);
 		return 0;
 	}
 	if (er_mode_of_ftype(d->ftype) != (ino.mode & S_IFMT))
-		problem(c, "directory %llu: \"%.*s\": type %u, inode %llu has mode 0%o",
-			(unsigned long long)c->dir, (int)d->len, d->name, d->ftype,
-			(unsigned long long)d->nid, ino.mode);
+		ff_problemf(&c->out, "directory %llu: \"%.*s\": type %u, inode %llu has mode 0%o",
+			    (unsigned long long)c->dir, (int)d->len, d->name, d->ftype,
+			    (unsigned long long)d->nid, ino.mode);
 	ff_hmap_find(&c->seen, &d->nid, sizeof(d->nid), &links);
 	if (ff_hmap_set(&c->seen, &d->nid, sizeof(d->nid), links ? links + 1 : 2) < 0)
 		return -ENOMEM;
 	if (S_ISDIR(ino.mode) && links)
-		problem(c, "directory %llu: \"%.*s\": directory %llu reached a second time",
-			(unsigned long long)c->dir, (int)d->len, d->name,
-			(unsigned long long)d->nid);
+		ff_problemf(&c->out,
+			    "directory %llu: \"%.*s\": directory %llu reached a second time",
+			    (unsigned long long)c->dir, (int)d->len, d->name,
+			    (unsigned long long)d->nid);
 	else if (S_ISDIR(ino.mode))
 		return push(c, d->nid, c->dir);
 	else if (!links)
@@ -203,11 +189,11 @@ static int check_dir(struct chk *c, uint64_t nid, uint64_t parent)
 	int ret;
 
 	if (er_inode_load(c->rd, nid, &d, &err) < 0) {
-		problem(c, "%s", err.msg);
+		ff_problemf(&c->out, "%s", err.msg);
 		return 0;
 	}
 	if (er_xattr_walk(c->rd, &d, count_xattr, NULL, &err) < 0)
-		problem(c, "%s", err.msg);
+		ff_problemf(&c->out, "%s", err.msg);
 	c->dir = nid;
 	c->dir_parent = parent;
 	c->have_prev = 0;
@@ -215,7 +201,7 @@ static int check_dir(struct chk *c, uint64_t nid, uint64_t parent)
 	if (ret == -ENOMEM)
 		return ret;
 	if (ret < 0)
-		problem(c, "%s", err.msg);
+		ff_problemf(&c->out, "%s", err.msg);
 	return 0;
 }
 
@@ -225,16 +211,18 @@ static void check_super(struct chk *c)
 	uint64_t bytes = er_blkpos(c->rd, sb->blocks);
 
 	if (sb->csum_state == 0)
-		problem(c, "superblock: crc32c does not match (0x%08x stored)", sb->checksum);
+		ff_problemf(&c->out, "superblock: crc32c does not match (0x%08x stored)",
+			    sb->checksum);
 	if (bytes > c->rd->src->size)
-		problem(c, "superblock: %llu blocks of %u bytes, the image has %llu bytes",
-			(unsigned long long)sb->blocks, sb->blksz,
-			(unsigned long long)c->rd->src->size);
+		ff_problemf(&c->out,
+			    "superblock: %llu blocks of %u bytes, the image has %llu bytes",
+			    (unsigned long long)sb->blocks, sb->blksz,
+			    (unsigned long long)c->rd->src->size);
 }
 
 long er_check(struct ff_fs *fs, ff_problem_fn fn, void *ctx)
 {
-	struct chk c = { .rd = (struct er_rd *)fs, .fn = fn, .ctx = ctx,
+	struct chk c = { .rd = (struct er_rd *)fs, .out = { fn, ctx, 0 },
 			 .pending = FF_VEC_INIT(struct dir_ref) };
 	uint64_t root = c.rd->sb.root_nid;
 	int ret = -ENOMEM;
@@ -254,5 +242,5 @@ out:
 	free(c.buf);
 	ff_vec_free(&c.pending);
 	ff_hmap_clear(&c.seen, NULL);
-	return ret < 0 ? ret : c.problems;
+	return ret < 0 ? ret : c.out.count;
 }

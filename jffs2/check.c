@@ -4,28 +4,15 @@
  * offsets and numbers, dirents to missing inodes, unreachable inodes),
  * then every reachable file's data decompressed, each node that fails
  * named. */
-#include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 
+#include "common/problems.h"
 #include "jffs2/reader.h"
-
-static long report_stored(const struct j2_scan *s, ff_problem_fn fn, void *ctx)
-{
-	char more[96];
-
-	for (size_t i = 0; i < s->prob.n; i++)
-		fn(ctx, s->prob.v[i]);
-	if (s->prob.total > s->prob.n) {
-		snprintf(more, sizeof(more), "... and %zu more problems", s->prob.total - s->prob.n);
-		fn(ctx, more);
-	}
-	return (long)s->prob.total;
-}
 
 long j2_open_problems(struct ff_fs *fs, ff_problem_fn fn, void *ctx)
 {
-	return report_stored(&((struct j2fs *)fs)->s, fn, ctx);
+	return ff_problem_replay(&((struct j2fs *)fs)->s.prob, fn, ctx);
 }
 
 /* Decompresses each node a file's fragments use, once. */
@@ -57,7 +44,7 @@ static long check_file(struct j2fs *j, const struct j2_ino *in, ff_problem_fn fn
 long j2_check(struct ff_fs *fs, ff_problem_fn fn, void *ctx)
 {
 	struct j2fs *j = (struct j2fs *)fs;
-	long n = report_stored(&j->s, fn, ctx);
+	long n = ff_problem_replay(&j->s.prob, fn, ctx);
 
 	for (size_t i = 0; i < j->t.n; i++) {
 		const struct j2_ino *in = &j->t.inos[i];

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "common/problems.h"
 #include "jffs2/tree.h"
 
 static int name_cmp(const char *a, size_t la, const char *b, size_t lb)
@@ -52,18 +53,18 @@ static int accept_entry(struct j2_scan *s, struct j2_tree *t, const struct j2_di
 {
 	*parent = j2_tree_find(t, d->pino);
 	if (bad_name(d)) {
-		j2_problem(&s->prob, "dirent at offset %llu in directory %u: name \"%.*s\" (%u bytes) cannot be a file name",
-			   (unsigned long long)d->pos, d->pino, (int)d->nsize, d->name, d->nsize);
+		ff_problem_add(&s->prob, "dirent at offset %llu in directory %u: name \"%.*s\" (%u bytes) cannot be a file name",
+			       (unsigned long long)d->pos, d->pino, (int)d->nsize, d->name, d->nsize);
 		return 0;
 	}
 	if (!j2_tree_find(t, d->ino)) {
-		j2_problem(&s->prob, "dirent \"%s\" at offset %llu in directory %u points to inode %u, which has no node",
-			   d->name, (unsigned long long)d->pos, d->pino, d->ino);
+		ff_problem_add(&s->prob, "dirent \"%s\" at offset %llu in directory %u points to inode %u, which has no node",
+			       d->name, (unsigned long long)d->pos, d->pino, d->ino);
 		return 0;
 	}
 	if (!*parent || !S_ISDIR((*parent)->mode)) {
-		j2_problem(&s->prob, "dirent \"%s\" at offset %llu: its parent inode %u is not a directory",
-			   d->name, (unsigned long long)d->pos, d->pino);
+		ff_problem_add(&s->prob, "dirent \"%s\" at offset %llu: its parent inode %u is not a directory",
+			       d->name, (unsigned long long)d->pos, d->pino);
 		return 0;
 	}
 	return 1;
@@ -154,8 +155,8 @@ static void visit(struct j2_scan *s, struct j2_tree *t, struct j2_ino *dir, uint
 
 		if (S_ISDIR(in->mode)) {
 			if (in->reachable) {
-				j2_problem(&s->prob, "directory inode %u is linked again as \"%.*s\" in directory %u (a directory hard link or loop: not followed)",
-					   c.ino, (int)c.len, c.name, dir->ino);
+				ff_problem_add(&s->prob, "directory inode %u is linked again as \"%.*s\" in directory %u (a directory hard link or loop: not followed)",
+					       c.ino, (int)c.len, c.name, dir->ino);
 				continue;
 			}
 			in->reachable = 1;
@@ -184,8 +185,8 @@ static int walk(struct j2_scan *s, struct j2_tree *t)
 	if (!queue)
 		return -1;
 	if (!S_ISDIR(root->mode)) {
-		j2_problem(&s->prob, "inode 1, the root, has mode 0%o, not a directory's: shown as a directory",
-			   root->mode);
+		ff_problem_add(&s->prob, "inode 1, the root, has mode 0%o, not a directory's: shown as a directory",
+			       root->mode);
 		root->mode = S_IFDIR | (root->mode & 07777);
 	}
 	root->reachable = 1;
@@ -205,9 +206,9 @@ static void report_unreachable(struct j2_scan *s, struct j2_tree *t)
 		if (in->reachable) {
 			count_type(t, in->mode);
 			if (in->isize_cut)
-				j2_problem(&s->prob, "inode %u: isize %u but its data ends at %llu (the kernel reads %llu bytes)",
-					   in->ino, in->isize_cut, (unsigned long long)in->size,
-					   (unsigned long long)in->size);
+				ff_problem_add(&s->prob, "inode %u: isize %u but its data ends at %llu (the kernel reads %llu bytes)",
+					       in->ino, in->isize_cut, (unsigned long long)in->size,
+					       (unsigned long long)in->size);
 			continue;
 		}
 		if (in->named || in->meta) {
@@ -219,11 +220,11 @@ static void report_unreachable(struct j2_scan *s, struct j2_tree *t)
 		}
 		t->unreachable++;
 		if (in->meta)
-			j2_problem(&s->prob, "inode %u (mode 0%o, %u nodes) is not reachable from the root",
-				   in->ino, in->mode, in->n_recs);
+			ff_problem_add(&s->prob, "inode %u (mode 0%o, %u nodes) is not reachable from the root",
+				       in->ino, in->mode, in->n_recs);
 		else
-			j2_problem(&s->prob, "directory inode %u, named only as a parent by dirents, is not reachable from the root",
-				   in->ino);
+			ff_problem_add(&s->prob, "directory inode %u, named only as a parent by dirents, is not reachable from the root",
+				       in->ino);
 	}
 }
 

@@ -382,6 +382,7 @@ int ff_jffs2_open(struct ff_bsrc *src, const struct ff_open_opts *opts, struct f
 	pthread_mutex_init(&j->lock, NULL);
 	j->s.src = ff_bsrc_ref(src);
 	j->s.size = src->size;
+	ff_problem_list_init(&j->s.prob, J2_MAX_PROBLEMS);
 	if (j2_geometry_detect(src, opts ? &opts->flash : NULL, &j->s.geo, err) ||
 	    j2_scan_run(&j->s, err)) {
 		ff_err_prefix(err, "%s", src->name);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "common/endian.h"
+#include "common/problems.h"
 #include "jffs2/node.h"
 #include "jffs2/scan.h"
 
@@ -41,12 +42,12 @@ static int bad_node(struct j2_scan *s, uint64_t pos, const char *kind, const cha
 {
 	if (strstr(what, "CRC")) {
 		s->c.bad_crc++;
-		j2_problem(&s->prob, "%s node at offset %llu: %s (stored 0x%08x, computed 0x%08x)",
-			   kind, (unsigned long long)pos, what, want, calc);
+		ff_problem_add(&s->prob, "%s node at offset %llu: %s (stored 0x%08x, computed 0x%08x)",
+			       kind, (unsigned long long)pos, what, want, calc);
 	} else {
 		s->c.bad_other++;
-		j2_problem(&s->prob, "%s node at offset %llu: %s (%u, %u)", kind,
-			   (unsigned long long)pos, what, want, calc);
+		ff_problem_add(&s->prob, "%s node at offset %llu: %s (%u, %u)", kind,
+			       (unsigned long long)pos, what, want, calc);
 	}
 	return 0;
 }
@@ -55,8 +56,8 @@ static int too_short(struct j2_scan *s, uint64_t pos, const char *kind, uint32_t
 		     uint32_t need)
 {
 	s->c.bad_other++;
-	j2_problem(&s->prob, "%s node at offset %llu: totlen %u is shorter than its %u-byte head",
-		   kind, (unsigned long long)pos, totlen, need);
+	ff_problem_add(&s->prob, "%s node at offset %llu: totlen %u is shorter than its %u-byte head",
+		       kind, (unsigned long long)pos, totlen, need);
 	return 0;
 }
 
@@ -193,11 +194,11 @@ static void take_unknown(struct j2_scan *s, uint16_t type, uint64_t pos)
 {
 	s->c.unknown++;
 	if ((type & J2_COMPAT_MASK) == J2_FEATURE_INCOMPAT)
-		j2_problem(&s->prob, "node at offset %llu: unknown incompatible node type 0x%04x (the kernel refuses to mount)",
-			   (unsigned long long)pos, type);
+		ff_problem_add(&s->prob, "node at offset %llu: unknown incompatible node type 0x%04x (the kernel refuses to mount)",
+			       (unsigned long long)pos, type);
 	else if ((type & J2_COMPAT_MASK) == J2_FEATURE_ROCOMPAT)
-		j2_problem(&s->prob, "node at offset %llu: unknown read-only-compatible node type 0x%04x (the kernel mounts read-only)",
-			   (unsigned long long)pos, type);
+		ff_problem_add(&s->prob, "node at offset %llu: unknown read-only-compatible node type 0x%04x (the kernel mounts read-only)",
+			       (unsigned long long)pos, type);
 }
 
 /* One sound-headed node at b (totlen bytes, inside the block); returns the
@@ -240,8 +241,8 @@ static void end_garbage(struct j2_scan *s, uint64_t *start, uint64_t end)
 	if (*start == UINT64_MAX)
 		return;
 	s->c.garbage_bytes += end - *start;
-	j2_problem(&s->prob, "%llu bytes at offset %llu are neither erased nor a node",
-		   (unsigned long long)(end - *start), (unsigned long long)*start);
+	ff_problem_add(&s->prob, "%llu bytes at offset %llu are neither erased nor a node",
+		       (unsigned long long)(end - *start), (unsigned long long)*start);
 	*start = UINT64_MAX;
 }
 
@@ -252,21 +253,21 @@ static void bad_header(struct j2_scan *s, const struct j2_hdr *h, const uint8_t 
 {
 	if (h->hdr_crc != j2_hdr_crc_calc(b, s->geo.big)) {
 		s->c.bad_crc++;
-		j2_problem(&s->prob, "node at offset %llu: bad header CRC (stored 0x%08x, computed 0x%08x)",
-			   (unsigned long long)at, h->hdr_crc, j2_hdr_crc_calc(b, s->geo.big));
+		ff_problem_add(&s->prob, "node at offset %llu: bad header CRC (stored 0x%08x, computed 0x%08x)",
+			       (unsigned long long)at, h->hdr_crc, j2_hdr_crc_calc(b, s->geo.big));
 	} else if (h->totlen < J2_HDR_SIZE) {
 		s->c.bad_other++;
-		j2_problem(&s->prob, "node at offset %llu: totlen %u is shorter than a node header",
-			   (unsigned long long)at, h->totlen);
+		ff_problem_add(&s->prob, "node at offset %llu: totlen %u is shorter than a node header",
+			       (unsigned long long)at, h->totlen);
 	} else if (at + h->totlen > s->size) {
 		s->c.straddling++;
-		j2_problem(&s->prob, "node at offset %llu: totlen %u runs past the end of the image (%llu bytes)",
-			   (unsigned long long)at, h->totlen, (unsigned long long)s->size);
+		ff_problem_add(&s->prob, "node at offset %llu: totlen %u runs past the end of the image (%llu bytes)",
+			       (unsigned long long)at, h->totlen, (unsigned long long)s->size);
 	} else {
 		s->c.straddling++;
-		j2_problem(&s->prob, "node at offset %llu: totlen %u runs over the end of its erase block at %llu (%u bytes left)",
-			   (unsigned long long)at, h->totlen,
-			   (unsigned long long)(block + s->geo.erase), room);
+		ff_problem_add(&s->prob, "node at offset %llu: totlen %u runs over the end of its erase block at %llu (%u bytes left)",
+			       (unsigned long long)at, h->totlen,
+			       (unsigned long long)(block + s->geo.erase), room);
 	}
 }
 
@@ -316,8 +317,8 @@ static int block_empty(struct j2_scan *s, const uint8_t *b, uint32_t len, uint64
 	if (skip_erased(b, 0, head & ~3u) < (head & ~3u))
 		return 0;
 	if (skip_erased(b, 0, len & ~3u) < (len & ~3u))
-		j2_problem(&s->prob, "erase block at offset %llu: starts with %u erased bytes; what follows is ignored, as the kernel ignores it",
-			   (unsigned long long)block, head);
+		ff_problem_add(&s->prob, "erase block at offset %llu: starts with %u erased bytes; what follows is ignored, as the kernel ignores it",
+			       (unsigned long long)block, head);
 	s->c.empty_blocks++;
 	return 1;
 }
@@ -361,7 +362,7 @@ void j2_scan_free(struct j2_scan *s)
 	free(s->dirents);
 	free(s->xattrs);
 	free(s->xrefs);
-	j2_problems_free(&s->prob);
+	ff_problem_list_free(&s->prob);
 	s->inodes = NULL;
 	s->dirents = NULL;
 	s->xattrs = NULL;

@@ -14,16 +14,11 @@
 #include "common/bsrc.h"
 #include "common/error.h"
 #include "common/fs.h"
+#include "common/problems.h"
 
 /* Problems found, for check and open_problems: the first J2_MAX_PROBLEMS
  * kept as text, all counted. */
 #define J2_MAX_PROBLEMS 1000
-struct j2_problems {
-	char **v;
-	size_t n, total;
-};
-void j2_problem(struct j2_problems *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void j2_problems_free(struct j2_problems *p);
 
 /* One inode node that passed its checks. */
 struct j2_inode_rec {
@@ -99,7 +94,7 @@ struct j2_scan {
 	size_t n_xrefs, cap_xrefs;
 	uint32_t seq;
 	struct j2_counts c;
-	struct j2_problems prob;
+	struct ff_problem_list prob; /* cap J2_MAX_PROBLEMS, set by j2_open */
 };
 
 /* Scans every erase block of s->src with s->geo; 0, or -1 with err when

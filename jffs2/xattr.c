@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/problems.h"
 #include "jffs2/node.h"
 #include "jffs2/tree.h"
 #include "jffs2/xattr.h"
@@ -97,9 +98,9 @@ static size_t live_bindings(struct j2_scan *s, struct j2_tree *t, struct binding
 		in = j2_tree_find(t, r->ino);
 		d = find_datum(s, r->xid);
 		if (!in || !in->meta || d < 0) {
-			j2_problem(&s->prob, "xref at offset %llu binds xattr %u to inode %u: %s is missing",
-				   (unsigned long long)r->pos, r->xid, r->ino,
-				   d < 0 ? "the xattr" : "the inode");
+			ff_problem_add(&s->prob, "xref at offset %llu binds xattr %u to inode %u: %s is missing",
+				       (unsigned long long)r->pos, r->xid, r->ino,
+				       d < 0 ? "the xattr" : "the inode");
 			continue;
 		}
 		out[n++] = (struct binding){ r->ino, (uint32_t)d, r->xseqno };

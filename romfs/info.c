@@ -14,7 +14,7 @@ void rf_info(struct rf_fs *r, ff_info_fn fn, void *ctx)
 		{"block_devices", n->blkdevs}, {"char_devices", n->chrdevs},
 		{"fifos", n->fifos}, {"sockets", n->sockets},
 		{"bad_header_checksums", n->bad_header_sums},
-		{"problems", r->damage_total + r->other_total},
+		{"problems", r->problems.total},
 	};
 	char sum[32];
 

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "common/bytes.h"
+#include "common/problems.h"
 #include "romfs/reader.h"
 #include "romfs/romfs.h"
 
@@ -209,14 +210,17 @@ static void rf_info_op(struct ff_fs *fs, ff_info_fn fn, void *ctx)
 	rf_info(R(fs), fn, ctx);
 }
 
+/* check reports every problem, open_problems only the damage. */
 static long report(struct rf_fs *r, int all, ff_problem_fn fn, void *ctx)
 {
-	for (size_t i = 0; i < r->n_problems; i++)
-		if (all || r->problems[i].damage)
-			fn(ctx, r->problems[i].msg);
-	if (r->damage_total + r->other_total > r->n_problems)
+	const struct ff_problem_list *l = &r->problems;
+
+	for (size_t i = 0; i < ff_problem_kept(l); i++)
+		if (all || ff_problem_at(l, i)->flag)
+			fn(ctx, ff_problem_at(l, i)->msg);
+	if (l->total > ff_problem_kept(l))
 		fn(ctx, "... and more problems (only the first 1000 are kept)");
-	return (long)(r->damage_total + (all ? r->other_total : 0));
+	return (long)(all ? l->total : l->flagged);
 }
 
 static long rf_check(struct ff_fs *fs, ff_problem_fn fn, void *ctx)
@@ -262,12 +266,15 @@ static int super_problems(struct rf_fs *r)
 	const struct rf_super *sb = &r->sb;
 
 	if (!sb->sum_ok &&
-	    rf_problem(r, 1, "superblock: checksum of the first %u bytes does not add up"
-		       " (stored 0x%08x); the kernel refuses to mount", sb->sum_bytes, sb->checksum))
+	    ff_problem_add_flag(&r->problems, 1,
+				"superblock: checksum of the first %u bytes does not add up"
+				" (stored 0x%08x); the kernel refuses to mount", sb->sum_bytes,
+				sb->checksum))
 		return -1;
 	if (sb->full_size > r->src->size &&
-	    rf_problem(r, 1, "superblock: full size %u, but the image has only %llu bytes"
-		       " (truncated)", sb->full_size, (unsigned long long)r->src->size))
+	    ff_problem_add_flag(&r->problems, 1,
+				"superblock: full size %u, but the image has only %llu bytes"
+				" (truncated)", sb->full_size, (unsigned long long)r->src->size))
 		return -1;
 	return 0;
 }
@@ -284,6 +291,7 @@ int ff_romfs_open_src(struct ff_bsrc *src, const struct ff_open_opts *opts, stru
 	r->fs.log = opts ? opts->log : NULL;
 	r->fs.log_ctx = opts ? opts->log_ctx : NULL;
 	r->src = ff_bsrc_ref(src);
+	ff_problem_list_init(&r->problems, RF_PROBLEMS_KEPT);
 	if (rf_super_read(src, &r->sb, err))
 		goto fail;
 	r->limit = r->sb.full_size < src->size ? r->sb.full_size : (uint32_t)src->size;

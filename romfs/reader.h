@@ -14,6 +14,7 @@
 
 #include "common/fs.h"
 #include "common/hmap.h"
+#include "common/problems.h"
 #include "romfs/layout.h"
 
 struct rf_obj {
@@ -34,12 +35,6 @@ struct rf_dirent {
 	uint32_t len;
 	uint32_t obj;          /* index in objs */
 	uint32_t hdr;          /* the entry's own header (a hard link's, for one) */
-};
-
-struct rf_problem {
-	char *msg;
-	int damage;            /* 1: something is missing or unreadable; 0: a
-				  checksum or a detail the kernel ignores */
 };
 
 struct rf_counts {
@@ -64,16 +59,14 @@ struct rf_fs {
 	char *names;
 	size_t names_len, names_cap;
 	struct rf_counts n;
-	struct rf_problem *problems;
-	size_t n_problems, damage_total, other_total;
+	/* Flag 1: something is missing or unreadable; 0: a checksum or a
+	 * detail the kernel ignores.  Cap RF_PROBLEMS_KEPT. */
+	struct ff_problem_list problems;
 };
 
 /* The walk: fills objs, ents, names, sorted, the counts and problems. */
 int rf_walk(struct rf_fs *r, struct ff_err *err);
 void rf_walk_free(struct rf_fs *r);
-/* Records a problem (damage or not); -1 only when out of memory. */
-int rf_problem(struct rf_fs *r, int damage, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
 
 const struct rf_obj *rf_obj_of(const struct rf_fs *r, uint64_t handle);
 uint32_t rf_obj_mode(const struct rf_obj *o);

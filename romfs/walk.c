@@ -6,42 +6,14 @@
  * hard link is followed at most RF_LINK_HOPS times, so the work is bounded
  * by the image's size / 32 headers whatever the image says. */
 #include <errno.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/bytes.h"
+#include "common/problems.h"
 #include "romfs/reader.h"
 
 #define RF_LINK_HOPS 32
-
-int rf_problem(struct rf_fs *r, int damage, const char *fmt, ...)
-{
-	struct rf_problem *p;
-	va_list ap;
-	char buf[512];
-
-	if (damage)
-		r->damage_total++;
-	else
-		r->other_total++;
-	if (r->n_problems >= RF_PROBLEMS_KEPT)
-		return 0;
-	p = realloc(r->problems, (r->n_problems + 1) * sizeof(*p));
-	if (!p)
-		return -1;
-	r->problems = p;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	p[r->n_problems].msg = strdup(buf);
-	p[r->n_problems].damage = damage;
-	if (!p[r->n_problems].msg)
-		return -1;
-	r->n_problems++;
-	return 0;
-}
 
 static int grow(void **v, size_t *cap, size_t need, size_t size)
 {
@@ -92,9 +64,11 @@ static int get_obj(struct rf_fs *r, const struct rf_header *h, uint32_t *idx)
 		return -1;
 	if ((h->type == RF_REG || h->type == RF_SYMLINK) && (uint64_t)h->data + h->size > r->limit) {
 		o->data_bad = 1;
-		return rf_problem(r, 1, "%s at offset %u: %u data bytes at offset %u run past the end"
-				  " of the image (%u bytes)", h->type == RF_REG ? "file" : "symlink",
-				  h->off, h->size, h->data, r->limit);
+		return ff_problem_add_flag(&r->problems, 1,
+					   "%s at offset %u: %u data bytes at offset %u run past"
+					   " the end of the image (%u bytes)",
+					   h->type == RF_REG ? "file" : "symlink", h->off, h->size,
+					   h->data, r->limit);
 	}
 	return 0;
 }
@@ -145,8 +119,9 @@ static int check_dot(struct rf_fs *r, uint32_t dir, const struct rf_header *h,
 
 	if (t->off == want)
 		return 0;
-	return rf_problem(r, 0, "directory at offset %u: \"%s\" at offset %u names offset %u,"
-			  " not %u", d->off, h->name, h->off, t->off, want);
+	return ff_problem_add_flag(&r->problems, 0,
+				   "directory at offset %u: \"%s\" at offset %u names offset %u,"
+				   " not %u", d->off, h->name, h->off, t->off, want);
 }
 
 static int is_dot(const struct rf_header *h)
@@ -166,19 +141,23 @@ static int take_entry(struct rf_fs *r, uint32_t dir, const struct rf_header *h,
 	struct rf_obj *o;
 
 	if (!h->name_len || memchr(h->name, '/', h->name_len))
-		return rf_problem(r, 1, "directory at offset %u: entry at offset %u has the name"
-				  " \"%s\", which no path can hold", r->objs[dir].off, h->off, h->name);
+		return ff_problem_add_flag(&r->problems, 1,
+					   "directory at offset %u: entry at offset %u has the name"
+					   " \"%s\", which no path can hold", r->objs[dir].off,
+					   h->off, h->name);
 	if (resolve(r, h, &t, &err))
-		return rf_problem(r, 1, "directory at offset %u: %s", r->objs[dir].off, err.msg);
+		return ff_problem_add_flag(&r->problems, 1, "directory at offset %u: %s",
+					   r->objs[dir].off, err.msg);
 	if (is_dot(h))
 		return check_dot(r, dir, h, &t);
 	if (get_obj(r, &t, &idx))
 		return -1;
 	o = &r->objs[idx];
 	if (o->type == RF_DIR && o->walked)
-		return rf_problem(r, 1, "directory at offset %u: entry \"%s\" names the directory at"
-				  " offset %u, already listed elsewhere (a loop or a second name)",
-				  r->objs[dir].off, h->name, o->off);
+		return ff_problem_add_flag(&r->problems, 1,
+					   "directory at offset %u: entry \"%s\" names the directory"
+					   " at offset %u, already listed elsewhere (a loop or a"
+					   " second name)", r->objs[dir].off, h->name, o->off);
 	if (o->type == RF_DIR) {
 		o->walked = 1;
 		o->parent = dir;
@@ -207,20 +186,24 @@ static int walk_dir(struct rf_fs *r, uint32_t dir, uint32_t **queue, size_t *qn,
 		return 0;
 	while (off) {
 		if (off >= r->limit)
-			return rf_problem(r, 1, "directory at offset %u: entry offset %u past the end"
-					  " of the image (%u bytes)", d_off, off, r->limit);
+			return ff_problem_add_flag(&r->problems, 1,
+						   "directory at offset %u: entry offset %u past the"
+						   " end of the image (%u bytes)", d_off, off, r->limit);
 		if (ff_hmap_find(&r->listed, &off, sizeof(off), NULL))
-			return rf_problem(r, 1, "directory at offset %u: entry at offset %u already"
-					  " listed (a loop in the chain)", d_off, off);
+			return ff_problem_add_flag(&r->problems, 1,
+						   "directory at offset %u: entry at offset %u"
+						   " already listed (a loop in the chain)", d_off, off);
 		if (ff_hmap_set(&r->listed, &off, sizeof(off), 1))
 			return -1;
 		if (rf_header_read(r->src, r->limit, off, &h, &err))
-			return rf_problem(r, 1, "directory at offset %u: %s", d_off, err.msg);
+			return ff_problem_add_flag(&r->problems, 1, "directory at offset %u: %s",
+						   d_off, err.msg);
 		r->n.headers++;
 		if (!h.sum_ok) {
 			r->n.bad_header_sums++;
-			if (rf_problem(r, 0, "header at offset %u (\"%s\"): bad checksum 0x%08x",
-				       off, h.name, h.checksum))
+			if (ff_problem_add_flag(&r->problems, 0,
+						"header at offset %u (\"%s\"): bad checksum 0x%08x",
+						off, h.name, h.checksum))
 				return -1;
 		}
 		if (take_entry(r, dir, &h, queue, qn, qcap))
@@ -294,9 +277,7 @@ int rf_walk(struct rf_fs *r, struct ff_err *err)
 
 void rf_walk_free(struct rf_fs *r)
 {
-	for (size_t i = 0; i < r->n_problems; i++)
-		free(r->problems[i].msg);
-	free(r->problems);
+	ff_problem_list_free(&r->problems);
 	free(r->objs);
 	free(r->ents);
 	free(r->names);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/problems.h"
 #include "common/vec.h"
 #include "squashfs/fs_reader.h"
 
@@ -18,9 +19,7 @@
 
 struct chk {
 	struct sqfs_rd *rd;
-	ff_problem_fn fn;
-	void *ctx;
-	long problems;
+	struct ff_problem_sink out;
 	uint32_t *links;  /* directory entries naming each inode number */
 	uint64_t *refs;   /* reference of each inode number, ~0 = not seen */
 	uint32_t seen;
@@ -42,21 +41,6 @@ struct children {
 	size_t prev_len;
 };
 
-static void problem(struct chk *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-#include <stdarg.h>
-static void problem(struct chk *c, const char *fmt, ...)
-{
-	char msg[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	c->problems++;
-	if (c->fn)
-		c->fn(c->ctx, msg);
-}
-
 static int name_ok(const char *name, size_t len)
 {
 	if ((len == 1 && name[0] == '.') || (len == 2 && !memcmp(name, "..", 2)))
@@ -73,11 +57,11 @@ static int collect(void *ctx, const char *name, size_t len, uint64_t ref, uint32
 
 	(void)cookie;
 	if (!name_ok(name, len))
-		problem(ch->c, "%s: entry name \"%.*s\" is not a valid file name", ch->dir_path,
-			(int)len, name);
+		ff_problemf(&ch->c->out, "%s: entry name \"%.*s\" is not a valid file name",
+			    ch->dir_path, (int)len, name);
 	if (ch->v.len && (cmp > 0 || (cmp == 0 && ch->prev_len >= len)))
-		problem(ch->c, "%s: entry \"%.*s\" is duplicate or out of order", ch->dir_path,
-			(int)len, name);
+		ff_problemf(&ch->c->out, "%s: entry \"%.*s\" is duplicate or out of order",
+			    ch->dir_path, (int)len, name);
 	memcpy(ch->prev, name, len);
 	ch->prev_len = len;
 	if (ff_vec_push(&ch->v, NULL) < 0)
@@ -110,31 +94,33 @@ static void check_dir(struct chk *c, const struct sqfs_node *n, int depth)
 	ch.c = c;
 	ch.dir_path = c->path[0] ? c->path : "/";
 	if (depth >= MAX_DEPTH) {
-		problem(c, "%s: directories nested deeper than %d", ch.dir_path, MAX_DEPTH);
+		ff_problemf(&c->out, "%s: directories nested deeper than %d", ch.dir_path,
+			    MAX_DEPTH);
 		return;
 	}
 	if (sqfs_dir_iterate(c->rd, n, 0, collect, &ch, &err) < 0)
-		problem(c, "%s: %s", ch.dir_path, err.msg);
+		ff_problemf(&c->out, "%s: %s", ch.dir_path, err.msg);
 	for (i = 0; i < ch.v.len; i++) {
 		const struct child *e = FF_VEC_AT(&ch.v, struct child, i);
 		struct sqfs_node kid;
 
 		snprintf(c->path + len, sizeof(c->path) - len, "/%s", e->name);
 		if (sqfs_node_load(c->rd, e->ref, &kid, &err) < 0) {
-			problem(c, "%s: %s", c->path, err.msg);
+			ff_problemf(&c->out, "%s: %s", c->path, err.msg);
 			continue;
 		}
 		if (sqfs_basic_type(kid.in.type) != e->type || kid.in.inode_number != e->ino)
-			problem(c, "%s: entry says type %d inode %u, inode says type %d inode %u",
-				c->path, e->type, e->ino, sqfs_basic_type(kid.in.type),
-				kid.in.inode_number);
+			ff_problemf(&c->out,
+				    "%s: entry says type %d inode %u, inode says type %d inode %u",
+				    c->path, e->type, e->ino, sqfs_basic_type(kid.in.type),
+				    kid.in.inode_number);
 		visit(c, e->ref, depth + 1, &subdirs);
 	}
 	c->path[len] = '\0';
 	/* mksquashfs counts subdirectories, squashfs-tools-ng all entries */
 	if (n->in.nlink != subdirs + 2 && n->in.nlink != ch.v.len + 2)
-		problem(c, "%s: directory nlink %u, has %u subdirectories (want %u)", ch.dir_path,
-			n->in.nlink, subdirs, subdirs + 2);
+		ff_problemf(&c->out, "%s: directory nlink %u, has %u subdirectories (want %u)",
+			    ch.dir_path, n->in.nlink, subdirs, subdirs + 2);
 	ff_vec_free(&ch.v);
 }
 
@@ -148,11 +134,11 @@ static void check_contents(struct chk *c, const struct sqfs_node *n, int depth)
 	if (t == SQFS_DIR)
 		check_dir(c, n, depth);
 	else if (t == SQFS_FILE && sqfs_file_verify(c->rd, n, &err) < 0)
-		problem(c, "%s: %s", c->path, err.msg);
+		ff_problemf(&c->out, "%s: %s", c->path, err.msg);
 	else if (t == SQFS_SYMLINK && sqfs_meta_read(c->rd, &p, target, n->in.target_size, &err) < 0)
-		problem(c, "%s: symlink target: %s", c->path, err.msg);
+		ff_problemf(&c->out, "%s: symlink target: %s", c->path, err.msg);
 	if (sqfs_xattr_walk(c->rd, n->in.xattr_idx, xattr_nop, NULL, &err) < 0)
-		problem(c, "%s: %s", c->path, err.msg);
+		ff_problemf(&c->out, "%s: %s", c->path, err.msg);
 }
 
 static void visit(struct chk *c, uint64_t ref, int depth, uint32_t *subdirs)
@@ -162,7 +148,7 @@ static void visit(struct chk *c, uint64_t ref, int depth, uint32_t *subdirs)
 	uint32_t ino;
 
 	if (sqfs_node_load(c->rd, ref, &n, &err) < 0) {
-		problem(c, "%s: %s", c->path[0] ? c->path : "/", err.msg);
+		ff_problemf(&c->out, "%s: %s", c->path[0] ? c->path : "/", err.msg);
 		return;
 	}
 	ino = n.in.inode_number;
@@ -171,10 +157,12 @@ static void visit(struct chk *c, uint64_t ref, int depth, uint32_t *subdirs)
 	c->links[ino]++;
 	if (c->refs[ino] != UINT64_MAX) {
 		if (c->refs[ino] != ref)
-			problem(c, "%s: inode number %u also used by another inode", c->path, ino);
+			ff_problemf(&c->out, "%s: inode number %u also used by another inode",
+				    c->path, ino);
 		else if (sqfs_basic_type(n.in.type) == SQFS_DIR)
-			problem(c, "%s: directory %u reached twice (loop or hard-linked directory)",
-				c->path, ino);
+			ff_problemf(&c->out,
+				    "%s: directory %u reached twice (loop or hard-linked directory)",
+				    c->path, ino);
 		return;
 	}
 	c->refs[ino] = ref;
@@ -194,19 +182,20 @@ static void check_links(struct chk *c)
 		if (c->refs[ino] == UINT64_MAX || sqfs_node_load(c->rd, c->refs[ino], &n, &err) < 0)
 			continue;
 		if (sqfs_basic_type(n.in.type) != SQFS_DIR && n.in.nlink != c->links[ino])
-			problem(c, "inode %u: nlink %u, found %u links", ino, n.in.nlink,
-				c->links[ino]);
+			ff_problemf(&c->out, "inode %u: nlink %u, found %u links", ino, n.in.nlink,
+				    c->links[ino]);
 		if (!c->rd->export_blocks)
 			continue;
 		if (sqfs_export_lookup(c->rd, ino, &ref, &err) < 0)
-			problem(c, "%s", err.msg);
+			ff_problemf(&c->out, "%s", err.msg);
 		else if (ref != c->refs[ino])
-			problem(c, "export table: inode %u maps to 0x%llx, directory says 0x%llx", ino,
-				(unsigned long long)ref, (unsigned long long)c->refs[ino]);
+			ff_problemf(&c->out,
+				    "export table: inode %u maps to 0x%llx, directory says 0x%llx",
+				    ino, (unsigned long long)ref, (unsigned long long)c->refs[ino]);
 	}
 	if (c->seen != c->rd->sb.inode_count)
-		problem(c, "superblock says %u inodes, the tree has %u", c->rd->sb.inode_count,
-			c->seen);
+		ff_problemf(&c->out, "superblock says %u inodes, the tree has %u",
+			    c->rd->sb.inode_count, c->seen);
 }
 
 static void check_fragments(struct chk *c)
@@ -221,7 +210,7 @@ static void check_fragments(struct chk *c)
 		if (sqfs_read_block(c->rd, f->start, f->size & SQFS_BLOCK_SIZE_MASK,
 				    !!(f->size & SQFS_BLOCK_UNCOMPRESSED), buf, c->rd->sb.block_size,
 				    &err) < 0)
-			problem(c, "fragment %u: %s", i, err.msg);
+			ff_problemf(&c->out, "fragment %u: %s", i, err.msg);
 	}
 	free(buf);
 }
@@ -246,14 +235,14 @@ long sqfs_check(struct ff_fs *fs, ff_problem_fn fn, void *ctx)
 	if (!c)
 		return -ENOMEM;
 	c->rd = (struct sqfs_rd *)fs;
-	c->fn = fn;
-	c->ctx = ctx;
+	c->out = (struct ff_problem_sink){ fn, ctx, 0 };
 	n = (uint64_t)c->rd->sb.inode_count + 1;
 	if (n - 1 > max_inodes(&c->rd->sb)) {
-		problem(c, "superblock: inode count %u cannot fit in an inode table of %llu bytes",
-			c->rd->sb.inode_count,
-			(unsigned long long)(c->rd->sb.dir_table - c->rd->sb.inode_table));
-		ret = c->problems;
+		ff_problemf(&c->out,
+			    "superblock: inode count %u cannot fit in an inode table of %llu bytes",
+			    c->rd->sb.inode_count,
+			    (unsigned long long)(c->rd->sb.dir_table - c->rd->sb.inode_table));
+		ret = c->out.count;
 		goto out;
 	}
 	c->links = calloc(n, sizeof(*c->links));
@@ -266,7 +255,7 @@ long sqfs_check(struct ff_fs *fs, ff_problem_fn fn, void *ctx)
 	visit(c, c->rd->sb.root_inode, 0, NULL);
 	check_links(c);
 	check_fragments(c);
-	ret = c->problems;
+	ret = c->out.count;
 out:
 	free(c->links);
 	free(c->refs);

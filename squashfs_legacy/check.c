@@ -21,12 +21,12 @@ static void check_export(struct lsq_walk *w)
 		uint64_t ref;
 
 		if (lsq_export_ref(rd, n, &ref, &err) < 0 || lsq_inode_load(rd, ref, &in, &err) < 0) {
-			lsq_walk_problem(w, "export table: inode number %u: %s", n, err.msg);
+			ff_problemf(&w->out, "export table: inode number %u: %s", n, err.msg);
 			return;
 		}
 		if (in.ino != n) {
-			lsq_walk_problem(w, "export table: inode number %u points at inode %llu, "
-					 "which holds number %u", n, (unsigned long long)ref, in.ino);
+			ff_problemf(&w->out, "export table: inode number %u points at inode %llu, "
+				    "which holds number %u", n, (unsigned long long)ref, in.ino);
 			return;
 		}
 	}
@@ -34,15 +34,15 @@ static void check_export(struct lsq_walk *w)
 
 long lsq_check(struct ff_fs *fs, ff_problem_fn fn, void *ctx)
 {
-	struct lsq_walk w = {.rd = (struct lsq_rd *)fs, .deep = 1, .fn = fn, .ctx = ctx};
+	struct lsq_walk w = {.rd = (struct lsq_rd *)fs, .deep = 1, .out = {fn, ctx, 0}};
 	long n;
 
 	lsq_walk_tree(&w);
 	if (w.distinct != w.rd->sb.inodes)
-		lsq_walk_problem(&w, "superblock counts %u inodes, the tree holds %llu",
-				 w.rd->sb.inodes, (unsigned long long)w.distinct);
+		ff_problemf(&w.out, "superblock counts %u inodes, the tree holds %llu",
+			    w.rd->sb.inodes, (unsigned long long)w.distinct);
 	check_export(&w);
-	n = w.problems;
+	n = w.out.count;
 	lsq_walk_free(&w);
 	return n;
 }

@@ -5,7 +5,6 @@
  * unique (2.0 and 1.x wrote directories unsorted: there only unique),
  * entry types and (3.x) inode numbers agreeing with the inodes. */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,19 +19,6 @@ struct list {
 	size_t n, cap;
 	int oom;
 };
-
-void lsq_walk_problem(struct lsq_walk *w, const char *fmt, ...)
-{
-	char msg[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	w->problems++;
-	if (w->fn)
-		w->fn(w->ctx, msg);
-}
 
 static int collect(void *ctx, const struct lsq_dirent *e, uint64_t index)
 {
@@ -76,18 +62,19 @@ static void check_names(struct lsq_walk *w, struct list *l)
 
 		if (memchr(e->name, '/', e->len) || memchr(e->name, 0, e->len) ||
 		    !strcmp(e->name, ".") || !strcmp(e->name, ".."))
-			lsq_walk_problem(w, "%s: entry \"%s\" is not a valid file name", w->path,
-					 e->name);
+			ff_problemf(&w->out, "%s: entry \"%s\" is not a valid file name", w->path,
+				    e->name);
 		if (i && sorted_layout(w->rd) && name_cmp(&l->v[i - 1], e) >= 0)
-			lsq_walk_problem(w, "%s: entry \"%s\" is duplicate or out of order", w->path,
-					 e->name);
+			ff_problemf(&w->out, "%s: entry \"%s\" is duplicate or out of order",
+				    w->path, e->name);
 	}
 	if (sorted_layout(w->rd))
 		return;
 	qsort(l->v, l->n, sizeof(*l->v), qcmp);
 	for (size_t i = 1; i < l->n; i++)
 		if (!name_cmp(&l->v[i - 1], &l->v[i]))
-			lsq_walk_problem(w, "%s: entry \"%s\" appears twice", w->path, l->v[i].name);
+			ff_problemf(&w->out, "%s: entry \"%s\" appears twice", w->path,
+				    l->v[i].name);
 }
 
 /* Reads every byte of a file, so each block is decompressed once. */
@@ -98,12 +85,12 @@ static void check_data(struct lsq_walk *w, const struct lsq_inode *in)
 	struct ff_err err = {0};
 
 	if (!buf) {
-		lsq_walk_problem(w, "%s: out of memory", w->path);
+		ff_problemf(&w->out, "%s: out of memory", w->path);
 		return;
 	}
 	for (uint64_t off = 0; off < in->size; off += bs) {
 		if (lsq_file_read(w->rd, in, buf, bs, off, &err) < 0) {
-			lsq_walk_problem(w, "%s: %s", w->path, err.msg);
+			ff_problemf(&w->out, "%s: %s", w->path, err.msg);
 			break;
 		}
 	}
@@ -122,11 +109,11 @@ static void check_entry(struct lsq_walk *w, const struct lsq_dirent *e,
 	    (in->type == LSQ_FIFO || in->type == LSQ_SOCKET))
 		etype = in->type;
 	if (etype != in->type)
-		lsq_walk_problem(w, "%s: entry type %d, inode type %d", w->path, e->type,
-				 in->type);
+		ff_problemf(&w->out, "%s: entry type %d, inode type %d", w->path, e->type,
+			    in->type);
 	if (w->rd->sb.major == 3 && e->ino != in->ino)
-		lsq_walk_problem(w, "%s: entry names inode number %u, the inode holds %u", w->path,
-				 e->ino, in->ino);
+		ff_problemf(&w->out, "%s: entry names inode number %u, the inode holds %u", w->path,
+			    e->ino, in->ino);
 }
 
 static void remember(struct lsq_walk *w, const struct lsq_inode *in);
@@ -139,7 +126,7 @@ static int count_link(struct lsq_walk *w, const struct lsq_inode *in)
 
 	v = ((v >> 32) + 1) << 32 | in->nlink;
 	if (ff_hmap_set(&w->seen, &in->ref, sizeof(in->ref), v) < 0)
-		lsq_walk_problem(w, "%s: out of memory", w->path);
+		ff_problemf(&w->out, "%s: out of memory", w->path);
 	if (first) {
 		w->distinct++;
 		w->by_type[in->type & 7]++;
@@ -154,14 +141,14 @@ static void visit(struct lsq_walk *w, const struct lsq_dirent *e, int depth)
 	struct ff_err err = {0};
 
 	if (lsq_inode_load(w->rd, e->ref, &in, &err) < 0) {
-		lsq_walk_problem(w, "%s: %s", w->path, err.msg);
+		ff_problemf(&w->out, "%s: %s", w->path, err.msg);
 		return;
 	}
 	check_entry(w, e, &in);
 	if (!count_link(w, &in)) {
 		if (in.type == LSQ_DIR)
-			lsq_walk_problem(w, "%s: directory %llu linked a second time (a loop?)",
-					 w->path, (unsigned long long)in.ref);
+			ff_problemf(&w->out, "%s: directory %llu linked a second time (a loop?)",
+				    w->path, (unsigned long long)in.ref);
 		return;
 	}
 	if (in.type == LSQ_DIR)
@@ -177,13 +164,13 @@ static void walk_dir(struct lsq_walk *w, const struct lsq_inode *dir, int depth)
 	size_t plen = strlen(w->path);
 
 	if (depth > MAX_DEPTH) {
-		lsq_walk_problem(w, "%s: directories nested deeper than %d", w->path, MAX_DEPTH);
+		ff_problemf(&w->out, "%s: directories nested deeper than %d", w->path, MAX_DEPTH);
 		return;
 	}
 	if (lsq_dir_walk(w->rd, dir, 0, collect, &l, &err) < 0)
-		lsq_walk_problem(w, "%s: %s", w->path[0] ? w->path : "/", err.msg);
+		ff_problemf(&w->out, "%s: %s", w->path[0] ? w->path : "/", err.msg);
 	if (l.oom)
-		lsq_walk_problem(w, "%s: out of memory", w->path);
+		ff_problemf(&w->out, "%s: out of memory", w->path);
 	if (w->deep)
 		check_names(w, &l);
 	for (size_t i = 0; i < l.n; i++) {
@@ -203,9 +190,9 @@ static void check_links(struct lsq_walk *w)
 
 		ff_hmap_find(&w->seen, &w->refs[i], sizeof(w->refs[i]), &v);
 		if ((v >> 32) != (uint32_t)v)
-			lsq_walk_problem(w, "inode %llu: link count %u, %llu names found",
-					 (unsigned long long)w->refs[i], (uint32_t)v,
-					 (unsigned long long)(v >> 32));
+			ff_problemf(&w->out, "inode %llu: link count %u, %llu names found",
+				    (unsigned long long)w->refs[i], (uint32_t)v,
+				    (unsigned long long)(v >> 32));
 	}
 }
 
@@ -232,14 +219,14 @@ long lsq_walk_tree(struct lsq_walk *w)
 
 	w->path[0] = 0;
 	if (lsq_inode_load(w->rd, w->rd->sb.root_inode, &root, &err) < 0) {
-		lsq_walk_problem(w, "/: %s", err.msg);
-		return w->problems;
+		ff_problemf(&w->out, "/: %s", err.msg);
+		return w->out.count;
 	}
 	count_link(w, &root);
 	walk_dir(w, &root, 0);
 	if (w->deep)
 		check_links(w);
-	return w->problems;
+	return w->out.count;
 }
 
 void lsq_walk_free(struct lsq_walk *w)

@@ -8,14 +8,13 @@
 #define FF_SQUASHFS_LEGACY_WALK_H
 
 #include "common/hmap.h"
+#include "common/problems.h"
 #include "squashfs_legacy/legacy.h"
 
 struct lsq_walk {
 	struct lsq_rd *rd;
 	int deep;                    /* read every data block, check links */
-	ff_problem_fn fn;
-	void *ctx;
-	long problems;
+	struct ff_problem_sink out;  /* a NULL fn only counts (info) */
 	uint64_t by_type[8];         /* distinct inodes by kind */
 	uint64_t distinct;
 	struct ff_hmap seen;         /* ref -> links found << 32 | nlink */
@@ -24,10 +23,8 @@ struct lsq_walk {
 	char path[4096];
 };
 
-/* Walks from the root; returns the number of problems (walk->problems). */
+/* Walks from the root; returns the number of problems (walk->out.count). */
 long lsq_walk_tree(struct lsq_walk *w);
 void lsq_walk_free(struct lsq_walk *w);
-void lsq_walk_problem(struct lsq_walk *w, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
 
 #endif

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "common/nand.h"
+#include "common/problems.h"
 #include "ubi/reader_priv.h"
 
 #define PEB_SEARCH_MAX (16u << 20) /* largest eraseblock looked for */
@@ -128,9 +129,10 @@ int ff_ubi_detect_geometry(struct ff_ubi_image *img, uint32_t peb_size, struct f
 	if (!img->peb_buf)
 		return ff_err_set(err, ENOMEM, "out of memory");
 	if (img->size % img->raw_peb &&
-	    ff_ubi_problem_add(img, "image size %llu is not a multiple of the PEB size %u: the "
-			       "last %llu bytes are ignored", (unsigned long long)img->size,
-			       img->raw_peb, (unsigned long long)(img->size % img->raw_peb)) < 0)
+	    ff_problem_add(&img->problems,
+			   "image size %llu is not a multiple of the PEB size %u: the "
+			   "last %llu bytes are ignored", (unsigned long long)img->size,
+			   img->raw_peb, (unsigned long long)(img->size % img->raw_peb)) < 0)
 		return ff_err_set(err, ENOMEM, "out of memory");
 	return 0;
 }

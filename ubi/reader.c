@@ -3,13 +3,12 @@
 /* Opening and closing a scanned UBI image; the problem list; the summary. */
 #include <errno.h>
 #include <stdatomic.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/problems.h"
 #include "ubi/reader_priv.h"
 
 int ff_ubi_probe(const uint8_t *buf, size_t len)
@@ -17,30 +16,10 @@ int ff_ubi_probe(const uint8_t *buf, size_t len)
 	return len >= 4 && buf[0] == 'U' && buf[1] == 'B' && buf[2] == 'I' && buf[3] == '#';
 }
 
-int ff_ubi_problem_add(struct ff_ubi_image *img, const char *fmt, ...)
-{
-	char **p = realloc(img->problems, (img->n_problems + 1) * sizeof(*p));
-	char buf[256];
-	va_list ap;
-
-	if (!p)
-		return -1;
-	img->problems = p;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	if (!(p[img->n_problems] = strdup(buf)))
-		return -1;
-	img->n_problems++;
-	return 0;
-}
-
 /* Back to the state before a layout was tried. */
 static void reset(struct ff_ubi_image *img)
 {
-	for (size_t i = 0; i < img->n_problems; i++)
-		free(img->problems[i]);
-	free(img->problems);
+	ff_problem_list_free(&img->problems);
 	free(img->lebs);
 	free(img->vols);
 	free(img->peb_buf);
@@ -116,12 +95,14 @@ void ff_ubi_close(struct ff_ubi_image *img)
 
 size_t ff_ubi_problem_count(const struct ff_ubi_image *img)
 {
-	return img->n_problems;
+	return ff_problem_kept(&img->problems);
 }
 
 const char *ff_ubi_problem(const struct ff_ubi_image *img, size_t i)
 {
-	return i < img->n_problems ? img->problems[i] : NULL;
+	const struct ff_problem *p = ff_problem_at(&img->problems, i);
+
+	return p ? p->msg : NULL;
 }
 
 void ff_ubi_summary(const struct ff_ubi_image *img, struct ff_ubi_summary *s)

@@ -6,6 +6,7 @@
 
 #include "common/bsrc.h"
 #include "common/nand_ecc.h"
+#include "common/problems.h"
 #include "ubi/reader.h"
 
 /* One PEB holding a LEB: where, and its VID header. */
@@ -38,13 +39,8 @@ struct ff_ubi_image {
 	size_t n_lebs, cap_lebs;
 	struct ff_ubi_volume *vols;
 	size_t n_vols;
-	char **problems;
-	size_t n_problems;
+	struct ff_problem_list problems; /* no cap; -1 from an add: out of memory */
 };
-
-/* Records a problem; -1 only when out of memory. */
-int ff_ubi_problem_add(struct ff_ubi_image *img, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
 /* Reads len bytes at off within PEB peb (a raw dump's bit flips repaired
  * where img->ecc is set); 0 ok, -1 (with err) on failure. */
 int ff_ubi_read_peb(const struct ff_ubi_image *img, uint32_t peb, uint32_t off, void *buf,

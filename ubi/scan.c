@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/problems.h"
 #include "ubi/reader_priv.h"
 
 static const char *status_name(enum ff_ubi_hdr_status s)
@@ -21,14 +22,15 @@ static int check_ec(struct ff_ubi_image *img, uint32_t peb, const uint8_t *hdr)
 	enum ff_ubi_hdr_status s = ff_ubi_ec_hdr_decode(hdr, &ec);
 
 	if (s != FF_UBI_HDR_OK) /* the kernel still trusts a sound VID header */
-		return ff_ubi_problem_add(img, "PEB %u: EC header %s", peb, status_name(s));
+		return ff_problem_add(&img->problems, "PEB %u: EC header %s", peb, status_name(s));
 	if (ec.image_seq != img->image_seq || ec.vid_hdr_offset != img->vid_hdr_offs ||
 	    ec.data_offset != img->data_offs) {
 		img->bad_pebs++;
-		return ff_ubi_problem_add(img, "PEB %u: EC header of another image (sequence %u, "
-					  "VID offset %u, data offset %u; expected %u, %u, %u)",
-					  peb, ec.image_seq, ec.vid_hdr_offset, ec.data_offset,
-					  img->image_seq, img->vid_hdr_offs, img->data_offs) < 0
+		return ff_problem_add(&img->problems,
+				      "PEB %u: EC header of another image (sequence %u, "
+				      "VID offset %u, data offset %u; expected %u, %u, %u)",
+				      peb, ec.image_seq, ec.vid_hdr_offset, ec.data_offset,
+				      img->image_seq, img->vid_hdr_offs, img->data_offs) < 0
 			       ? -1 : 1;
 	}
 	if (ec.ec > img->max_ec)
@@ -87,7 +89,7 @@ static int scan_peb(struct ff_ubi_image *img, uint32_t peb, struct ff_err *err)
 			return 0;
 		}
 		img->bad_pebs++;
-		return ff_ubi_problem_add(img, "PEB %u: no headers but data written", peb);
+		return ff_problem_add(&img->problems, "PEB %u: no headers but data written", peb);
 	}
 	r = check_ec(img, peb, buf);
 	if (r)
@@ -98,9 +100,9 @@ static int scan_peb(struct ff_ubi_image *img, uint32_t peb, struct ff_err *err)
 	}
 	if (s != FF_UBI_HDR_OK || !vid_sane(img, &vid)) {
 		img->bad_pebs++;
-		return ff_ubi_problem_add(img, "PEB %u: VID header %s", peb,
-					  s == FF_UBI_HDR_OK ? "with impossible values"
-							     : status_name(s));
+		return ff_problem_add(&img->problems, "PEB %u: VID header %s", peb,
+				      s == FF_UBI_HDR_OK ? "with impossible values"
+							 : status_name(s));
 	}
 	return add_leb(img, peb, &vid);
 }
@@ -147,9 +149,10 @@ static int pick_newest(struct ff_ubi_image *img, struct ff_err *err)
 			if (ok)
 				won = j;
 			else if (won == SIZE_MAX &&
-				 ff_ubi_problem_add(img, "PEB %u: volume %u LEB %u: copy with bad "
-						    "data CRC, an older copy is used", l->peb,
-						    l->vid.vol_id, l->vid.lnum) < 0)
+				 ff_problem_add(&img->problems,
+						"PEB %u: volume %u LEB %u: copy with bad "
+						"data CRC, an older copy is used", l->peb,
+						l->vid.vol_id, l->vid.lnum) < 0)
 				return ff_err_set(err, ENOMEM, "out of memory");
 			if (won != SIZE_MAX && j != won)
 				img->old_copies++;

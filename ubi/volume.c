@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/problems.h"
 #include "ubi/reader_priv.h"
 
 /* Static volumes: used_ebs and each LEB's data_size give the exact size,
@@ -19,9 +20,10 @@ static int finish_static(struct ff_ubi_image *img, struct ff_ubi_volume *v, stru
 	uint32_t used = l0 ? l0->vid.used_ebs : 0;
 
 	if (used > v->reserved_pebs || used > img->pebs) {
-		if (ff_ubi_problem_add(img, "PEB %u: volume %u \"%s\": used_ebs %u is more than "
-				       "its %u reserved PEBs or the image's %u", l0->peb, v->id,
-				       v->name, used, v->reserved_pebs, img->pebs) < 0)
+		if (ff_problem_add(&img->problems,
+				   "PEB %u: volume %u \"%s\": used_ebs %u is more than "
+				   "its %u reserved PEBs or the image's %u", l0->peb, v->id,
+				   v->name, used, v->reserved_pebs, img->pebs) < 0)
 			return ff_err_set(err, ENOMEM, "out of memory");
 		used = v->reserved_pebs < img->pebs ? v->reserved_pebs : img->pebs;
 	}
@@ -32,8 +34,9 @@ static int finish_static(struct ff_ubi_image *img, struct ff_ubi_volume *v, stru
 		const struct ff_ubi_leb *l = ff_ubi_find_leb(img, v->id, lnum);
 		if (!l) {
 			v->crc = FF_UBI_CRC_BAD;
-			if (ff_ubi_problem_add(img, "volume %u \"%s\": static LEB %u of %u missing",
-					       v->id, v->name, lnum, used) < 0)
+			if (ff_problem_add(&img->problems,
+					   "volume %u \"%s\": static LEB %u of %u missing",
+					   v->id, v->name, lnum, used) < 0)
 				return ff_err_set(err, ENOMEM, "out of memory");
 			continue;
 		}
@@ -45,8 +48,9 @@ static int finish_static(struct ff_ubi_image *img, struct ff_ubi_volume *v, stru
 			return -1;
 		if (ff_ubi_crc32(img->peb_buf, l->vid.data_size) != l->vid.data_crc) {
 			v->crc = FF_UBI_CRC_BAD;
-			if (ff_ubi_problem_add(img, "PEB %u: volume %u \"%s\" LEB %u: data CRC "
-					       "mismatch", l->peb, v->id, v->name, lnum) < 0)
+			if (ff_problem_add(&img->problems,
+					   "PEB %u: volume %u \"%s\" LEB %u: data CRC "
+					   "mismatch", l->peb, v->id, v->name, lnum) < 0)
 				return ff_err_set(err, ENOMEM, "out of memory");
 		}
 	}
@@ -74,8 +78,8 @@ static int check_lebs(struct ff_ubi_image *img)
 			why = "LEB number past the image's PEB count";
 		else if (l->vid.vol_type != v->type)
 			why = "volume type differs from the volume table";
-		if (why && ff_ubi_problem_add(img, "PEB %u: volume %u LEB %u: %s", l->peb,
-					      l->vid.vol_id, l->vid.lnum, why) < 0)
+		if (why && ff_problem_add(&img->problems, "PEB %u: volume %u LEB %u: %s", l->peb,
+					  l->vid.vol_id, l->vid.lnum, why) < 0)
 			return -1;
 	}
 	return 0;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/endian.h"
+#include "common/problems.h"
 #include "ubi/reader_priv.h"
 
 static uint32_t table_records(const struct ff_ubi_image *img)
@@ -56,8 +57,8 @@ static int decode_copy(struct ff_ubi_image *img, const struct ff_ubi_leb *l, uin
 		const char *why = ff_ubi_vtbl_record_decode(p, &recs[i]) < 0
 					  ? "CRC mismatch" : record_problem(img, p, &recs[i]);
 		if (why && ++bad &&
-		    ff_ubi_problem_add(img, "PEB %u: volume table copy %u, record %u: %s", l->peb,
-				       l->vid.lnum, i, why) < 0)
+		    ff_problem_add(&img->problems, "PEB %u: volume table copy %u, record %u: %s",
+				   l->peb, l->vid.lnum, i, why) < 0)
 			return ff_err_set(err, ENOMEM, "out of memory");
 	}
 	return bad;
@@ -103,10 +104,11 @@ static int pick_copy(struct ff_ubi_image *img, uint8_t *raw, struct ff_ubi_vtbl_
 	else if ((bad1 = decode_copy(img, c1, raw + sz, recs + FF_UBI_MAX_VOLUMES, err)) < 0)
 		return -1;
 	if (!c0 || !c1)
-		ff_ubi_problem_add(img, "volume table copy %d is missing", c0 ? 1 : 0);
+		ff_problem_add(&img->problems, "volume table copy %d is missing", c0 ? 1 : 0);
 	else if (!bad0 && !bad1 && memcmp(raw, raw + sz, sz))
-		ff_ubi_problem_add(img, "PEB %u and PEB %u: the two volume table copies differ",
-				   c0->peb, c1->peb);
+		ff_problem_add(&img->problems,
+			       "PEB %u and PEB %u: the two volume table copies differ",
+			       c0->peb, c1->peb);
 	if (bad0 && bad1)
 		return ff_err_set(err, EINVAL, "no sound volume table (layout volume) found");
 	if (bad0)

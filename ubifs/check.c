@@ -9,20 +9,17 @@
  * properties tree and the master's totals, check_lpt.c) against what the
  * index's nodes take. */
 #include <errno.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "common/endian.h"
+#include "common/problems.h"
 #include "ubifs/ubifs.h"
 
 struct chk {
 	struct ubifs_fs *u;
-	ff_problem_fn fn;
-	void *ctx;
-	long count;
+	struct ff_problem_sink out;
 	uint64_t visits, max_visits;
 	struct ubifs_key last;
 	int have_last;
@@ -43,20 +40,6 @@ static void count_live(struct chk *c, const struct ubifs_loc *loc, uint8_t kind)
 		c->index_size += len;
 }
 
-static void problem(struct chk *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void problem(struct chk *c, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	c->fn(c->ctx, msg);
-	c->count++;
-}
-
 /* Reads and checks one node; 0, or -1 with a problem named. */
 static int node_at(struct chk *c, const struct ubifs_loc *loc, uint8_t *buf, size_t cap,
 		   struct ubifs_ch *ch, const char *what)
@@ -64,17 +47,17 @@ static int node_at(struct chk *c, const struct ubifs_loc *loc, uint8_t *buf, siz
 	char why[160];
 
 	if (loc->len > cap || ubifs_leb_read(c->u, loc->lnum, loc->offs, buf, loc->len) < 0) {
-		problem(c, "%s at LEB %u:%u: %u bytes cannot be read", what, loc->lnum, loc->offs,
-			loc->len);
+		ff_problemf(&c->out, "%s at LEB %u:%u: %u bytes cannot be read", what, loc->lnum,
+			    loc->offs, loc->len);
 		return -1;
 	}
 	if (ubifs_node_check(c->u, buf, loc->len, loc->offs, ch, why, sizeof(why))) {
-		problem(c, "%s at LEB %u:%u: %s", what, loc->lnum, loc->offs, why);
+		ff_problemf(&c->out, "%s at LEB %u:%u: %s", what, loc->lnum, loc->offs, why);
 		return -1;
 	}
 	if (ch->len != loc->len) {
-		problem(c, "%s at LEB %u:%u: node of %u bytes, the index says %u", what,
-			loc->lnum, loc->offs, ch->len, loc->len);
+		ff_problemf(&c->out, "%s at LEB %u:%u: node of %u bytes, the index says %u", what,
+			    loc->lnum, loc->offs, ch->len, loc->len);
 		return -1;
 	}
 	return 0;
@@ -91,12 +74,13 @@ static void check_data(struct chk *c, const struct ubifs_zbr *b, const uint8_t *
 	char why[FF_ERR_MSG_MAX];
 
 	if (ubifs_lzo_missing(compr, why, sizeof(why)))
-		problem(c, "data node at LEB %u:%u (inode %u, block %u): %s", b->loc.lnum,
-			b->loc.offs, b->key.inum, UBIFS_KEY_VAL(b->key), why);
+		ff_problemf(&c->out, "data node at LEB %u:%u (inode %u, block %u): %s", b->loc.lnum,
+			    b->loc.offs, b->key.inum, UBIFS_KEY_VAL(b->key), why);
 	else if (size > UBIFS_BLOCK_SIZE || n != (ssize_t)size)
-		problem(c, "data node at LEB %u:%u (inode %u, block %u): %s data does not "
-			"decompress to its %u bytes", b->loc.lnum, b->loc.offs, b->key.inum,
-			UBIFS_KEY_VAL(b->key), ubifs_compr_name(compr), size);
+		ff_problemf(&c->out,
+			    "data node at LEB %u:%u (inode %u, block %u): %s data does not "
+			    "decompress to its %u bytes", b->loc.lnum, b->loc.offs, b->key.inum,
+			    UBIFS_KEY_VAL(b->key), ubifs_compr_name(compr), size);
 }
 
 static void check_leaf(struct chk *c, const struct ubifs_zbr *b)
@@ -109,8 +93,9 @@ static void check_leaf(struct chk *c, const struct ubifs_zbr *b)
 
 	if (c->have_last && (ubifs_key_cmp(&c->last, &b->key) > 0 ||
 			     (!ubifs_key_hashed(&b->key) && !ubifs_key_cmp(&c->last, &b->key))))
-		problem(c, "index: key %u:%08x at LEB %u:%u out of order after %u:%08x",
-			b->key.inum, b->key.lo, b->loc.lnum, b->loc.offs, c->last.inum, c->last.lo);
+		ff_problemf(&c->out, "index: key %u:%08x at LEB %u:%u out of order after %u:%08x",
+			    b->key.inum, b->key.lo, b->loc.lnum, b->loc.offs, c->last.inum,
+			    c->last.lo);
 	c->last = b->key;
 	c->have_last = 1;
 	count_live(c, &b->loc, 2);
@@ -118,16 +103,17 @@ static void check_leaf(struct chk *c, const struct ubifs_zbr *b)
 		return;
 	ubifs_key_decode(buf + UBIFS_KEY_OFF, &nk);
 	if (ch.type != UBIFS_KEY_TYPE(b->key) || ubifs_key_cmp(&nk, &b->key))
-		problem(c, "leaf node at LEB %u:%u: type %u, key %u:%08x where the index says "
-			"key %u:%08x", b->loc.lnum, b->loc.offs, ch.type, nk.inum, nk.lo,
-			b->key.inum, b->key.lo);
+		ff_problemf(&c->out,
+			    "leaf node at LEB %u:%u: type %u, key %u:%08x where the index says "
+			    "key %u:%08x", b->loc.lnum, b->loc.offs, ch.type, nk.inum, nk.lo,
+			    b->key.inum, b->key.lo);
 	else if (ch.type == UBIFS_DATA_NODE)
 		check_data(c, b, buf);
 	else if (ch.type == UBIFS_INO_NODE ? ubifs_ino_decode(buf, ch.len, &ino) < 0
 					   : ubifs_dent_decode(buf, ch.len, &d) < 0)
-		problem(c, "%s node at LEB %u:%u (key %u:%08x) is malformed",
-			ch.type == UBIFS_INO_NODE ? "inode" : "entry", b->loc.lnum, b->loc.offs,
-			b->key.inum, b->key.lo);
+		ff_problemf(&c->out, "%s node at LEB %u:%u (key %u:%08x) is malformed",
+			    ch.type == UBIFS_INO_NODE ? "inode" : "entry", b->loc.lnum, b->loc.offs,
+			    b->key.inum, b->key.lo);
 }
 
 static void check_znode(struct chk *c, const struct ubifs_loc *loc, uint32_t level,
@@ -136,9 +122,10 @@ static void check_znode(struct chk *c, const struct ubifs_loc *loc, uint32_t lev
 	struct ubifs_znode *z;
 
 	if (depth >= UBIFS_MAX_LEVELS || ++c->visits > c->max_visits) {
-		problem(c, "index: more than %u levels or %llu index nodes below LEB %u:%u "
-			"(a loop?)", UBIFS_MAX_LEVELS, (unsigned long long)c->max_visits,
-			loc->lnum, loc->offs);
+		ff_problemf(&c->out,
+			    "index: more than %u levels or %llu index nodes below LEB %u:%u "
+			    "(a loop?)", UBIFS_MAX_LEVELS, (unsigned long long)c->max_visits,
+			    loc->lnum, loc->offs);
 		return;
 	}
 	if (ubifs_znode_get(c->u, loc, level, &z) < 0) {
@@ -147,8 +134,9 @@ static void check_znode(struct chk *c, const struct ubifs_loc *loc, uint32_t lev
 
 		/* name the problem: the node itself, else its branches */
 		if (buf && node_at(c, loc, buf, c->u->max_znode_len, &ch, "index node") == 0)
-			problem(c, "index node at LEB %u:%u: bad branches, level or count",
-				loc->lnum, loc->offs);
+			ff_problemf(&c->out,
+				    "index node at LEB %u:%u: bad branches, level or count",
+				    loc->lnum, loc->offs);
 		free(buf);
 		return;
 	}
@@ -164,17 +152,7 @@ static void check_znode(struct chk *c, const struct ubifs_loc *loc, uint32_t lev
 
 long ubifs_open_problems(struct ff_fs *fs, ff_problem_fn fn, void *ctx)
 {
-	const struct ubifs_fs *u = (const struct ubifs_fs *)fs;
-	char more[96];
-
-	for (size_t i = 0; i < u->n_problems; i++)
-		fn(ctx, u->problems[i]);
-	if (u->total_problems > u->n_problems) {
-		snprintf(more, sizeof(more), "... and %zu more problems",
-			 u->total_problems - u->n_problems);
-		fn(ctx, more);
-	}
-	return (long)u->total_problems;
+	return ff_problem_replay(&((const struct ubifs_fs *)fs)->problems, fn, ctx);
 }
 
 long ubifs_check_tree(struct ubifs_fs *u, ff_problem_fn fn, void *ctx);
@@ -182,10 +160,10 @@ long ubifs_check_tree(struct ubifs_fs *u, ff_problem_fn fn, void *ctx);
 long ubifs_check(struct ff_fs *fs, ff_problem_fn fn, void *ctx)
 {
 	struct ubifs_fs *u = (struct ubifs_fs *)fs;
-	struct chk c = { u, fn, ctx, 0, 0, 0, { 0, 0 }, 0, NULL, 0, NULL };
+	struct chk c = { u, { fn, ctx, 0 }, 0, 0, { 0, 0 }, 0, NULL, 0, NULL };
 	long tree, lpt = 0;
 
-	c.count = ubifs_open_problems(fs, fn, ctx);
+	c.out.count = ubifs_open_problems(fs, fn, ctx);
 	c.max_visits = u->src->size / UBIFS_IDX_NODE_SZ + 64;
 	c.live = calloc(u->sb.leb_cnt, sizeof(*c.live));
 	c.idx = calloc(u->sb.leb_cnt, 1);
@@ -193,9 +171,9 @@ long ubifs_check(struct ff_fs *fs, ff_problem_fn fn, void *ctx)
 	if (c.live && c.idx)
 		lpt = ubifs_check_lpt(u, c.live, c.idx, c.index_size, fn, ctx);
 	else
-		problem(&c, "out of memory: the LEB properties are not checked");
+		ff_problemf(&c.out, "out of memory: the LEB properties are not checked");
 	free(c.live);
 	free(c.idx);
 	tree = ubifs_check_tree(u, fn, ctx);
-	return tree < 0 ? tree : c.count + lpt + tree;
+	return tree < 0 ? tree : c.out.count + lpt + tree;
 }

@@ -14,11 +14,10 @@
  *
  * The LPT's geometry and CRC are the builder's (write_geom.c,
  * write_lpt.c): the same computation as the kernel's, in one place. */
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/problems.h"
 #include "ubifs/ubifs.h"
 #include "ubifs/write_priv.h"
 
@@ -32,24 +31,8 @@ struct lchk {
 	uint8_t *seen;             /* 1 where a pnode gave the LEB's properties */
 	uint32_t *at_lnum, *at_offs; /* that pnode's place, for messages */
 	uint64_t visits;
-	ff_problem_fn fn;
-	void *ctx;
-	long count;
+	struct ff_problem_sink out;
 };
-
-static void problem(struct lchk *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void problem(struct lchk *c, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	c->fn(c->ctx, msg);
-	c->count++;
-}
 
 /* LPT nodes are bit fields, low bit first, after a 16-bit CRC. */
 static uint32_t get_bits(const uint8_t *p, uint32_t *pos, uint32_t n)
@@ -72,26 +55,26 @@ static int read_node(struct lchk *c, uint32_t lnum, uint32_t offs, uint32_t sz, 
 	uint32_t t;
 
 	if (lnum < c->lpt_first || lnum > c->lpt_last || offs > c->g.leb_size - sz) {
-		problem(c, "LPT: %s at LEB %u:%u is outside the LPT area (LEBs %u-%u)", what,
-			lnum, offs, c->lpt_first, c->lpt_last);
+		ff_problemf(&c->out, "LPT: %s at LEB %u:%u is outside the LPT area (LEBs %u-%u)",
+			    what, lnum, offs, c->lpt_first, c->lpt_last);
 		return -1;
 	}
 	if (ubifs_leb_read(c->u, lnum, offs, buf, sz) < 0) {
-		problem(c, "LPT: %s at LEB %u:%u cannot be read", what, lnum, offs);
+		ff_problemf(&c->out, "LPT: %s at LEB %u:%u cannot be read", what, lnum, offs);
 		return -1;
 	}
 	crc = uw_crc16(0xffff, buf + 2, sz - 2);
 	if ((buf[0] | buf[1] << 8) != crc) {
-		problem(c, "LPT: %s at LEB %u:%u: CRC %04x, computed %04x", what, lnum, offs,
-			buf[0] | buf[1] << 8, crc);
+		ff_problemf(&c->out, "LPT: %s at LEB %u:%u: CRC %04x, computed %04x", what, lnum,
+			    offs, buf[0] | buf[1] << 8, crc);
 		return -1;
 	}
 	*pos = 0;
 	t = get_bits(buf + 2, pos, 4);
 	*num = c->g.big_lpt ? get_bits(buf + 2, pos, c->g.pcnt_bits) : 0;
 	if (t != type) {
-		problem(c, "LPT: node at LEB %u:%u is of type %u where a %s belongs", lnum, offs, t,
-			what);
+		ff_problemf(&c->out, "LPT: node at LEB %u:%u is of type %u where a %s belongs",
+			    lnum, offs, t, what);
 		return -1;
 	}
 	return 0;
@@ -105,8 +88,8 @@ static void pnode(struct lchk *c, uint32_t lnum, uint32_t offs, uint32_t col)
 	if (read_node(c, lnum, offs, c->g.pnode_sz, LPT_PNODE, buf, &pos, &num))
 		return;
 	if (c->g.big_lpt && num != col)
-		problem(c, "LPT: pnode at LEB %u:%u is number %u, its place says %u", lnum, offs,
-			num, col);
+		ff_problemf(&c->out, "LPT: pnode at LEB %u:%u is number %u, its place says %u",
+			    lnum, offs, num, col);
 	for (uint32_t i = 0; i < 4; i++) {
 		uint32_t k = col * 4 + i;
 		struct uw_lprops e;
@@ -161,8 +144,8 @@ static void nnode(struct lchk *c, uint32_t lnum, uint32_t offs, uint32_t level, 
 	if (read_node(c, lnum, offs, c->g.nnode_sz, LPT_NNODE, buf, &pos, &num))
 		return;
 	if (c->g.big_lpt && num != nnode_num(c->g.lpt_hght - level, col))
-		problem(c, "LPT: nnode at LEB %u:%u is number %u, its place says %u", lnum, offs,
-			num, nnode_num(c->g.lpt_hght - level, col));
+		ff_problemf(&c->out, "LPT: nnode at LEB %u:%u is number %u, its place says %u",
+			    lnum, offs, num, nnode_num(c->g.lpt_hght - level, col));
 	for (uint32_t i = 0; i < 4; i++) {
 		uint32_t bl = get_bits(buf + 2, &pos, c->g.lpt_lnum_bits) + c->lpt_first;
 		uint32_t bo = get_bits(buf + 2, &pos, c->g.lpt_offs_bits);
@@ -194,13 +177,13 @@ static int written_end(struct lchk *c, uint32_t lnum, uint32_t *end)
 
 	if (ubifs_scan(c->u, lnum, 0, &s) < 0) {
 		ubifs_sleb_free(&s);
-		problem(c, "LEB %u cannot be read", lnum);
+		ff_problemf(&c->out, "LEB %u cannot be read", lnum);
 		return -1;
 	}
 	*end = s.end == UBIFS_SCAN_FULL ? c->g.leb_size : s.endpt;
 	if (s.end == UBIFS_SCAN_CORRUPT)
-		problem(c, "LEB %u:%u: %s (its LEB properties are not checked)", lnum, s.endpt,
-			s.why);
+		ff_problemf(&c->out, "LEB %u:%u: %s (its LEB properties are not checked)", lnum,
+			    s.endpt, s.why);
 	ubifs_sleb_free(&s);
 	return s.end == UBIFS_SCAN_CORRUPT ? -1 : 0;
 }
@@ -215,29 +198,34 @@ static void check_leb(struct lchk *c, uint32_t k, const uint64_t *live, const ui
 		return;
 	want_free = c->g.leb_size - UW_ALIGN(end, c->g.min_io);
 	if (e->free != want_free)
-		problem(c, "LEB %u (properties at LPT LEB %u:%u): %u bytes free, but its nodes "
-			"end at offset %u (%u free)", lnum, c->at_lnum[k], c->at_offs[k], e->free,
-			end, want_free);
+		ff_problemf(&c->out,
+			    "LEB %u (properties at LPT LEB %u:%u): %u bytes free, but its nodes "
+			    "end at offset %u (%u free)", lnum, c->at_lnum[k], c->at_offs[k],
+			    e->free, end, want_free);
 	want_dirty = c->g.leb_size - want_free >= used ? c->g.leb_size - want_free - used : 0;
 	if (e->free == want_free && e->dirty != want_dirty)
-		problem(c, "LEB %u (properties at LPT LEB %u:%u): %u bytes dirty, but the index "
-			"uses %llu of its %u written bytes (%llu dirty)", lnum, c->at_lnum[k],
-			c->at_offs[k], e->dirty, (unsigned long long)used, c->g.leb_size - want_free,
-			(unsigned long long)want_dirty);
+		ff_problemf(&c->out,
+			    "LEB %u (properties at LPT LEB %u:%u): %u bytes dirty, but the index "
+			    "uses %llu of its %u written bytes (%llu dirty)", lnum, c->at_lnum[k],
+			    c->at_offs[k], e->dirty, (unsigned long long)used,
+			    c->g.leb_size - want_free, (unsigned long long)want_dirty);
 	if ((idx[lnum] & 1) && !(e->flags & UW_LPROPS_INDEX))
-		problem(c, "LEB %u (properties at LPT LEB %u:%u): holds index nodes but is not "
-			"marked an index LEB", lnum, c->at_lnum[k], c->at_offs[k]);
+		ff_problemf(&c->out,
+			    "LEB %u (properties at LPT LEB %u:%u): holds index nodes but is not "
+			    "marked an index LEB", lnum, c->at_lnum[k], c->at_offs[k]);
 	if ((idx[lnum] & 2) && (e->flags & UW_LPROPS_INDEX))
-		problem(c, "LEB %u (properties at LPT LEB %u:%u): marked an index LEB but holds "
-			"leaf nodes", lnum, c->at_lnum[k], c->at_offs[k]);
+		ff_problemf(&c->out,
+			    "LEB %u (properties at LPT LEB %u:%u): marked an index LEB but holds "
+			    "leaf nodes", lnum, c->at_lnum[k], c->at_offs[k]);
 }
 
 static void check_total(struct lchk *c, const char *what, uint64_t mst, uint64_t sum)
 {
 	if (mst != sum)
-		problem(c, "master node at LEB %u:%u: %s %llu, the LEB properties sum to %llu",
-			c->u->mst.at_lnum, c->u->mst.at_offs, what, (unsigned long long)mst,
-			(unsigned long long)sum);
+		ff_problemf(&c->out,
+			    "master node at LEB %u:%u: %s %llu, the LEB properties sum to %llu",
+			    c->u->mst.at_lnum, c->u->mst.at_offs, what, (unsigned long long)mst,
+			    (unsigned long long)sum);
 }
 
 static void check_totals(struct lchk *c, uint64_t index_size)
@@ -255,9 +243,10 @@ static void check_totals(struct lchk *c, uint64_t index_size)
 	check_total(c, "empty_lebs", m->empty_lebs, t.empty_lebs);
 	check_total(c, "idx_lebs", m->idx_lebs, t.idx_lebs);
 	if (m->index_size != index_size)
-		problem(c, "master node at LEB %u:%u: index_size %llu, the index's nodes take "
-			"%llu", m->at_lnum, m->at_offs, (unsigned long long)m->index_size,
-			(unsigned long long)index_size);
+		ff_problemf(&c->out,
+			    "master node at LEB %u:%u: index_size %llu, the index's nodes take "
+			    "%llu", m->at_lnum, m->at_offs, (unsigned long long)m->index_size,
+			    (unsigned long long)index_size);
 }
 
 static int geom(struct lchk *c)
@@ -277,8 +266,9 @@ static int geom(struct lchk *c)
 	c->g.dead_wm = UW_ALIGN(UW_MIN_WRITE_SZ, sb->min_io);
 	c->g.dark_wm = UW_ALIGN(UW_MAX_NODE_SZ, sb->min_io);
 	if (c->g.pnode_sz > 64 || c->g.nnode_sz > 64 || c->g.lpt_hght > 16) {
-		problem(c, "LPT: geometry out of range (pnode %u, nnode %u bytes, height %u)",
-			c->g.pnode_sz, c->g.nnode_sz, c->g.lpt_hght);
+		ff_problemf(&c->out,
+			    "LPT: geometry out of range (pnode %u, nnode %u bytes, height %u)",
+			    c->g.pnode_sz, c->g.nnode_sz, c->g.lpt_hght);
 		return -1;
 	}
 	return 0;
@@ -287,21 +277,22 @@ static int geom(struct lchk *c)
 long ubifs_check_lpt(struct ubifs_fs *u, const uint64_t *live, const uint8_t *idx,
 		     uint64_t index_size, ff_problem_fn fn, void *ctx)
 {
-	struct lchk c = { .u = u, .fn = fn, .ctx = ctx };
+	struct lchk c = { .u = u, .out = { fn, ctx, 0 } };
 
 	if (geom(&c))
-		return c.count;
+		return c.out.count;
 	c.lp = calloc(c.main_lebs, sizeof(*c.lp));
 	c.seen = calloc(c.main_lebs, 1);
 	c.at_lnum = calloc(c.main_lebs, sizeof(*c.at_lnum));
 	c.at_offs = calloc(c.main_lebs, sizeof(*c.at_offs));
 	if (!c.lp || !c.seen || !c.at_lnum || !c.at_offs) {
-		problem(&c, "out of memory: the LEB properties are not checked");
+		ff_problemf(&c.out, "out of memory: the LEB properties are not checked");
 	} else {
 		nnode(&c, u->mst.lpt_lnum, u->mst.lpt_offs, c.g.lpt_hght, 0);
 		for (uint32_t k = 0; k < c.main_lebs; k++) {
 			if (!c.seen[k])
-				problem(&c, "LPT: no properties for LEB %u", u->main_first + k);
+				ff_problemf(&c.out, "LPT: no properties for LEB %u",
+					    u->main_first + k);
 			else if (!is_bud(u, u->main_first + k))
 				check_leb(&c, k, live, idx);
 		}
@@ -311,5 +302,5 @@ long ubifs_check_lpt(struct ubifs_fs *u, const uint64_t *live, const uint8_t *id
 	free(c.seen);
 	free(c.at_lnum);
 	free(c.at_offs);
-	return c.count;
+	return c.out.count;
 }

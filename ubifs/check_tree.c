@@ -6,13 +6,12 @@
  * inode's link count equals the entries that name it (a directory: 2 plus
  * its subdirectories).  One walk of the whole key space gathers it all. */
 #include <errno.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "common/endian.h"
+#include "common/problems.h"
 #include "ubifs/ubifs.h"
 
 struct inode_seen {
@@ -23,28 +22,12 @@ struct inode_seen {
 
 struct tree {
 	struct ubifs_fs *u;
-	ff_problem_fn fn;
-	void *ctx;
-	long count;
+	struct ff_problem_sink out;
 	struct ff_hmap inodes; /* inum -> struct inode_seen * */
 	struct inode_seen **all; /* the same, in the order first seen */
 	size_t n, cap;
 	int err;
 };
-
-static void problem(struct tree *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void problem(struct tree *t, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	t->fn(t->ctx, msg);
-	t->count++;
-}
 
 static struct inode_seen *seen(struct tree *t, uint64_t inum)
 {
@@ -80,7 +63,8 @@ static void on_inode(struct tree *t, const struct ubifs_key *k, const struct ubi
 	struct inode_seen *s;
 
 	if (ubifs_read_inode(t->u, k->inum, &ino) < 0) {
-		problem(t, "inode %u at LEB %u:%u cannot be read", k->inum, loc->lnum, loc->offs);
+		ff_problemf(&t->out, "inode %u at LEB %u:%u cannot be read", k->inum, loc->lnum,
+			    loc->offs);
 		return;
 	}
 	if (!(s = seen(t, k->inum)))
@@ -98,13 +82,14 @@ static void on_entry(struct tree *t, const struct ubifs_key *k, const struct ubi
 	struct inode_seen *s;
 
 	if (ubifs_read_dent(t->u, loc, node, &d) < 0 || ubifs_key_cmp(&d.key, k)) {
-		problem(t, "entry at LEB %u:%u (key %u:%08x) cannot be read or has another key",
-			loc->lnum, loc->offs, k->inum, k->lo);
+		ff_problemf(&t->out,
+			    "entry at LEB %u:%u (key %u:%08x) cannot be read or has another key",
+			    loc->lnum, loc->offs, k->inum, k->lo);
 		return;
 	}
 	if (d.nlen && ubifs_name_hash(t->u, d.name, d.nlen) != UBIFS_KEY_VAL(d.key))
-		problem(t, "entry \"%s\" at LEB %u:%u: key hash %08x is not its name's", d.name,
-			loc->lnum, loc->offs, UBIFS_KEY_VAL(d.key));
+		ff_problemf(&t->out, "entry \"%s\" at LEB %u:%u: key hash %08x is not its name's",
+			    d.name, loc->lnum, loc->offs, UBIFS_KEY_VAL(d.key));
 	if (!(s = seen(t, d.inum)))
 		return;
 	if (UBIFS_KEY_TYPE(*k) == UBIFS_DENT_NODE && d.type == UBIFS_ITYPE_DIR) {
@@ -138,8 +123,9 @@ static int on_key(void *ctx, const struct ubifs_key *k, const struct ubifs_loc *
 
 		/* an inode's key sorts before its data's */
 		if (!s || !s->has_inode)
-			problem(t, "data node at LEB %u:%u (block %u) belongs to no inode %u",
-				loc->lnum, loc->offs, UBIFS_KEY_VAL(*k), k->inum);
+			ff_problemf(&t->out,
+				    "data node at LEB %u:%u (block %u) belongs to no inode %u",
+				    loc->lnum, loc->offs, UBIFS_KEY_VAL(*k), k->inum);
 		break;
 	}
 	}
@@ -152,19 +138,19 @@ static void judge(struct tree *t, const struct inode_seen *s)
 	uint32_t want;
 
 	if (!s->has_inode) {
-		problem(t, "inode %llu: named by %u entries but missing", inum,
-			s->links + s->dir_names);
+		ff_problemf(&t->out, "inode %llu: named by %u entries but missing", inum,
+			    s->links + s->dir_names);
 		return;
 	}
 	if (!!S_ISDIR(s->mode) != (s->dir_names > 0) && s->links + s->dir_names)
-		problem(t, "inode %llu (mode 0%o): entries name it as a %s", inum, s->mode,
-			s->dir_names ? "directory" : "non-directory");
+		ff_problemf(&t->out, "inode %llu (mode 0%o): entries name it as a %s", inum,
+			    s->mode, s->dir_names ? "directory" : "non-directory");
 	want = S_ISDIR(s->mode) ? 2 + s->subdirs : s->links;
 	if (S_ISDIR(s->mode) && s->dir_names > 1)
-		problem(t, "directory inode %llu: named by %u entries", inum, s->dir_names);
+		ff_problemf(&t->out, "directory inode %llu: named by %u entries", inum,
+			    s->dir_names);
 	if (s->nlink != want)
-		problem(t, "inode %llu: link count %u, found %u", inum,
-			s->nlink, want);
+		ff_problemf(&t->out, "inode %llu: link count %u, found %u", inum, s->nlink, want);
 	(void)inum;
 }
 
@@ -172,17 +158,18 @@ long ubifs_check_tree(struct ubifs_fs *u, ff_problem_fn fn, void *ctx);
 
 long ubifs_check_tree(struct ubifs_fs *u, ff_problem_fn fn, void *ctx)
 {
-	struct tree t = { .u = u, .fn = fn, .ctx = ctx };
+	struct tree t = { .u = u, .out = { fn, ctx, 0 } };
 	struct ubifs_key lo = { 0, 0 }, hi = { UINT32_MAX, UINT32_MAX };
 	int ret = ubifs_walk(u, &lo, &hi, on_key, &t);
 
 	if (ret < 0 && ret != -ENOMEM) {
-		problem(&t, "the index cannot be walked to its end (see the messages above)");
+		ff_problemf(&t.out,
+			    "the index cannot be walked to its end (see the messages above)");
 		ret = 0;
 	}
 	for (size_t i = 0; !ret && !t.err && i < t.n; i++)
 		judge(&t, t.all[i]);
 	ff_hmap_free(&t.inodes, free);
 	free(t.all);
-	return ret < 0 || t.err ? -ENOMEM : t.count;
+	return ret < 0 || t.err ? -ENOMEM : t.out.count;
 }

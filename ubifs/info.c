@@ -91,6 +91,6 @@ void ubifs_info(struct ff_fs *fs, ff_info_fn fn, void *ctx)
 	put_super(u, fn, ctx);
 	put_master(u, fn, ctx);
 	put_journal(u, fn, ctx);
-	ff_info_uint(fn, ctx, "problems", u->total_problems);
+	ff_info_uint(fn, ctx, "problems", u->problems.total);
 	ff_info_end(fn, ctx);
 }

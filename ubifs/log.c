@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "common/endian.h"
+#include "common/problems.h"
 #include "ubifs/replay.h"
 
 static int add_bud(struct ubifs_fs *u, struct ubifs_buds *b, const uint8_t *p, uint64_t sqnum)
@@ -21,8 +22,8 @@ static int add_bud(struct ubifs_fs *u, struct ubifs_buds *b, const uint8_t *p, u
 
 	if (jhead >= u->sb.jhead_cnt + 2 || lnum < u->main_first || lnum >= u->sb.leb_cnt ||
 	    offs > u->sb.leb_size || offs % u->sb.min_io) {
-		ubifs_problem(u, "log: reference to LEB %u:%u, head %u is invalid", lnum, offs,
-			      jhead);
+		ff_problem_add(&u->problems, "log: reference to LEB %u:%u, head %u is invalid",
+			       lnum, offs, jhead);
 		return -EINVAL;
 	}
 	seen = ff_hmap_get(&b->seen, lnum);
@@ -31,7 +32,7 @@ static int add_bud(struct ubifs_fs *u, struct ubifs_buds *b, const uint8_t *p, u
 
 		if (old->jhead == jhead && old->start <= offs)
 			return 0; /* the same bud again (the kernel skips it too) */
-		ubifs_problem(u, "log: bud LEB %u referred to twice", lnum);
+		ff_problem_add(&u->problems, "log: bud LEB %u referred to twice", lnum);
 		return -EINVAL;
 	}
 	if (b->n == b->cap) {
@@ -58,8 +59,9 @@ static int log_nodes(struct ubifs_fs *u, uint32_t lnum, const struct ubifs_sleb 
 	if (!u->js.cs_sqnum) {
 		if (first->ch.type != UBIFS_CS_NODE ||
 		    ff_get_le64(first->p + CS_CMT_NO) != u->mst.cmt_no) {
-			ubifs_problem(u, "log LEB %u: the log head is not a commit start of "
-				      "commit %llu", lnum, (unsigned long long)u->mst.cmt_no);
+			ff_problem_add(&u->problems,
+				       "log LEB %u: the log head is not a commit start of "
+				       "commit %llu", lnum, (unsigned long long)u->mst.cmt_no);
 			return -EINVAL;
 		}
 		u->js.cs_sqnum = first->ch.sqnum;
@@ -73,8 +75,9 @@ static int log_nodes(struct ubifs_fs *u, uint32_t lnum, const struct ubifs_sleb 
 		if (n->ch.sqnum < u->js.cs_sqnum ||
 		    (n->ch.type != UBIFS_REF_NODE && n->ch.type != UBIFS_CS_NODE) ||
 		    (n->ch.type == UBIFS_CS_NODE && n->offs != 0)) {
-			ubifs_problem(u, "log LEB %u:%u: unexpected node (type %u, sqnum %llu)",
-				      lnum, n->offs, n->ch.type, (unsigned long long)n->ch.sqnum);
+			ff_problem_add(&u->problems,
+				       "log LEB %u:%u: unexpected node (type %u, sqnum %llu)",
+				       lnum, n->offs, n->ch.type, (unsigned long long)n->ch.sqnum);
 			return -EINVAL;
 		}
 		if (n->ch.sqnum > u->js.max_sqnum)
@@ -103,17 +106,17 @@ int ubifs_log_read(struct ubifs_fs *u, struct ubifs_buds *b)
 		}
 		u->js.log_lebs_read++;
 		if (s.end == UBIFS_SCAN_CORRUPT && !u->js.need_recovery)
-			ubifs_problem(u, "log LEB %u:%u: %s", lnum, s.endpt, s.why);
+			ff_problem_add(&u->problems, "log LEB %u:%u: %s", lnum, s.endpt, s.why);
 		if (s.n == 0)
 			ret = 1;
 		else if (s.v[0].offs != 0 && (!u->js.cs_sqnum || s.v[0].ch.sqnum >= u->js.cs_sqnum))
-			ret = -EINVAL, ubifs_problem(u, "log LEB %u: first node not at offset 0",
-						     lnum);
+			ret = -EINVAL, ff_problem_add(&u->problems,
+						      "log LEB %u: first node not at offset 0", lnum);
 		else
 			ret = log_nodes(u, lnum, &s, b);
 		ubifs_sleb_free(&s);
 		if (ret == 1 && lnum == first) {
-			ubifs_problem(u, "log LEB %u: no nodes at the log head", lnum);
+			ff_problem_add(&u->problems, "log LEB %u: no nodes at the log head", lnum);
 			return -EINVAL;
 		}
 		if (ret)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "common/endian.h"
+#include "common/problems.h"
 #include "ubifs/ubifs.h"
 
 static void decode(const uint8_t *p, struct ubifs_master *m)
@@ -46,7 +47,8 @@ static const uint8_t *last_master(struct ubifs_fs *u, uint32_t lnum, struct ubif
 	if (ubifs_scan(u, lnum, 0, s) < 0)
 		return NULL;
 	if (s->end == UBIFS_SCAN_CORRUPT)
-		ubifs_problem(u, "master LEB %u: offset %u: %s", lnum, s->endpt, s->why);
+		ff_problem_add(&u->problems, "master LEB %u: offset %u: %s", lnum, s->endpt,
+			       s->why);
 	for (size_t i = s->n; i-- > 0;)
 		if (s->v[i].ch.type == UBIFS_MST_NODE) {
 			*offs = s->v[i].offs;
@@ -98,9 +100,10 @@ int ubifs_master_read(struct ubifs_fs *u, struct ff_err *err)
 			       memcmp(m1 + UBIFS_CH_SZ, m2 + UBIFS_CH_SZ,
 				      UBIFS_MST_NODE_SZ - UBIFS_CH_SZ) != 0;
 	if (u->mst.copies_differ)
-		ubifs_problem(u, "master LEBs 1 and 2 differ; the newer copy (LEB %u:%u, sqnum "
-			      "%llu) is used", u->mst.at_lnum, u->mst.at_offs,
-			      (unsigned long long)u->mst.sqnum);
+		ff_problem_add(&u->problems,
+			       "master LEBs 1 and 2 differ; the newer copy (LEB %u:%u, sqnum "
+			       "%llu) is used", u->mst.at_lnum, u->mst.at_offs,
+			       (unsigned long long)u->mst.sqnum);
 	ret = validate(u, &u->mst, err);
 	if (!ret)
 		u->sb.leb_cnt = u->mst.leb_cnt; /* the kernel grows the volume at mount */

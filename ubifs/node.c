@@ -4,13 +4,13 @@
  * kernel makes of a node before trusting it (magic, type, a length fit for
  * the type, inside its LEB, CRC), and reading a node at a known place. */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
 
 #include "common/endian.h"
+#include "common/problems.h"
 #include "ubifs/ubifs.h"
 
 /* The kernel seeds crc32_le with 0xffffffff and does not invert the result:
@@ -221,29 +221,13 @@ int ubifs_data_node_verify(struct ubifs_fs *u, const struct ubifs_loc *loc, cons
 	return verify(u, loc, UBIFS_DATA_NODE, buf, "data", 0);
 }
 
-void ubifs_problem(struct ubifs_fs *u, const char *fmt, ...)
-{
-	va_list ap;
-	char msg[512];
-
-	u->total_problems++;
-	if (!u->problems || u->n_problems >= UBIFS_PROBLEMS_KEPT)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	u->problems[u->n_problems] = strdup(msg);
-	if (u->problems[u->n_problems])
-		u->n_problems++;
-}
-
 void ubifs_damaged(struct ubifs_fs *u, const struct ubifs_loc *loc, const char *what)
 {
 	uint64_t id = (uint64_t)loc->lnum << 32 | loc->offs;
 
 	pthread_mutex_lock(&u->lock);
 	if (!ff_hmap_get(&u->damaged, id) && ff_hmap_put(&u->damaged, id, (void *)1) == 0)
-		ubifs_problem(u, "%s at LEB %u:%u is unreadable: left out", what, loc->lnum,
-			      loc->offs);
+		ff_problem_add(&u->problems, "%s at LEB %u:%u is unreadable: left out", what,
+			       loc->lnum, loc->offs);
 	pthread_mutex_unlock(&u->lock);
 }

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "common/endian.h"
+#include "common/problems.h"
 #include "ubifs/ubifs.h"
 
 #define LAST_OF_COMMIT (1ull << 63)
@@ -37,14 +38,15 @@ static int orphan_node(struct ubifs_fs *u, const struct ubifs_sleb *s, size_t i,
 	uint32_t cnt = (n->ch.len - UBIFS_ORPH_NODE_SZ) / 8;
 
 	if (n->ch.type != UBIFS_ORPH_NODE) {
-		ubifs_problem(u, "orphan area: node of type %u at offset %u", n->ch.type,
-			      n->offs);
+		ff_problem_add(&u->problems, "orphan area: node of type %u at offset %u",
+			       n->ch.type, n->offs);
 		return -EINVAL;
 	}
 	if (cmt_no < st->last_cmt_no && st->last_flagged) {
 		if (i)
-			ubifs_problem(u, "orphan area: out of order commit number %llu at offset "
-				      "%u", (unsigned long long)cmt_no, n->offs);
+			ff_problem_add(&u->problems,
+				       "orphan area: out of order commit number %llu at offset "
+				       "%u", (unsigned long long)cmt_no, n->offs);
 		st->outofdate = 1;
 		return 0;
 	}

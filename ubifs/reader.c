@@ -5,11 +5,11 @@
  * reads the superblock and master node and replays the journal; the index
  * is read lazily after that. */
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "common/problems.h"
 #include "common/xattr_query.h"
 #include "ubifs/ubifs.h"
 
@@ -207,9 +207,7 @@ static void uf_close(struct ff_fs *fs)
 	ubifs_dircache_free(u);
 	ff_hmap_free(&u->damaged, NULL);
 	ubifs_ov_free(&u->ov);
-	for (size_t i = 0; i < u->n_problems; i++)
-		free(u->problems[i]);
-	free(u->problems);
+	ff_problem_list_free(&u->problems);
 	free(u->bud_lnum);
 	pthread_mutex_destroy(&u->lock);
 	ff_bsrc_unref(u->src);
@@ -284,7 +282,11 @@ int ubifs_open(struct ff_bsrc *src, const struct ff_open_opts *opts, struct ff_f
 	struct ubifs_fs *u = calloc(1, sizeof(*u));
 
 	*fs = NULL;
-	if (!u || !(u->problems = calloc(UBIFS_PROBLEMS_KEPT, sizeof(char *)))) {
+	if (u)
+		ff_problem_list_init(&u->problems, UBIFS_PROBLEMS_KEPT);
+	/* All the room up front: a reader thread that meets a damaged entry
+	 * adds to the list (under u->lock), which then never moves. */
+	if (!u || ff_vec_reserve(&u->problems.kept, UBIFS_PROBLEMS_KEPT) < 0) {
 		free(u);
 		return ff_err_set(err, ENOMEM, "out of memory");
 	}

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "common/endian.h"
+#include "common/problems.h"
 #include "ubifs/replay.h"
 
 struct rlist {
@@ -82,9 +83,9 @@ static int trun_rent(struct ubifs_fs *u, uint32_t lnum, const struct ubifs_snode
 	r->key = ubifs_key_make(ff_get_le32(n->p + TRUN_INUM), UBIFS_TRUN_KEY, 0);
 	r->deletion = 1;
 	if (r->old_size <= r->new_size || r->old_size > (1ull << 62)) {
-		ubifs_problem(u, "bud LEB %u:%u: bad truncation node (%llu -> %llu)", lnum,
-			      n->offs, (unsigned long long)r->old_size,
-			      (unsigned long long)r->new_size);
+		ff_problem_add(&u->problems, "bud LEB %u:%u: bad truncation node (%llu -> %llu)",
+			       lnum, n->offs, (unsigned long long)r->old_size,
+			       (unsigned long long)r->new_size);
 		return 1;
 	}
 	return 0;
@@ -112,14 +113,14 @@ static int node_rent(struct ubifs_fs *u, uint32_t lnum, const struct ubifs_snode
 	case UBIFS_XENT_NODE:
 		if (entry_ok(n))
 			return entry_rent(n, r);
-		ubifs_problem(u, "bud LEB %u:%u: bad %s entry node", lnum, n->offs,
-			      n->ch.type == UBIFS_DENT_NODE ? "directory" : "xattr");
+		ff_problem_add(&u->problems, "bud LEB %u:%u: bad %s entry node", lnum, n->offs,
+			       n->ch.type == UBIFS_DENT_NODE ? "directory" : "xattr");
 		return 1;
 	case UBIFS_TRUN_NODE:
 		return trun_rent(u, lnum, n, r);
 	}
-	ubifs_problem(u, "bud LEB %u:%u: unexpected node type %u in a bud", lnum, n->offs,
-		      n->ch.type);
+	ff_problem_add(&u->problems, "bud LEB %u:%u: unexpected node type %u in a bud", lnum,
+		       n->offs, n->ch.type);
 	return 1;
 }
 
@@ -164,8 +165,8 @@ static int replay_bud(struct ubifs_fs *u, const struct ubifs_buds *b, size_t bi,
 			n = recovered_count(u, &s, bud->jhead);
 			u->js.buds_cut++;
 		} else {
-			ubifs_problem(u, "bud LEB %u:%u (head %u): %s", bud->lnum, s.endpt,
-				      bud->jhead, s.why);
+			ff_problem_add(&u->problems, "bud LEB %u:%u (head %u): %s", bud->lnum,
+				       s.endpt, bud->jhead, s.why);
 		}
 	}
 	for (size_t i = 0; i < n && ret >= 0; i++) {

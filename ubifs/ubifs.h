@@ -17,6 +17,7 @@
 #include "common/bsrc.h"
 #include "common/fs.h"
 #include "common/hmap.h"
+#include "common/problems.h"
 #include "ubifs/media.h"
 
 /* A key in memory: the inode number, then 3 type bits over 29 bits of
@@ -145,8 +146,7 @@ struct ubifs_fs {
 	uint32_t max_znode_len;
 	struct ubifs_overlay ov;
 	struct ubifs_jstats js;
-	char **problems;        /* found while opening, for check */
-	size_t n_problems, total_problems;
+	struct ff_problem_list problems; /* found while opening, for check */
 	pthread_mutex_t lock;   /* guards everything below */
 	struct ff_hmap zcache;  /* (lnum << 32 | offs) -> struct ubifs_znode * */
 	struct ubifs_znode *zroot; /* the index root, while the cache holds it */
@@ -193,8 +193,6 @@ int ubifs_leb_read_near(struct ubifs_fs *u, uint32_t lnum, uint32_t offs, void *
  * read in the order they were written, forwards. */
 int ubifs_leb_read_ahead(struct ubifs_fs *u, uint32_t lnum, uint32_t offs, void *buf, size_t len);
 void ubifs_wcache_free(struct ubifs_fs *u);
-void ubifs_problem(struct ubifs_fs *u, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
 
 /* An entry left out of a listing after open (its node unreadable): kept
  * once among the problems, so extract fails and check names it. */

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/problems.h"
 #include "yaffs2/scan.h"
 #include "yaffs2/tags.h"
 
@@ -42,12 +43,14 @@ static void missing_blocks(struct ff_y2_scan *s, const uint32_t *seqs, size_t n,
 			uint32_t to = (have <= last ? have : last + 1) - 1;
 
 			if (to == want)
-				ff_y2_scan_problem(s, "the block with sequence number 0x%x is"
-						   " missing (1 erase block lost)", want);
+				ff_problem_add(&s->problems,
+					       "the block with sequence number 0x%x is"
+					       " missing (1 erase block lost)", want);
 			else
-				ff_y2_scan_problem(s, "blocks with sequence numbers 0x%x..0x%x"
-						   " are missing (%u erase blocks lost)", want,
-						   to, to - want + 1);
+				ff_problem_add(&s->problems,
+					       "blocks with sequence numbers 0x%x..0x%x"
+					       " are missing (%u erase blocks lost)", want,
+					       to, to - want + 1);
 		}
 		if (have >= want)
 			want = have + 1;
@@ -61,9 +64,9 @@ static void missing_objects(struct ff_y2_scan *s)
 	for (uint32_t id = FF_Y2_OBJID_FIRST; id <= s->rec.last_obj && id <= FF_Y2_OBJID_MAX; id++)
 		have += s->objs[id] && s->objs[id]->has_header;
 	if (have < s->rec.objects)
-		ff_y2_scan_problem(s, "%u of the %u objects written are missing (no header"
-				   " found), and so are their names",
-				   s->rec.objects - have, s->rec.objects);
+		ff_problem_add(&s->problems, "%u of the %u objects written are missing (no header"
+			       " found), and so are their names",
+			       s->rec.objects - have, s->rec.objects);
 }
 
 /* Our writer always writes a file's last chunk. */
@@ -84,10 +87,10 @@ static void files_cut_short(struct ff_y2_scan *s)
 		have = o->n_chunks ? (uint64_t)(o->chunks[o->n_chunks - 1].chunk_id - 1) * cb +
 					     o->chunks[o->n_chunks - 1].n_bytes : 0;
 		obj_path(s, o, path, sizeof(path));
-		ff_y2_scan_problem(s, "%s: file cut short: data ends at byte %llu of %llu"
-				   " (chunk %llu, the last, is missing); read as zeros after",
-				   path, (unsigned long long)have, (unsigned long long)o->size,
-				   (unsigned long long)last);
+		ff_problem_add(&s->problems, "%s: file cut short: data ends at byte %llu of %llu"
+			       " (chunk %llu, the last, is missing); read as zeros after",
+			       path, (unsigned long long)have, (unsigned long long)o->size,
+			       (unsigned long long)last);
 	}
 }
 
@@ -98,14 +101,15 @@ void ff_y2_check_complete(struct ff_y2_scan *s, const uint32_t *seqs, size_t n)
 	if (r->is_end && s->st.seq_max > r->seq)
 		return; /* written to since: our counts no longer hold */
 	if (!r->is_end)
-		ff_y2_scan_problem(s, "image cut short: the end record written after the last"
-				   " object is missing; the last block present has sequence"
-				   " number 0x%x", s->st.seq_max);
+		ff_problem_add(&s->problems,
+			       "image cut short: the end record written after the last"
+			       " object is missing; the last block present has sequence"
+			       " number 0x%x", s->st.seq_max);
 	missing_blocks(s, seqs, n, r->is_end ? r->seq : s->st.seq_max);
 	missing_objects(s);
 	if (r->is_end && s->st.used_pages < r->chunks)
-		ff_y2_scan_problem(s, "%llu of the %llu chunks written are missing",
-				   (unsigned long long)(r->chunks - s->st.used_pages),
-				   (unsigned long long)r->chunks);
+		ff_problem_add(&s->problems, "%llu of the %llu chunks written are missing",
+			       (unsigned long long)(r->chunks - s->st.used_pages),
+			       (unsigned long long)r->chunks);
 	files_cut_short(s);
 }

@@ -45,7 +45,7 @@ void ff_y2_info(const struct ff_y2_scan *s, ff_info_fn fn, void *ctx)
 		{"directories", s->st.dirs}, {"symlinks", s->st.symlinks},
 		{"hardlinks", s->st.hardlinks}, {"specials", s->st.specials},
 		{"deleted_objects", s->st.deleted}, {"tags_ecc_fixed", s->st.ecc_fixed},
-		{"tags_ecc_unfixed", s->st.ecc_unfixed}, {"problems", s->total_problems},
+		{"tags_ecc_unfixed", s->st.ecc_unfixed}, {"problems", s->problems.total},
 	};
 
 	ff_info_begin(fn, ctx, FF_INFO_OBJECT, "yaffs2", NULL);

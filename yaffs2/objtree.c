@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "common/bytes.h"
+#include "common/problems.h"
 #include "yaffs2/scan.h"
 
 static int chunk_cmp(const void *a, const void *b)
@@ -50,8 +51,9 @@ static int fake_dir(struct ff_y2_scan *s, uint32_t id, uint32_t perm, const char
 	if (o->has_header && o->type == FF_Y2_TYPE_DIRECTORY)
 		return 0;
 	if (o->has_header)
-		ff_y2_scan_problem(s, "object %u: reserved directory has a header of type %u",
-				   id, o->type);
+		ff_problem_add(&s->problems,
+			       "object %u: reserved directory has a header of type %u",
+			       id, o->type);
 	o->type = FF_Y2_TYPE_DIRECTORY;
 	o->fake = !o->has_header;
 	o->mode = S_IFDIR | perm;
@@ -93,8 +95,8 @@ static uint32_t entry_target(struct ff_y2_scan *s, const struct ff_y2_obj *o)
 		return o->id;
 	t = o->equiv_id <= FF_Y2_OBJID_MAX ? s->objs[o->equiv_id] : NULL;
 	if (!is_live(t) || t->type == FF_Y2_TYPE_HARDLINK || t->type == FF_Y2_TYPE_DIRECTORY) {
-		ff_y2_scan_problem(s, "object %u (%s): hard link to missing object %u", o->id,
-				   o->name, o->equiv_id);
+		ff_problem_add(&s->problems, "object %u (%s): hard link to missing object %u",
+			       o->id, o->name, o->equiv_id);
 		return 0;
 	}
 	return t->id;
@@ -107,8 +109,9 @@ static struct ff_y2_obj *parent_dir(struct ff_y2_scan *s, struct ff_y2_obj *o)
 	if ((p && p->id <= FF_Y2_OBJID_LOSTNFOUND) ||
 	    (is_live(p) && p->type == FF_Y2_TYPE_DIRECTORY))
 		return p;
-	ff_y2_scan_problem(s, "object %u (%s): parent %u is not a directory; shown in lost+found",
-			   o->id, o->name, o->parent);
+	ff_problem_add(&s->problems,
+		       "object %u (%s): parent %u is not a directory; shown in lost+found",
+		       o->id, o->name, o->parent);
 	return s->objs[FF_Y2_OBJID_LOSTNFOUND];
 }
 
@@ -118,7 +121,7 @@ static int link_obj(struct ff_y2_scan *s, struct ff_y2_obj *o)
 	uint32_t target;
 
 	if (!o->name[0]) {
-		ff_y2_scan_problem(s, "object %u: empty name; not shown", o->id);
+		ff_problem_add(&s->problems, "object %u: empty name; not shown", o->id);
 		return 0;
 	}
 	target = entry_target(s, o);
@@ -178,8 +181,9 @@ static int link_all(struct ff_y2_scan *s)
 			finish_chunks(o);
 		if (!is_live(o)) {
 			if (!o->has_header && o->n_chunks && !o->deleted)
-				ff_y2_scan_problem(s, "object %u: %u data chunks but no header;"
-						   " not shown", id, o->n_chunks);
+				ff_problem_add(&s->problems,
+					       "object %u: %u data chunks but no header;"
+					       " not shown", id, o->n_chunks);
 			s->st.deleted += o->has_header;
 			continue;
 		}
@@ -216,8 +220,9 @@ int ff_y2_tree_build(struct ff_y2_scan *s, struct ff_err *err)
 		struct ff_y2_obj *o = s->objs[id];
 
 		if (is_live(o) && o->type == FF_Y2_TYPE_DIRECTORY && !o->visible)
-			ff_y2_scan_problem(s, "directory %u (%s): not reachable from the root"
-					   " (parent loop)", id, o->name);
+			ff_problem_add(&s->problems,
+				       "directory %u (%s): not reachable from the root"
+				       " (parent loop)", id, o->name);
 	}
 	return 0;
 }

@@ -8,7 +8,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -16,6 +15,7 @@
 
 #include "common/bytes.h"
 #include "common/fd_size.h"
+#include "common/problems.h"
 #include "common/xattr_query.h"
 #include "yaffs2/scan.h"
 #include "yaffs2/xattr.h"
@@ -242,17 +242,7 @@ static void y2_info(struct ff_fs *fs, ff_info_fn fn, void *ctx)
 
 static long y2_check(struct ff_fs *fs, ff_problem_fn fn, void *ctx)
 {
-	const struct ff_y2_scan *s = &Y(fs)->s;
-	char more[128];
-
-	for (size_t i = 0; i < s->n_problems; i++)
-		fn(ctx, s->problems[i]);
-	if (s->total_problems > s->n_problems) {
-		snprintf(more, sizeof(more), "... and %zu more problems",
-			 s->total_problems - s->n_problems);
-		fn(ctx, more);
-	}
-	return (long)s->total_problems;
+	return ff_problem_replay(&Y(fs)->s.problems, fn, ctx);
 }
 
 static void y2_close(struct ff_fs *fs)

@@ -3,14 +3,13 @@
 #include "yaffs2/scan.h"
 
 #include <errno.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/nand.h"
+#include "common/problems.h"
 #include "common/vec.h"
 #include "yaffs2/tags.h"
 
@@ -21,22 +20,6 @@ struct rec {
 	uint32_t seq, page, obj_id, chunk_id, n_bytes;
 	uint8_t header, shrink, shadows, kernel;
 };
-
-void ff_y2_scan_problem(struct ff_y2_scan *s, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-
-	s->total_problems++;
-	if (s->n_problems >= FF_Y2_MAX_PROBLEMS)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	s->problems[s->n_problems] = strdup(msg);
-	if (s->problems[s->n_problems])
-		s->n_problems++;
-}
 
 int ff_y2_read_page_data(const struct ff_y2_scan *s, uint32_t page, uint8_t *buf,
 			 struct ff_err *err)
@@ -73,13 +56,15 @@ static int tags_to_rec(struct ff_y2_scan *s, uint32_t page, const uint8_t *raw, 
 		s->st.ecc_fixed++;
 	if (res == FF_Y2_TAGS_UNFIXED) {
 		s->st.ecc_unfixed++;
-		ff_y2_scan_problem(s, "page %u: tags ECC error, not correctable; chunk ignored", page);
+		ff_problem_add(&s->problems,
+			       "page %u: tags ECC error, not correctable; chunk ignored", page);
 		return 0;
 	}
 	if (t.seq < FF_Y2_SEQ_LOWEST || t.seq > FF_Y2_SEQ_HIGHEST || t.obj_id == 0 ||
 	    t.obj_id > FF_Y2_OBJID_MAX) {
-		ff_y2_scan_problem(s, "page %u: implausible tags (sequence 0x%x, object %u); chunk ignored",
-			page, t.seq, t.obj_id);
+		ff_problem_add(&s->problems,
+			       "page %u: implausible tags (sequence 0x%x, object %u); chunk ignored",
+			       page, t.seq, t.obj_id);
 		return 0;
 	}
 	memset(r, 0, sizeof(*r));
@@ -139,8 +124,9 @@ static int pass1(struct ff_y2_scan *s, struct ff_vec *recs, struct ff_err *err)
 		pages = 0xffffffffull;
 	s->st.pages = pages;
 	if (s->image_bytes % s->lay.raw_page)
-		ff_y2_scan_problem(s, "image ends with %llu bytes of a partial page; ignored",
-				   (unsigned long long)(s->image_bytes % s->lay.raw_page));
+		ff_problem_add(&s->problems,
+			       "image ends with %llu bytes of a partial page; ignored",
+			       (unsigned long long)(s->image_bytes % s->lay.raw_page));
 	for (uint64_t p = 0; p < pages && !ret; p += READ_PAGES) {
 		uint32_t n = (uint32_t)(pages - p < READ_PAGES ? pages - p : READ_PAGES);
 		size_t len = (size_t)n * s->lay.raw_page;
@@ -234,10 +220,10 @@ static uint64_t header_size(struct ff_y2_scan *s, const struct rec *r, const str
 
 	if (size <= max)
 		return size;
-	ff_y2_scan_problem(s, "page %u: object %u: file size %llu is more than the %llu bytes"
-			   " YAFFS2 addresses with %u-byte chunks; size taken from the data",
-			   r->page, r->obj_id, (unsigned long long)size,
-			   (unsigned long long)max, cb);
+	ff_problem_add(&s->problems,
+		       "page %u: object %u: file size %llu is more than the %llu bytes"
+		       " YAFFS2 addresses with %u-byte chunks; size taken from the data",
+		       r->page, r->obj_id, (unsigned long long)size, (unsigned long long)max, cb);
 	for (uint32_t i = 0; i < o->n_chunks; i++) {
 		uint64_t e = (uint64_t)(o->chunks[i].chunk_id - 1) * cb + o->chunks[i].n_bytes;
 
@@ -259,7 +245,8 @@ static int apply_header(struct ff_y2_scan *s, const struct rec *r, uint8_t *buf,
 	if (ff_y2_obj_header_decode_len(buf, ff_y2_obj_header_len(s->lay.chunk_bytes),
 					ff_y2_hdr_big(s->big),
 					&oh, &e2)) {
-		ff_y2_scan_problem(s, "page %u: object %u: %s; header ignored", r->page, r->obj_id, e2.msg);
+		ff_problem_add(&s->problems, "page %u: object %u: %s; header ignored", r->page,
+			       r->obj_id, e2.msg);
 		return 0;
 	}
 	if (r->kernel)
@@ -300,8 +287,9 @@ static int apply_data(struct ff_y2_scan *s, const struct rec *r, uint32_t order)
 	uint64_t end;
 
 	if (r->n_bytes > cb || r->chunk_id > FF_Y2_READ_MAX_CHUNK_ID) {
-		ff_y2_scan_problem(s, "page %u: object %u chunk %u: %u bytes in a %u-byte chunk; ignored",
-			r->page, r->obj_id, r->chunk_id, r->n_bytes, cb);
+		ff_problem_add(&s->problems,
+			       "page %u: object %u chunk %u: %u bytes in a %u-byte chunk; ignored",
+			       r->page, r->obj_id, r->chunk_id, r->n_bytes, cb);
 		return 0;
 	}
 	o = get_obj(s, r->obj_id);
@@ -370,9 +358,9 @@ int ff_y2_scan_run(struct ff_y2_scan *s, struct ff_err *err)
 	struct ff_vec recs = FF_VEC_INIT(struct rec); /* one per used page */
 	int ret;
 
+	ff_problem_list_init(&s->problems, FF_Y2_MAX_PROBLEMS);
 	s->objs = calloc(FF_Y2_OBJID_MAX + 1, sizeof(*s->objs));
-	s->problems = calloc(FF_Y2_MAX_PROBLEMS, sizeof(*s->problems));
-	if (!s->objs || !s->problems)
+	if (!s->objs)
 		return ff_err_set(err, ENOMEM, "out of memory");
 	ret = pass1(s, &recs, err);
 	if (!ret)
@@ -395,11 +383,8 @@ void ff_y2_scan_free(struct ff_y2_scan *s)
 		}
 	}
 	free(s->objs);
-	for (size_t i = 0; i < s->n_problems; i++)
-		free(s->problems[i]);
-	free(s->problems);
+	ff_problem_list_free(&s->problems);
 	s->objs = NULL;
-	s->problems = NULL;
 }
 
 const struct ff_y2_chunk *ff_y2_obj_chunk(const struct ff_y2_obj *o, uint32_t chunk_id)

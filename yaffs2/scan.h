@@ -14,6 +14,7 @@
 #include "common/bsrc.h"
 #include "common/error.h"
 #include "common/fs.h"
+#include "common/problems.h"
 #include "yaffs2/end_record.h"
 #include "yaffs2/obj_header.h"
 #include "yaffs2/oob_layout.h"
@@ -67,8 +68,7 @@ struct ff_y2_scan {
 	struct ff_y2_obj **objs;  /* indexed by id, FF_Y2_OBJID_MAX + 1 entries */
 	struct ff_y2_scan_stats st;
 	struct ff_y2_end_record rec; /* from the newest root header, if ours */
-	char **problems;          /* up to FF_Y2_MAX_PROBLEMS messages */
-	size_t n_problems, total_problems;
+	struct ff_problem_list problems; /* cap FF_Y2_MAX_PROBLEMS, set by the scan */
 };
 
 #define FF_Y2_MAX_PROBLEMS 1000
@@ -107,10 +107,6 @@ void ff_y2_check_complete(struct ff_y2_scan *s, const uint32_t *seqs, size_t n);
 
 /* info.c: the facts `flashfs info` prints. */
 void ff_y2_info(const struct ff_y2_scan *s, ff_info_fn fn, void *ctx);
-
-/* Record one problem for `check` (kept up to FF_Y2_MAX_PROBLEMS). */
-void ff_y2_scan_problem(struct ff_y2_scan *s, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
 
 /* The chunk holding chunk_id, or NULL for a hole. */
 const struct ff_y2_chunk *ff_y2_obj_chunk(const struct ff_y2_obj *o, uint32_t chunk_id);
