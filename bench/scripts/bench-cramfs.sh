@@ -10,6 +10,9 @@
 # on a generated ~50 MB tree.  Each pair takes turns BENCH_RUNS (3) times;
 # printed: wall and CPU seconds and peak RSS of each one's fastest run, the
 # ratios ours / theirs, and whether the images are the same bytes.
+# Ours fsync the image, theirs do not: on a disk that counts in our wall
+# time (the file system of BENCH_WORK is printed; put it on tmpfs to
+# compare the work alone).
 # Not a test: nothing is judged on time (the machine may be shared: the
 # load average is printed before and after); exit 1 only when a tool fails
 # or the images differ.
@@ -42,6 +45,9 @@ pair() {
 fail=0
 echo "source: $src ($(du -sh "$src" | cut -f1), $(find "$src" | wc -l) entries), $(nproc) CPUs;" \
 	"fastest of $runs, taking turns; load $(loadavg)"
+# ours fsync the image before putting it in place, theirs do not: on a disk
+# that is in our wall time (BENCH_WORK=/dev/shm/... leaves it out)
+echo "images in $work ($(stat -f -c %T "$work")); ours are fsync'd, theirs are not"
 if command -v mkfs.cramfs > /dev/null; then
 	echo "== cramfs: -b 4096; ffmkfs.cramfs ${jobs:-(-j: the CPUs)}"
 	pair mkfs.cramfs ffmkfs.cramfs "mkfs.cramfs -b 4096 $src $work/ref.img" \
