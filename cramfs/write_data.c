@@ -9,7 +9,6 @@
 #include <errno.h>
 #include <sys/stat.h>
 
-#include "cramfs/inode.h"
 #include "cramfs/write_priv.h"
 
 /* Every block of the entry read and queued. */
@@ -24,7 +23,7 @@ static int submit_blocks(struct cw *w, const struct ff_node *n, uint32_t size,
 		struct cw_item *it = cw_pipe_item(w, err);
 
 		if (!it) {
-			r = -1; /* an earlier entry's error, already named */
+			r = -1; /* an earlier job's error, already named */
 			break;
 		}
 		it->n = n;
