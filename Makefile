@@ -156,7 +156,7 @@ TOOL_BINS := $(patsubst tests/tools/%.c,$(BUILD)/tests/tools/%,$(TOOL_SRCS))
 TEST_LINK  = $(call link_flags,$(MODULES))
 
 .PHONY: all deps check unit integration asan demo install uninstall clean fuzz layers libs \
-        bench-mkfs bench-read bench-fuse bench-yaffs2 bench-jffs2 bench-erofs bench-ubifs bench-rootfs bench-scale nandsim-check check-field \
+        bench-mkfs bench-read bench-fuse bench-yaffs2 bench-jffs2 bench-cramfs bench-erofs bench-ubifs bench-rootfs bench-scale nandsim-check check-field \
         fresh-check dist check-dist check-nolzo
 .DEFAULT_GOAL := all
 

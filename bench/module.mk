@@ -12,6 +12,8 @@ bench_USES := image tree compress common
 #                      ANCHORS=DIR), and lzo/xz against the decoder floor
 #   make bench-yaffs2  mkfs.yaffs2 vs dd of the same bytes
 #   make bench-jffs2   ffmkfs.jffs2 vs mkfs.jffs2 (zlib; time, identical bytes)
+#   make bench-cramfs  ffmkfs.cramfs vs mkfs.cramfs, mkfs.romfs vs genromfs
+#                      (time, CPU, RSS ratios; identical bytes)
 #   make bench-erofs   ffmkfs.erofs vs mkfs.erofs 1.5 (and 1.9.3 with ANCHORS=DIR):
 #                      size, time, RSS ratios on generated trees and minbase
 #   make bench-ubifs   ffmkfs.ubifs vs mkfs.ubifs (lzo, zstd; median time, sizes)
@@ -49,6 +51,9 @@ bench-yaffs2: all
 
 bench-jffs2: all
 	$(BENCH_ENV) bench/scripts/bench-jffs2.sh
+
+bench-cramfs: all
+	$(BENCH_ENV) bench/scripts/bench-cramfs.sh
 
 bench-erofs: all
 	$(BENCH_ENV) bench/scripts/bench-erofs.sh

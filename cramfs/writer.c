@@ -123,9 +123,8 @@ static int setup(struct cw *w, uint8_t **insert, uint32_t *insert_len, struct ff
 		return -1;
 	w->n = ff_tree_count(w->tree);
 	w->e = calloc((size_t)w->n + 1, sizeof(*w->e));
-	w->in = malloc(bs);
 	w->in2 = malloc(2 * 65536);
-	if (!w->e || !w->in || !w->in2)
+	if (!w->e || !w->in2)
 		return ff_err_set(err, ENOMEM, "out of memory");
 	w->listings_at = start + CR_SUPER_SIZE + *insert_len;
 	if (cw_plan(w, err))
@@ -142,10 +141,9 @@ static void release(struct cw *w, uint8_t *insert)
 {
 	free(insert);
 	free(w->e);
-	free(w->in);
 	free(w->in2);
 	free(w->hdr);
-	free(w->buf);
+	ff_vec_free(&w->buf);
 	ff_hmap_clear(&w->sizes, NULL);
 	ff_hmap_clear(&w->reps, NULL);
 }
@@ -153,7 +151,7 @@ static void release(struct cw *w, uint8_t *insert)
 int ff_cramfs_write(const struct ff_tree *tree, const struct ff_cramfs_write_opts *o,
 		    const char *path, struct ff_cramfs_write_stats *st, struct ff_err *err)
 {
-	struct cw w = { .tree = tree, .o = o, .st = st };
+	struct cw w = { .tree = tree, .o = o, .st = st, .buf = FF_VEC_INIT(uint8_t) };
 	uint8_t *insert = NULL;
 	uint32_t insert_len = 0;
 	int r;

@@ -24,6 +24,8 @@ struct ff_cramfs_write_opts {
 	int pad;               /* 512 zero bytes before the superblock (-p) */
 	int holes;             /* all-zero blocks stored as holes (-z) */
 	const char *insert;    /* a file whose bytes go after the superblock (-i) */
+	unsigned threads;      /* compressing threads, 0: the CPUs (the image never
+				* depends on it) */
 	ff_warn_fn warn;
 	void *warn_ctx;
 };

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "common/error.h"
+#include "common/pool.h"
 #include "cramfs/writer.h"
 #include "tree/arg_value.h"
 #include "mkfs/mkfs_run.h"
@@ -39,6 +40,7 @@ static const struct option long_opts[] = {
 	 * shares -e's code) */
 	{ "exclude", required_argument, NULL, O_EXCLUDE },
 	{ "help", no_argument, NULL, O_HELP },
+	{ "jobs", required_argument, NULL, 'j' },
 	{ "version", no_argument, NULL, O_VERSION },
 	FF_SOURCE_LONG_OPTIONS,
 	{ NULL, 0, NULL, 0 },
@@ -47,7 +49,8 @@ static const struct option long_opts[] = {
 static void usage(FILE *f)
 {
 	fputs("Usage: ffmkfs.cramfs [-h] [-v] [-b blksize] [-e edition] [-N endian] [-i file]\n"
-	      "                     [-n name] [-p] [-s] [-z] [-E] [SOURCE OPTIONS] dirname outfile\n"
+	      "                     [-n name] [-p] [-s] [-z] [-E] [-j N] [SOURCE OPTIONS]\n"
+	      "                     dirname outfile\n"
 	      "Make a CramFS image, byte for byte as util-linux's mkfs.cramfs makes it.\n\n"
 	      "  -v             be verbose (a summary)\n"
 	      "  -E             warnings make the exit status 1\n"
@@ -59,6 +62,8 @@ static void usage(FILE *f)
 	      "  -p             pad by 512 bytes for boot code\n"
 	      "  -s             sort directory entries (old option, ignored)\n"
 	      "  -z             make explicit holes\n"
+	      "  -j, --jobs N   compressing threads, 1 to 1024 (default: the CPUs); the\n"
+	      "                 image is the same bytes with any number\n"
 	      "  -h, --help     this text;  -V, --version  the version\n"
 	      "Source options (as in mkfs.squashfs and mkfs.yaffs2): --all-root,\n"
 	      "  --force-uid U, --force-gid G, --exclude GLOB, --exclude-file F, --spec F,\n"
@@ -103,6 +108,7 @@ static int parse_opt(struct args *a, int c, const char *arg, struct ff_err *err)
 	case 'p': a->wo.pad = 1; return 0;
 	case 's': return 0;
 	case 'z': a->wo.holes = 1; return 0;
+	case 'j': return ff_arg_u32("-j", arg, 1, 1024, &a->wo.threads, err);
 	case 'E': a->warn_errors = 1; return 0;
 	case 'v': a->verbose = 1; return 0;
 	case O_EXCLUDE: return ff_source_args_option(&a->src, FF_SRC_EXCLUDE, arg, err);
@@ -122,8 +128,9 @@ static int parse_args(struct args *a, int argc, char **argv)
 	ff_source_args_init(&a->src);
 	a->src.tree.no_xattrs = 1; /* cramfs has none */
 	a->wo.blksize = (uint32_t)sysconf(_SC_PAGESIZE);
+	a->wo.threads = ff_online_cpus();
 	(void)parse_endian(a, "host", &err);
-	while ((c = getopt_long(argc, argv, "hb:Ee:i:n:N:psVvz", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hb:Ee:i:j:n:N:psVvz", long_opts, NULL)) != -1) {
 		if (c == '?')
 			return usage_error("bad option");
 		r = c == 'e' ? 1 : ff_source_args_option(&a->src, c, optarg, &err);

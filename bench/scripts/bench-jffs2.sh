@@ -25,19 +25,6 @@ src=$(rootfs_or_tree)
 
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 
-# turns A B — runs the words A and B in turn $runs times, each through
-# runs_of once; leaves their lines in $work/a and $work/b
-turns() {
-	local i
-	: > "$work/a"
-	: > "$work/b"
-	for i in $(seq "$runs"); do
-		runs=1 runs_of $1 >> "$work/a" || return 1
-		runs=1 runs_of $2 >> "$work/b" || return 1
-	done
-}
-fastest() { sort -n "$1" | head -n 1; }
-
 build_figure() {
 	local ref our
 	echo "== build: source $src ($(du -sh "$src" | cut -f1)), $(nproc) CPUs, erase block 128 KiB, zlib; load $(load)"

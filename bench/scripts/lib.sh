@@ -128,6 +128,20 @@ runs_of() {
 		awk -v a="$t0" -v b="$t1" '{printf "%.3f %.3f %d\n", b - a, $1 + $2, $3}' "$work/t"
 	done
 }
+# turns A B — runs the words A and B (unquoted) in turn $runs times,
+# each through runs_of once, so that a change of load hits both alike;
+# leaves their lines in $work/a and $work/b
+turns() {
+	local i
+	: > "$work/a"
+	: > "$work/b"
+	for i in $(seq "$runs"); do
+		runs=1 runs_of $1 >> "$work/a" || return 1
+		runs=1 runs_of $2 >> "$work/b" || return 1
+	done
+}
+# fastest FILE — its line of the least wall time
+fastest() { sort -n "$1" | head -n 1; }
 # best CMD... — the fastest of runs_of; median CMD... — its median
 best() { runs_of "$@" | sort -n | head -n 1; }
 median() { runs_of "$@" | sort -n | awk '{v[NR] = $0} END {if (NR) print v[int((NR + 1) / 2)]}'; }

@@ -36,6 +36,59 @@ same_image "inserted, padded, big-endian" "$T/tree" -i "$T/boot.bin" -p -N big
 same_image "one file" "$T/flat"
 same_image "empty root" "$T/emptyroot" -N big
 
+# -j: the workers compress the blocks in any order, the image keeps its
+# own.  A tree of many small files (several to a worker's batch, entries
+# sharing data among them) and one large file of 700 4 KiB blocks (text,
+# noise and zero runs, so holes with -z), against one mkfs.cramfs image
+# per option set.
+python3 - "$T/jtree" << 'PY'
+import os, random, sys
+r = random.Random(7)
+root = sys.argv[1]
+text = b"".join(b"%d %s\n" % (i, b"word" * (i % 9)) for i in range(60000))
+for d in range(6):
+    os.makedirs(os.path.join(root, "d%d" % d))
+for i in range(400):
+    n = r.choice((1, 50, 700, 4095, 4096, 4097, 9000, 30000))
+    at = r.randrange(len(text) - n)
+    data = r.randbytes(n) if i % 4 == 0 else text[at:at + n]
+    if i % 25 == 3:
+        data = b"the same bytes in several files\n"
+    open(os.path.join(root, "d%d" % (i % 6), "f%03d" % i), "wb").write(data)
+big = bytearray()
+for k in range(700):
+    kind = k % 7
+    if kind == 3:
+        big += bytes(4096)
+    elif kind == 5:
+        big += r.randbytes(4096)
+    else:
+        at = r.randrange(len(text) - 4096)
+        big += text[at:at + 4096]
+open(os.path.join(root, "d2", "large"), "wb").write(big[:-1000])
+PY
+for opts in "-b 4096" "-b 4096 -z" "-b 4096 -N big" "-b 8192 -z -N big" "-b 512 -z"; do
+	rm -f "$T/jref.img"
+	# shellcheck disable=SC2086
+	mkfs.cramfs $opts "$T/jtree" "$T/jref.img" > /dev/null 2>&1
+	for j in 1 2 5; do
+		rm -f "$T/j.img"
+		# shellcheck disable=SC2086
+		ffmkfs.cramfs -j $j $opts "$T/jtree" "$T/j.img" 2> "$T/j.err"
+		ok "-j $j $opts: the same bytes as mkfs.cramfs" cmp "$T/jref.img" "$T/j.img"
+	done
+done
+mkfs.cramfs -b 4096 -z "$T/jtree" "$T/jref.img" > /dev/null 2>&1
+ffmkfs.cramfs --jobs=3 -b 4096 -z "$T/jtree" "$T/j.img" 2> /dev/null
+ok "--jobs=3 -b 4096 -z: the same bytes as mkfs.cramfs" cmp "$T/jref.img" "$T/j.img"
+for bad in 0 1025 two -1 ""; do
+	rm -f "$T/j.img"
+	ffmkfs.cramfs -j "$bad" "$T/flat" "$T/j.img" > "$T/j.out" 2> "$T/j.err"
+	is "$?:$(head -n 1 "$T/j.err")" \
+		"2:ffmkfs.cramfs: -j: '$bad' is not a number from 1 to 1024" "-j '$bad' is refused"
+done
+ok "... and leaves no image" test ! -e "$T/j.img"
+
 # fsck.cramfs accepts ours and extracts what mkfs.cramfs' gives.
 for opts in "-b 4096" "-b 8192 -N big" "-b 4096 -p -z"; do
 	# shellcheck disable=SC2086
