@@ -155,6 +155,21 @@ static int write_error(struct ff_outfile *of, int e, struct ff_err *err)
 	return ff_err_sys(err, e, "%s: write failed", of->path);
 }
 
+/* Writeback of what is written is started every FLUSH_STEP bytes, so the
+ * disk works while the image is made and commit's fsync waits only for
+ * the last part (a 199 MB romfs on ext4: the fsync alone was half of the
+ * build).  Only a hint: an error shows at the fsync, as it would without. */
+#define FLUSH_STEP (8u << 20)
+
+static void start_writeback(struct ff_outfile *of)
+{
+	if (of->size - of->flushed < FLUSH_STEP)
+		return;
+	(void)sync_file_range(of->fd, (off_t)of->flushed, (off_t)(of->size - of->flushed),
+			      SYNC_FILE_RANGE_WRITE);
+	of->flushed = of->size;
+}
+
 int ff_outfile_pwrite(struct ff_outfile *of, const void *buf, size_t len, uint64_t off,
 		      struct ff_err *err)
 {
@@ -180,8 +195,10 @@ int ff_outfile_pwrite(struct ff_outfile *of, const void *buf, size_t len, uint64
 		off += (uint64_t)n;
 		len -= (size_t)n;
 	}
-	if (off > of->size)
+	if (off > of->size) {
 		of->size = off;
+		start_writeback(of);
+	}
 	return 0;
 }
 

@@ -31,6 +31,7 @@ struct ff_outfile {
 	char *tmp_path; /* NULL, or the named temporary IMAGE.tmp.XXXXXX */
 	uint64_t size;  /* bytes written so far (end of file) */
 	uint64_t dev_size; /* IMAGE is a block device of this many bytes; else 0 */
+	uint64_t flushed;  /* writeback started up to here (sync_file_range) */
 };
 
 int ff_outfile_open(struct ff_outfile *of, const char *path, struct ff_err *err);
