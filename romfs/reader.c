@@ -158,7 +158,7 @@ static ssize_t rf_read(struct ff_fs *fs, uint64_t h, void *buf, size_t len, uint
 	len = ff_read_span(o->size, off, len);
 	if (!len)
 		return 0;
-	return len ? read_data(fs, o, buf, len, off) : 0;
+	return read_data(fs, o, buf, len, off);
 }
 
 static ssize_t rf_readlink(struct ff_fs *fs, uint64_t h, char *buf, size_t cap)
